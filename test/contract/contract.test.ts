@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { contractValidator, deref, loadContractDocument } from "../support/contract.ts";
+
+const document = loadContractDocument();
+const schemas = document.components.schemas;
+const schemaAt = contractValidator(document);
+const operations = Object.entries<any>(document.paths).flatMap(([path, item]) =>
+  ["get", "post", "delete"].filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })),
+);
+
+describe("the contract encodes the service description", () => {
+  it("is OpenAPI 3.1, version 2.0.0, every path under /v2/", () => {
+    expect(document.openapi).toMatch(/^3\.1\./);
+    expect(document.info.version).toBe("2.0.0");
+    for (const { path } of operations) expect(path.startsWith("/v2/")).toBe(true);
+  });
+
+  it("binds every operation to its own server variable", () => {
+    const management = ["/v2/pods", "/v2/templates", "/v2/registries/{id}"];
+    for (const { path, item } of operations) {
+      const [server] = item.servers;
+      const variable = management.includes(path) ? "base_url" : "public_endpoint_base_url";
+      expect(server.url, path).toBe(`{${variable}}`);
+      expect(server.variables[variable].default).toMatch(/^https:\/\/[^/]+$/);
+    }
+  });
+
+  it("requires HTTP bearer on every operation", () => {
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const { operation } of operations) expect(operation.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it("documents the status codes of section 4 for each operation", () => {
+    const codes = (path: string, method: string) => Object.keys(document.paths[path][method].responses).sort();
+    expect(codes("/v2/pods", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/templates", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/registries/{id}", "delete")).toEqual(["204", "400", "401", "403", "404", "429", "default"]);
+    expect(document.paths["/v2/registries/{id}"].delete.responses["204"].content).toBeUndefined();
+  });
+
+  it("sends rate-limit headers on the responses section 4.3 names, and not on 401", () => {
+    const responses = document.paths["/v2/registries/{id}"].delete.responses;
+    for (const code of ["204", "400", "403", "404", "429", "default"]) {
+      const headers = Object.keys(deref(document, responses[code]).headers ?? {});
+      expect(headers, code).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy"]));
+    }
+    expect(deref(document, responses["401"]).headers).toBeUndefined();
+    expect(Object.keys(deref(document, responses["429"]).headers)).toContain("Retry-After");
+  });
+
+  it("has includeClusterPods as an optional boolean defaulting to false", () => {
+    const [parameter] = document.paths["/v2/pods"].get.parameters.map((p: any) => deref(document, p));
+    expect(parameter).toMatchObject({ name: "includeClusterPods", in: "query", required: false, schema: { type: "boolean", default: false } });
+  });
+
+  it("encodes the image-to-video input of section 4.7 exactly", () => {
+    const input = schemas.ImageToVideoInput;
+    expect(input.required).toEqual(["prompt", "image"]);
+    expect(Object.keys(input.properties).sort()).toEqual(
+      ["audio", "duration", "enable_prompt_expansion", "enable_safety_checker", "image", "negative_prompt", "prompt", "seed", "shot_type", "size"].sort(),
+    );
+    const p = input.properties;
+    expect(p.size).toMatchObject({ type: "string", enum: ["1280*720", "1920*1080"], default: "1280*720" });
+    expect(p.duration).toMatchObject({ type: "integer", enum: [5, 10, 15], default: 5 });
+    expect(p.shot_type).toMatchObject({ type: "string", enum: ["single", "multi"], default: "single" });
+    expect(p.seed).toMatchObject({ type: "integer", default: -1 });
+    expect(p.enable_prompt_expansion).toMatchObject({ type: "boolean", default: false });
+    expect(p.enable_safety_checker).toMatchObject({ type: "boolean", default: true });
+    const validate = schemaAt("#/components/schemas/ImageToVideoInput");
+    expect(validate({ prompt: "p", image: "https://a.example/i.png", duration: 7 })).toBe(false);
+    expect(validate({ prompt: "p", image: "https://a.example/i.png", size: "1280*720", duration: 15 })).toBe(true);
+  });
+
+  it("encodes the image model of section 4.8", () => {
+    const p = schemas.ImageInput.properties;
+    expect(p.prompt.type).toBe("string");
+    expect([p.width.type, p.height.type, p.num_inference_steps.type, p.guidance.type]).toEqual(["integer", "integer", "integer", "number"]);
+  });
+
+  it("maps each known model to its input, output and pricing in x-model-endpoints", () => {
+    const models = document["x-model-endpoints"];
+    const idPattern = new RegExp(schemas.ModelEndpointId.pattern);
+    for (const [id, model] of Object.entries<any>(models)) {
+      expect(id).toMatch(idPattern);
+      expect(["video", "image", "audio"]).toContain(model.kind);
+      expect(deref(document, model.input)).toBeTypeOf("object");
+      expect(Object.keys(deref(document, model.output).properties)).toContain(`${model.kind}_url`);
+    }
+    const pricing = models["wan-2-6-i2v"].pricing;
+    expect(pricing).toMatchObject({ currency: "USD", unit: "second", unitsFrom: "/duration", rateFrom: "/size" });
+    expect(pricing.rates).toEqual({ "1280*720": 0.1, "1920*1080": 0.15 });
+    // cost = rate x duration: 5 s at 720p is 0.50 USD.
+    expect(pricing.rates["1280*720"] * 5).toBeCloseTo(0.5);
+  });
+
+  it("gives request examples that each fit a known model's input exactly", () => {
+    const examples = document.components.requestBodies.RunRequest.content["application/json"].examples;
+    const modelOf: Record<string, string> = { imageToVideo: "wan-2-6-i2v", image: "flux-1-dev" };
+    expect(Object.keys(examples).sort()).toEqual(Object.keys(modelOf).sort());
+    for (const [name, example] of Object.entries<any>(examples)) {
+      const validate = schemaAt(document["x-model-endpoints"][modelOf[name]!].input.$ref);
+      expect(validate(example.value.input), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+  });
+
+  it("marks every output URL as expiring after 7 days", () => {
+    for (const kind of ["Video", "Image", "Audio"]) {
+      const url = schemas[`${kind}Output`].properties[`${kind.toLowerCase()}_url`];
+      expect(url["x-expires-after-seconds"]).toBe(7 * 24 * 3600);
+    }
+  });
+
+  it("keeps open sets open: unknown statuses, actions, clouds and categories validate", () => {
+    const pod = structuredClone(document.components.examples.PodListWithClusterPods.value.pods[0]);
+    const validatePod = schemaAt("#/components/schemas/Pod");
+    expect(validatePod(pod), JSON.stringify(validatePod.errors)).toBe(true);
+    Object.assign(pod, { status: "HIBERNATING", actions: ["migrate"], cloud: "ORBITAL", ports: ["53/udp"] });
+    expect(validatePod(pod), JSON.stringify(validatePod.errors)).toBe(true);
+    expect(validatePod({ ...pod, ports: ["http"] })).toBe(false);
+    expect(validatePod({ ...pod, registry: 42 })).toBe(false);
+    const { cluster, ...withoutCluster } = pod;
+    expect(cluster).toBeNull();
+    expect(validatePod(withoutCluster)).toBe(false);
+    expect(schemaAt("#/components/schemas/JobStatus")("SOMETHING_NEW")).toBe(true);
+  });
+
+  it("declares the terminal job statuses machine-readably", () => {
+    expect(schemas.JobStatus["x-terminal-statuses"]).toEqual({ COMPLETED: "success", FAILED: "failure", CANCELLED: "failure", TIMED_OUT: "failure" });
+  });
+
+  it("gives synchronous job ids the sync- prefix and 429 problems a window name", () => {
+    const sync = schemaAt("#/components/schemas/SyncJob");
+    expect(sync({ id: "sync-1", status: "COMPLETED" })).toBe(true);
+    expect(sync({ id: "1", status: "COMPLETED" })).toBe(false);
+    const problem = schemaAt("#/components/schemas/RateLimitProblem");
+    expect(problem({ title: "Too Many Requests", status: 429, detail: "day window exceeded" })).toBe(true);
+    expect(problem({ title: "Too Many Requests", status: 429, detail: "slow down" })).toBe(false);
+  });
+
+  it("answers an invalid image URL with HTTP 400 and a FAILED job", () => {
+    const failed = deref(document, document.paths["/v2/{model_endpoint_id}/runsync"].post.responses["400"]);
+    const example = Object.values<any>(failed.content["application/json"].examples)[0].value;
+    expect(example.status).toBe("FAILED");
+    expect(schemaAt("#/components/schemas/FailedJob")(example)).toBe(true);
+    expect(schemaAt("#/components/schemas/FailedJob")({ ...example, status: "COMPLETED" })).toBe(false);
+  });
+});

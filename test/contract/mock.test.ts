@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseList, Token } from "structured-headers";
+import { contractValidator, deref, loadContractDocument } from "../support/contract.ts";
+import { startPrism, type RunningPrism } from "../support/prism.ts";
+
+const document = loadContractDocument();
+const schemaAt = contractValidator(document);
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+
+interface OperationCase {
+  operationId: string;
+  method: string;
+  url: string;
+  pointer: string;
+  body?: unknown;
+  responses: Record<string, any>;
+}
+
+/** One case per operation, its path filled with the parameters' own examples. */
+function operations(): OperationCase[] {
+  const cases: OperationCase[] = [];
+  for (const [template, item] of Object.entries<any>(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const parameters = (operation.parameters ?? []).map((p: any) => deref(document, p));
+      const url = template.replace(/\{([^}]+)\}/g, (_, name) => {
+        const parameter = parameters.find((p: any) => p.in === "path" && p.name === name);
+        return encodeURIComponent(String(parameter.example));
+      });
+      const requestBody = deref(document, operation.requestBody);
+      const examples = requestBody?.content?.["application/json"]?.examples;
+      const body = examples ? deref(document, Object.values<any>(examples)[0]).value : undefined;
+      const pointer = `#/paths/${template.replace(/~/g, "~0").replace(/\//g, "~1")}/${method}`;
+      cases.push({ operationId: operation.operationId, method: method.toUpperCase(), url, pointer, body, responses: operation.responses });
+    }
+  }
+  return cases;
+}
+
+const cases = operations();
+const KEY = "mock-test-key";
+let prism: RunningPrism;
+
+beforeAll(async () => {
+  prism = await startPrism();
+});
+afterAll(async () => {
+  await prism?.stop();
+});
+
+async function call(operation: OperationCase, headers: Record<string, string>): Promise<Response> {
+  return fetch(prism.baseUrl + operation.url, {
+    method: operation.method,
+    headers: { ...(operation.body ? { "content-type": "application/json" } : {}), ...headers },
+    body: operation.body ? JSON.stringify(operation.body) : undefined,
+  });
+}
+
+/** Checks an RFC 9651 rate-limit list: one member per window, each with both integer parameters. */
+function expectRateLimitList(value: string | null, params: [string, string]) {
+  expect(value, "rate-limit header present").toBeTruthy();
+  const members = parseList(value!);
+  const windows = members.map(([item]) => (item instanceof Token ? item.toString() : item));
+  expect(windows).toEqual(["minute", "hour", "day"]);
+  for (const [, parameters] of members) {
+    for (const name of params) expect(Number.isInteger(parameters.get(name)), `parameter ${name}`).toBe(true);
+  }
+}
+
+describe("the Prism mock serves every operation of the contract", () => {
+  it("lists the six operations of section 4", () => {
+    expect(cases.map((c) => c.operationId).sort()).toEqual(
+      ["deleteRegistry", "getJobStatus", "listPods", "listTemplates", "run", "runSync"].sort(),
+    );
+  });
+
+  describe.each(cases)("$operationId ($method $url)", (operation) => {
+    it("answers 401 with a problem body when no key is sent", async () => {
+      const response = await call(operation, {});
+      expect(response.status).toBe(401);
+      expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      const body = await response.json();
+      const validate = schemaAt("#/components/schemas/Problem");
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    });
+
+    const statuses = Object.keys(operation.responses);
+    it.each(statuses)("serves the documented %s response with a key", async (status) => {
+      const code = status === "default" ? "500" : status;
+      const response = await call(operation, { authorization: `Bearer ${KEY}`, prefer: `code=${code}` });
+      expect(response.status).toBe(Number(code));
+      const documented = deref(document, operation.responses[status]);
+
+      const declaredHeaders = Object.keys(documented.headers ?? {});
+      if (declaredHeaders.includes("RateLimit")) expectRateLimitList(response.headers.get("ratelimit"), ["r", "t"]);
+      if (declaredHeaders.includes("RateLimit-Policy")) expectRateLimitList(response.headers.get("ratelimit-policy"), ["q", "w"]);
+      if (declaredHeaders.includes("Retry-After")) expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+
+      const [mediaType, media] = Object.entries<any>(documented.content ?? {})[0] ?? [];
+      if (!mediaType) {
+        expect(await response.text()).toBe("");
+        return;
+      }
+      expect(response.headers.get("content-type")).toContain(mediaType);
+      const body = await response.json();
+      const schemaPointer = media.schema.$ref ?? `${operation.pointer}/responses/${status}/content/${mediaType.replace("/", "~1")}/schema`;
+      const validate = schemaAt(schemaPointer);
+      expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    });
+  });
+
+  it("serves every documented example of the job status, each valid", async () => {
+    const status = cases.find((c) => c.operationId === "getJobStatus")!;
+    const examples = Object.keys(document.paths["/v2/{model_endpoint_id}/status/{job_id}"].get.responses["200"].content["application/json"].examples);
+    const validate = schemaAt("#/components/schemas/Job");
+    const seen = new Set<string>();
+    for (const name of examples) {
+      const response = await call(status, { authorization: `Bearer ${KEY}`, prefer: `example=${name}` });
+      const body = await response.json();
+      expect(validate(body), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      seen.add(body.status);
+    }
+    expect([...seen].sort()).toEqual(["COMPLETED", "FAILED", "IN_PROGRESS", "IN_QUEUE"]);
+  });
+
+  it("rejects a model endpoint id that is not lowercase words joined by hyphens", async () => {
+    const run = cases.find((c) => c.operationId === "run")!;
+    const response = await call({ ...run, url: "/v2/Not_A_Model/run" }, { authorization: `Bearer ${KEY}` });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    expect(response.status).toBeLessThan(500);
+  });
+});

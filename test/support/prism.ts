@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+
+export const repoRoot = path.resolve(import.meta.dirname, "../..");
+export const contractPath = path.join(repoRoot, "openapi", "openapi.yaml");
+
+export interface RunningPrism {
+  baseUrl: string;
+  /** Everything Prism printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** A port the OS just handed out, so parallel test files never collide. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * Starts Prism from node_modules on a free loopback port and resolves once it listens.
+ * `stop()` kills the whole process group, so callers put it in `afterAll` and it runs even when tests fail.
+ */
+export async function startPrism(spec: string = contractPath, extraArgs: string[] = []): Promise<RunningPrism> {
+  const port = await freePort();
+  const bin = path.join(repoRoot, "node_modules", ".bin", "prism");
+  const child: ChildProcess = spawn(bin, ["mock", spec, "--host", "127.0.0.1", "--port", String(port), ...extraArgs], {
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+  });
+  let log = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const listening = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes("Prism is listening")) resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`Prism exited with ${code} before listening:\n${log}`)));
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      child.kill("SIGTERM");
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        /* already gone */
+      }
+    }, 3_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = new Promise<never>((_, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Prism did not listen within 45 s:\n${log}`)), 45_000);
+    timer.unref();
+  });
+  try {
+    await Promise.race([listening, deadline]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { baseUrl: `http://127.0.0.1:${port}`, output: () => log, stop };
+}
