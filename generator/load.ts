@@ -1,0 +1,272 @@
+/**
+ * Stage 1 of the generator: read the contract (YAML or JSON, possibly split
+ * across files), bundle it into one document with Redocly's core (external
+ * `$ref`s become components, internal `$ref`s stay), and refuse anything the
+ * later stages cannot trust, with a JSON pointer to the offending spot.
+ */
+import { createHash } from "node:crypto";
+import * as path from "node:path";
+import {
+  BaseResolver,
+  ResolveError,
+  Source,
+  YamlParseError,
+  bundle,
+  createConfig,
+  type Document,
+  type NormalizedProblem,
+} from "@redocly/openapi-core";
+import { ContractError, parsePointer, pointer } from "./errors.ts";
+
+/* Minimal shapes of the parts the generator reads; everything else stays open (`any`). */
+
+export interface ReferenceObject {
+  $ref: string;
+  summary?: string;
+  description?: string;
+}
+
+/** A JSON Schema 2020-12 object; too open to model usefully here. */
+export type SchemaObject = Record<string, any>;
+
+export interface InfoObject {
+  title: string;
+  version: string;
+  description?: string;
+  [member: string]: any;
+}
+
+export interface ServerObject {
+  url: string;
+  description?: string;
+  variables?: Record<string, { default: string; enum?: string[]; description?: string }>;
+  [member: string]: any;
+}
+
+export interface OperationObject {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  deprecated?: boolean;
+  [member: string]: any;
+}
+
+export interface PathItemObject {
+  $ref?: string;
+  get?: OperationObject;
+  put?: OperationObject;
+  post?: OperationObject;
+  delete?: OperationObject;
+  options?: OperationObject;
+  head?: OperationObject;
+  patch?: OperationObject;
+  trace?: OperationObject;
+  [member: string]: any;
+}
+
+export interface ComponentsObject {
+  schemas?: Record<string, SchemaObject>;
+  responses?: Record<string, any>;
+  parameters?: Record<string, any>;
+  requestBodies?: Record<string, any>;
+  headers?: Record<string, any>;
+  securitySchemes?: Record<string, any>;
+  [member: string]: any;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  info: InfoObject;
+  paths: Record<string, PathItemObject>;
+  servers?: ServerObject[];
+  components?: ComponentsObject;
+  [member: string]: any;
+}
+
+export interface LoadedContract {
+  /** Bundled, deep-frozen plain JSON: later stages read it, never change it (the hash describes it). */
+  document: OpenApiDocument;
+  /** Absolute path of the root contract file. */
+  sourcePath: string;
+  /** sha256 (hex) of the canonical JSON of `document` (object keys sorted recursively). */
+  hash: string;
+  /**
+   * The value an internal `$ref` ("#/components/schemas/Pod") points at. Does not
+   * follow a chain: if the target is itself a `$ref` object, that object is returned.
+   */
+  resolve<T = unknown>(ref: string): T;
+  /** The value at a JSON pointer ("/paths/~1pods"), or undefined when there is none. */
+  at<T = unknown>(pointer: string): T | undefined;
+}
+
+type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
+
+export async function loadContract(specPath: string): Promise<LoadedContract> {
+  const sourcePath = path.resolve(specPath);
+  const resolver = new LocalOnlyResolver();
+
+  const root = await readRoot(resolver, sourcePath);
+  checkRootMembers(root.parsed, sourcePath);
+
+  // An empty config (createConfig reads no redocly.yaml): no rules, so no decorators touch the bundle.
+  const config = await createConfig({});
+  const bundled = await bundle({
+    doc: root,
+    config,
+    externalRefResolver: resolver,
+    dereference: false,
+    // Component names become exported type names: refuse rather than silently publish "Pod-2".
+    componentRenamingConflicts: "error",
+  });
+  await throwFirstError(bundled.problems, resolver, sourcePath);
+
+  const document = toFrozenJson(bundled.bundle.parsed, [], sourcePath) as OpenApiDocument;
+  const hash = createHash("sha256").update(canonicalJson(document)).digest("hex");
+
+  const at = <T>(p: string): T | undefined => valueAt(document as Json, parsePointer(p)) as T | undefined;
+  const resolve = <T>(ref: string): T => {
+    if (!ref.startsWith("#")) {
+      throw new ContractError("", `cannot resolve $ref "${ref}": only internal refs ("#/...") remain after bundling`, sourcePath);
+    }
+    const segments = parsePointer(ref);
+    const target = valueAt(document as Json, segments);
+    if (target === undefined) {
+      throw new ContractError(pointer(...segments), `$ref "${ref}" points at nothing`, sourcePath);
+    }
+    return target as T;
+  };
+
+  return { document, sourcePath, hash, resolve, at };
+}
+
+/** Reads local files only: a contract must build the same way offline, so remote `$ref`s are refused. */
+class LocalOnlyResolver extends BaseResolver {
+  override async loadExternalRef(absoluteRef: string): Promise<Source> {
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(absoluteRef) || absoluteRef.startsWith("data:")) {
+      throw new ResolveError(new Error(`remote $ref "${absoluteRef}" is not fetched; use a relative file path`));
+    }
+    return super.loadExternalRef(absoluteRef);
+  }
+}
+
+async function readRoot(resolver: BaseResolver, sourcePath: string): Promise<Document> {
+  let root: unknown;
+  try {
+    root = await resolver.resolveDocument(null, sourcePath, true);
+  } catch (error) {
+    // Redocly declares errors as returned values but in fact rejects with them.
+    root = error;
+  }
+  if (root instanceof YamlParseError) {
+    throw new ContractError("", `YAML syntax error at line ${root.line}, column ${root.col}: ${yamlReason(root)}`, sourcePath);
+  }
+  if (root instanceof Error) {
+    throw new ContractError("", `cannot read the contract: ${root.message}`, sourcePath);
+  }
+  return root as Document;
+}
+
+function checkRootMembers(parsed: unknown, file: string): void {
+  if (!isPlainObject(parsed)) {
+    throw new ContractError("", "not an OpenAPI document: expected an object at the top level", file);
+  }
+  const version = parsed["openapi"];
+  if (typeof version !== "string" || !/^3\.1\.\d+$/.test(version)) {
+    const found = version === undefined ? ("swagger" in parsed ? "a Swagger 2.0 document" : "no openapi member") : JSON.stringify(version);
+    throw new ContractError("/openapi", `expected OpenAPI 3.1.x, found ${found}`, file);
+  }
+  for (const member of ["info", "paths"]) {
+    if (!isPlainObject(parsed[member])) {
+      const problem = parsed[member] === undefined ? "is missing" : "must be an object";
+      throw new ContractError(pointer(member), `${member} ${problem}`, file);
+    }
+  }
+}
+
+/** Redocly collects problems instead of throwing; any error means the bundle cannot be trusted. */
+async function throwFirstError(problems: NormalizedProblem[], resolver: BaseResolver, rootFile: string): Promise<void> {
+  const errors = problems.filter((problem) => problem.severity === "error");
+  const [first] = errors;
+  if (!first) return;
+  const location = first.location[0];
+  const file = location?.source.absoluteRef ?? rootFile;
+  const at = location?.pointer?.replace(/^#/, "") ?? "";
+  // Redocly's "Can't resolve $ref" does not say which ref. Unresolved refs are left as
+  // written (resolved ones are rewritten in place), so the parsed file still holds it.
+  const unresolved = location?.pointer !== undefined && first.message.startsWith("Can't resolve $ref");
+  const ref = unresolved ? await refAt(resolver, file, at) : undefined;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? "s" : ""})` : "";
+  throw new ContractError(at, `${first.message}${ref === undefined ? "" : ` [$ref: ${JSON.stringify(ref)}]`}${more}`, file);
+}
+
+/** The `$ref` string of the node at `at` in an already loaded file, if that node is a reference. */
+async function refAt(resolver: BaseResolver, file: string, at: string): Promise<string | undefined> {
+  try {
+    const document = await resolver.resolveDocument(null, file);
+    if (document instanceof Error) return undefined;
+    const node = valueAt(document.parsed as Json, parsePointer(at));
+    return isPlainObject(node) && typeof node["$ref"] === "string" ? node["$ref"] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copies the bundle into fresh, frozen plain JSON. YAML can express values JSON
+ * cannot (`.nan`, `!!binary`), and Redocly may share nodes between places; both
+ * would make the hash and the emitted code depend on more than the text.
+ */
+function toFrozenJson(value: unknown, at: string[], file: string): Json {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return value;
+  } else if (Array.isArray(value)) {
+    return Object.freeze(value.map((item, index) => toFrozenJson(item, [...at, String(index)], file))) as Json[];
+  } else if (isPlainObject(value)) {
+    // fromEntries defines own properties, so a "__proto__" member stays data.
+    const entries = Object.entries(value).map(([key, member]) => [key, toFrozenJson(member, [...at, key], file)]);
+    return Object.freeze(Object.fromEntries(entries)) as Json;
+  }
+  throw new ContractError(pointer(...at), `value is not representable in JSON (${String(value)})`, file);
+}
+
+/** JSON with object keys sorted recursively, so the hash ignores member order. */
+function canonicalJson(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const members = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key] as Json)}`);
+    return `{${members.join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function valueAt(root: Json, segments: string[]): Json | undefined {
+  let current: Json | undefined = root;
+  for (const segment of segments) {
+    if (Array.isArray(current)) {
+      // Only canonical indices: "01", "-" or "length" must not reach array internals.
+      current = /^(0|[1-9]\d*)$/.test(segment) ? current[Number(segment)] : undefined;
+    } else if (current !== null && typeof current === "object") {
+      // Own members only, so "constructor" or "__proto__" never reach Object.prototype.
+      current = Object.hasOwn(current, segment) ? current[segment] : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return current;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object") return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** js-yaml's bare reason, without the file name and position the ContractError already states. */
+function yamlReason(error: YamlParseError): string {
+  const reason: unknown = (error.originalError as { reason?: unknown }).reason;
+  return typeof reason === "string" ? reason : error.message;
+}

@@ -1,0 +1,133 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ContractError, parsePointer, pointer } from "../../generator/errors.ts";
+import { loadContract } from "../../generator/load.ts";
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));
+
+async function loadError(name: string): Promise<ContractError> {
+  const error: unknown = await loadContract(fixture(name)).then(
+    () => undefined,
+    (rejection: unknown) => rejection,
+  );
+  expect(error).toBeInstanceOf(ContractError);
+  return error as ContractError;
+}
+
+describe("JSON pointers", () => {
+  it.each([
+    { given: [], want: "" },
+    { given: ["paths", "/pods/{podId}", "get"], want: "/paths/~1pods~1{podId}/get" },
+    { given: ["a~b", 0], want: "/a~0b/0" },
+    { given: [""], want: "/" },
+  ])("pointer($given) is $want", ({ given, want }) => {
+    expect(pointer(...given)).toBe(want);
+    expect(parsePointer(want)).toEqual(given.map(String));
+  });
+
+  it.each([
+    { given: "#/components/schemas/Pod", want: ["components", "schemas", "Pod"] },
+    { given: "#/paths/~1pods~1%7BpodId%7D", want: ["paths", "/pods/{podId}"] },
+    { given: "/~01", want: ["~1"] },
+    { given: "#", want: [] },
+  ])("parsePointer($given)", ({ given, want }) => {
+    expect(parsePointer(given)).toEqual(want);
+  });
+
+  it.each(["components", "/a~2b", "#/bad%zz"])("refuses the malformed pointer %s", (given) => {
+    expect(() => parsePointer(given)).toThrow(ContractError);
+  });
+
+  it("formats a ContractError as file#pointer: message", () => {
+    const error = new ContractError("/info", "info is missing", "openapi.yaml");
+    expect(error.message).toBe("openapi.yaml#/info: info is missing");
+    expect(error.reason).toBe("info is missing");
+  });
+});
+
+describe("loadContract", () => {
+  it("bundles a contract split across files, keeping internal $refs", async () => {
+    const contract = await loadContract(fixture("split/openapi.yaml"));
+    const schema = contract.at("/paths/~1pods~1{podId}/get/responses/200/content/application~1json/schema");
+    expect(schema).toEqual({ $ref: "#/components/schemas/pod" });
+    expect(contract.document.paths["/pods/{podId}"]?.["parameters"]).toEqual([{ $ref: "#/components/parameters/PodId" }]);
+    expect(contract.resolve("#/components/schemas/pod")).toMatchObject({
+      type: "object",
+      properties: { status: { $ref: "#/components/schemas/pod-status" } },
+    });
+    expect(contract.resolve("#/components/responses/Error")).toMatchObject({ description: "An error." });
+    expect(contract.sourcePath).toBe(fixture("split/openapi.yaml"));
+    expect(contract.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("returns plain JSON that later stages cannot change", async () => {
+    const contract = await loadContract(fixture("split/openapi.yaml"));
+    expect(JSON.parse(JSON.stringify(contract.document))).toEqual(contract.document);
+    expect(Object.isFrozen(contract.document.info)).toBe(true);
+  });
+
+  it("hashes the content, not the format or member order", async () => {
+    const fromJson = await loadContract(fixture("same-as-yaml.json"));
+    const fromYaml = await loadContract(fixture("same-as-json.yaml"));
+    expect(fromJson.hash).toBe(fromYaml.hash);
+    const split = await loadContract(fixture("split/openapi.yaml"));
+    expect(split.hash).not.toBe(fromJson.hash);
+    expect((await loadContract(fixture("split/openapi.yaml"))).hash).toBe(split.hash);
+  });
+
+  it("keeps __proto__ and constructor as data and looks up own members only", async () => {
+    const contract = await loadContract(fixture("proto-keys.yaml"));
+    expect(contract.at("/components/schemas/__proto__")).toEqual({ type: "string" });
+    expect(contract.resolve("#/components/schemas/constructor")).toEqual({ type: "integer" });
+    expect(contract.at("/info/constructor")).toBeUndefined();
+    expect(contract.at("/info/__proto__")).toBeUndefined();
+    expect(contract.at("/info/title/length")).toBeUndefined();
+  });
+
+  it("resolve names the pointer of a missing target", async () => {
+    const contract = await loadContract(fixture("split/openapi.yaml"));
+    expect(() => contract.resolve("#/components/schemas/Nope")).toThrow(
+      expect.objectContaining({ pointer: "/components/schemas/Nope" }),
+    );
+    expect(() => contract.resolve("./other.yaml#/x")).toThrow(ContractError);
+    expect(contract.at("/components/schemas/Nope")).toBeUndefined();
+  });
+
+  it.each([
+    { given: "openapi-3.0.yaml", want: { pointer: "/openapi", reason: /3\.1\.x.*"3\.0\.3"/ } },
+    { given: "swagger-2.yaml", want: { pointer: "/openapi", reason: /Swagger 2\.0/ } },
+    { given: "missing-info.yaml", want: { pointer: "/info", reason: /missing/ } },
+    { given: "missing-paths.yaml", want: { pointer: "/paths", reason: /^paths is missing$/ } },
+    { given: "paths-not-object.yaml", want: { pointer: "/paths", reason: /^paths must be an object$/ } },
+    {
+      given: "unresolved-internal-ref.yaml",
+      want: {
+        pointer: "/paths/~1pods/get/responses/200/content/application~1json/schema",
+        reason: /resolve \$ref.*"#\/components\/schemas\/Missing"/,
+      },
+    },
+    {
+      given: "unresolved-file-ref.yaml",
+      want: { pointer: "/paths/~1pods/get/responses/200", reason: /no-such-file\.yaml/ },
+    },
+    {
+      given: "remote-ref.yaml",
+      want: { pointer: "/paths/~1pods/get/responses/200", reason: /remote \$ref .* not fetched/ },
+    },
+    { given: "yaml-syntax-error.yaml", want: { pointer: "", reason: /YAML syntax error at line 4, column 1/ } },
+    { given: "not-json-value.yaml", want: { pointer: "/x-limit", reason: /not representable in JSON/ } },
+    { given: "conflict/openapi.yaml", want: { pointer: "/paths/~1b/get/responses/200/content/application~1json/schema", reason: /Renamed Pod/ } },
+    { given: "no-such-contract.yaml", want: { pointer: "", reason: /cannot read the contract/ } },
+  ])("refuses $given", async ({ given, want }) => {
+    const error = await loadError(given);
+    expect(error.pointer).toBe(want.pointer);
+    expect(error.reason).toMatch(want.reason);
+    expect(error.message).toBe(`${fixture(given)}#${want.pointer}: ${error.reason}`);
+  });
+
+  it("locates a YAML error inside a referenced file in that file", async () => {
+    const error = await loadError("broken-part/openapi.yaml");
+    expect(error.file).toBe(fixture("broken-part/part.yaml"));
+    expect(error.reason).toMatch(/\(3:4\)/);
+  });
+});
