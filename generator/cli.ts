@@ -1,0 +1,71 @@
+/**
+ * `npm run generate [-- --spec FILE] [--out DIR] [--check] [--name PACKAGE]`
+ *
+ * Writes the client package generated from the contract, atomically. With `--check` it writes
+ * nothing and exits 1 listing every file that would change: CI's drift check.
+ */
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { ContractError } from "./errors.ts";
+import { check, generate } from "./generate.ts";
+
+const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check]`;
+
+async function main(argv: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        spec: { type: "string", default: "openapi/openapi.yaml" },
+        out: { type: "string" },
+        name: { type: "string" },
+        check: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const options = { spec: values.spec, out: values.out, packageName: values.name };
+  const relative = (p: string) => path.relative(process.cwd(), p) || ".";
+
+  if (values.check) {
+    const result = await check(options);
+    const lines = [
+      ...result.changed.map((f) => `  changed: ${f}`),
+      ...result.added.map((f) => `  missing: ${f}`),
+      ...result.removed.map((f) => `  not generated: ${f}`),
+    ];
+    if (lines.length === 0) {
+      process.stdout.write(`${relative(result.outDir)} matches ${values.spec}\n`);
+      return 0;
+    }
+    process.stderr.write(`${relative(result.outDir)} differs from what ${values.spec} generates (run \`npm run generate\`):\n${lines.join("\n")}\n`);
+    return 1;
+  }
+
+  const result = await generate(options);
+  const t = result.timings;
+  process.stdout.write(
+    `wrote ${result.files.length} files to ${relative(result.outDir)} ` +
+      `(load ${t.load.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, emit ${t.emit.toFixed(0)} ms, write ${t.write.toFixed(0)} ms)\n`,
+  );
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    // A contract problem is the user's to fix: its pointer, not a stack trace.
+    if (error instanceof ContractError) process.stderr.write(`error: ${error.message}\n`);
+    else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,234 @@
+/**
+ * `src/client.ts`: one class with a one-line method per operation, built with ts-morph. Every piece
+ * of contract text goes through the escaping helpers: descriptions through `docComment`, values
+ * through `stringLiteral`, names through `identifier` and `propertyKey`.
+ */
+import { Scope, VariableDeclarationKind, type Project, type SourceFile } from "ts-morph";
+import { ContractError } from "../errors.ts";
+import { docComment, identifier, propertyKey, stringLiteral } from "../escape.ts";
+import type { ApiModel, OperationModel } from "../model.ts";
+
+/** Exported names of the client module, for the index and the README. */
+export function clientClassName(model: ApiModel): string {
+  return identifier(model.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
+}
+
+export function emitClient(project: Project, model: ApiModel, fileName: string): SourceFile {
+  const file = project.createSourceFile(fileName, "", { overwrite: true });
+  const className = clientClassName(model);
+  const hasModels = model.models.length > 0 && model.operations.some((o) => o.modelRole);
+
+  file.addImportDeclarations([
+    { moduleSpecifier: "./runtime/client-core.js", namedImports: ["ClientCore"] },
+    {
+      moduleSpecifier: "./runtime/client-core.js",
+      isTypeOnly: true,
+      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions"],
+    },
+    { moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] },
+  ]);
+  if (hasModels) {
+    file.addImportDeclaration({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
+  }
+
+  file.addInterface({
+    name: `${className}Options`,
+    isExported: true,
+    extends: ["CoreOptions"],
+    docs: [`Options of {@link ${className}}. The API key comes from \`apiKey\` or the \`${model.apiKeyEnvVar}\` environment variable.`],
+    properties: model.servers.map((server) => ({
+      name: server.key,
+      hasQuestionToken: true,
+      type: "string",
+      docs: [docComment(`${server.description ?? "Base URL"} Default: ${server.defaultUrl}`)],
+    })),
+  });
+
+  for (const operation of model.operations) addOperationTypes(file, operation);
+
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    declarations: [
+      {
+        name: "OPERATIONS",
+        initializer: (writer) => {
+          writer.write("{").newLine();
+          for (const operation of model.operations) {
+            writer.write(`${operation.methodName}: ${operationSpecLiteral(operation)},`).newLine();
+          }
+          writer.write("} as const satisfies Record<string, OperationSpec>");
+        },
+      },
+    ],
+  });
+
+  const classDeclaration = file.addClass({
+    name: className,
+    isExported: true,
+    extends: "ClientCore",
+    docs: [docComment(`${model.title} (version ${model.version}).\n\n${model.description ?? ""}`)],
+    ctors: [
+      {
+        parameters: [{ name: "options", type: `${className}Options`, initializer: "{}" }],
+        statements: [
+          `const { ${model.servers.map((s) => s.key).join(", ")}, ...core } = options;`,
+          (writer) => {
+            writer.write("super(").newLine();
+            writer.write(`{ ...core, servers: { ${model.servers.map((s) => s.key).join(", ")} } },`).newLine();
+            writer.write(`{ servers: { ${model.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} }, apiKeyEnvVar: ${stringLiteral(model.apiKeyEnvVar)} },`).newLine();
+            writer.write(");");
+          },
+        ],
+      },
+    ],
+  });
+
+  for (const operation of model.operations) {
+    const names = typeNames(operation);
+    const optional = !paramsRequired(operation);
+    classDeclaration.addMethod({
+      name: operation.methodName,
+      scope: Scope.Public,
+      docs: [operationDoc(operation)],
+      parameters: [
+        ...(hasParams(operation)
+          ? [{ name: "params", type: names.params, ...(optional ? { initializer: "{}" } : {}) }]
+          : []),
+        { name: "options", type: "RequestOptions", hasQuestionToken: true },
+      ],
+      returnType: `Promise<ApiResult<${names.response}>>`,
+      statements: [`return this.request(OPERATIONS.${operation.methodName}, ${hasParams(operation) ? "params" : "{}"}, options);`],
+    });
+  }
+
+  if (hasModels) addModelMethods(classDeclaration, model);
+  return file;
+}
+
+function typeNames(operation: OperationModel) {
+  return { params: `${operation.typeName}Params`, response: `${operation.typeName}Response` };
+}
+
+function operationTypePath(operation: OperationModel): string {
+  return `paths[${stringLiteral(operation.path)}][${stringLiteral(operation.method)}]`;
+}
+
+function hasParams(operation: OperationModel): boolean {
+  return operation.parameters.length > 0 || operation.requestBody !== undefined;
+}
+
+function paramsRequired(operation: OperationModel): boolean {
+  return operation.parameters.some((p) => p.required) || operation.requestBody?.required === true;
+}
+
+function addOperationTypes(file: SourceFile, operation: OperationModel): void {
+  const names = typeNames(operation);
+  const base = operationTypePath(operation);
+  if (hasParams(operation)) {
+    const members: string[] = [];
+    for (const location of ["path", "query", "header"] as const) {
+      const present = operation.parameters.filter((p) => p.in === location);
+      if (present.length === 0) continue;
+      const required = present.some((p) => p.required);
+      members.push(`${location}${required ? "" : "?"}: ${base}["parameters"][${stringLiteral(location)}];`);
+    }
+    if (operation.requestBody) {
+      const body = `NonNullable<${base}["requestBody"]>["content"][${stringLiteral(operation.requestBody.mediaType)}]`;
+      members.push(`body${operation.requestBody.required ? "" : "?"}: ${body};`);
+    }
+    file.addTypeAlias({
+      name: names.params,
+      isExported: true,
+      docs: [`Parameters of {@link ${operation.methodName}}, grouped by where they are sent.`],
+      type: `{ ${members.join(" ")} }`,
+    });
+  }
+  const bodies = operation.successResponses.map((response) =>
+    response.mediaType
+      ? `${base}["responses"][${stringLiteral(response.status)}]["content"][${stringLiteral(response.mediaType)}]`
+      : "undefined",
+  );
+  file.addTypeAlias({
+    name: names.response,
+    isExported: true,
+    docs: [`Successful response body of {@link ${operation.methodName}}.`],
+    type: bodies.length ? [...new Set(bodies)].join(" | ") : "undefined",
+  });
+}
+
+function operationSpecLiteral(operation: OperationModel): string {
+  const entries = [
+    `operationId: ${stringLiteral(operation.operationId)}`,
+    `method: ${stringLiteral(operation.method.toUpperCase())}`,
+    `path: ${stringLiteral(operation.path)}`,
+    `server: ${stringLiteral(operation.server)}`,
+    ...(operation.requestBody ? [`requestMediaType: ${stringLiteral(operation.requestBody.mediaType)}`] : []),
+    `responseKind: ${stringLiteral(operation.responseKind)}`,
+  ];
+  return `{ ${entries.join(", ")} }`;
+}
+
+function operationDoc(operation: OperationModel): string {
+  const lines = [operation.summary, operation.description].map((text) => text?.trim()).filter(Boolean).join("\n\n");
+  const tail = [
+    `\`${operation.method.toUpperCase()} ${operation.path}\``,
+    operation.errorStatuses.length ? `Errors: ${operation.errorStatuses.join(", ")} (typed, see the errors module).` : "",
+    operation.deprecated ? "@deprecated" : "",
+  ].filter(Boolean);
+  return docComment([lines, ...tail].filter(Boolean).join("\n\n"));
+}
+
+/** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */
+function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, model: ApiModel): void {
+  const byRole = (role: "run" | "runsync" | "status") => model.operations.find((o) => o.modelRole === role);
+  const pathParameters = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path");
+
+  const submit = (role: "run" | "runsync", methodName: string, doc: string) => {
+    const operation = byRole(role);
+    if (!operation) return;
+    const [modelParameter, ...others] = pathParameters(operation);
+    if (!modelParameter || others.length > 0 || !operation.requestBody) {
+      throw new ContractError(operation.pointer, `an operation with x-model-endpoint-role "${role}" needs exactly one path parameter (the model id) and a request body with \`input\``);
+    }
+    classDeclaration.addMethod({
+      name: methodName,
+      typeParameters: [{ name: "M", constraint: "ModelId" }],
+      docs: [doc],
+      parameters: [
+        { name: "model", type: "M" },
+        { name: "input", type: "ModelInput<M>" },
+        { name: "options", type: "RequestOptions", hasQuestionToken: true },
+      ],
+      returnType: "Promise<ApiResult<ModelJob<M>>>",
+      statements: [
+        `const params = { path: { ${propertyKey(modelParameter.name)}: model }, body: { input } } as unknown as ${operation.typeName}Params;`,
+        `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
+      ],
+    });
+  };
+  submit("runsync", "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached.");
+  submit("run", "runModel", "Queues a job on `model` (`run`) and returns it at once with its id.");
+
+  const status = byRole("status");
+  if (status) {
+    const parameters = pathParameters(status);
+    if (parameters.length !== 2) {
+      throw new ContractError(status.pointer, 'an operation with x-model-endpoint-role "status" needs exactly two path parameters (the model id, then the job id)');
+    }
+    classDeclaration.addMethod({
+      name: "getModelJob",
+      typeParameters: [{ name: "M", constraint: "ModelId" }],
+      docs: ["The job's current state (`status`), with the model's typed output once it has finished."],
+      parameters: [
+        { name: "model", type: "M" },
+        { name: "jobId", type: "string" },
+        { name: "options", type: "RequestOptions", hasQuestionToken: true },
+      ],
+      returnType: "Promise<ApiResult<ModelJob<M>>>",
+      statements: [
+        `const params = { path: { ${propertyKey(parameters[0]!.name)}: model, ${propertyKey(parameters[1]!.name)}: jobId } } as unknown as ${status.typeName}Params;`,
+        `return this.request(OPERATIONS.${status.methodName}, params, options);`,
+      ],
+    });
+  }
+}

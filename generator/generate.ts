@@ -1,0 +1,123 @@
+/**
+ * The pipeline: load → model → emit → write, each stage timed so the benchmark can report them.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Project, type SourceFile } from "ts-morph";
+import { clientClassName, emitClient } from "./emit/client.ts";
+import { emitModels } from "./emit/models.ts";
+import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
+import { runtimeFiles } from "./emit/runtime.ts";
+import { emitSchemaTypes } from "./emit/schema-types.ts";
+import { emitTypeAliases } from "./emit/types.ts";
+import { loadContract, type LoadedContract } from "./load.ts";
+import { buildModel, type ApiModel, type ModelOptions } from "./model.ts";
+import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
+
+export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
+const REPO_ROOT = path.resolve(import.meta.dirname, "..");
+
+export interface GenerateOptions extends ModelOptions {
+  spec: string;
+  /** The package folder to write, e.g. `generated/gpu-cloud-client`. */
+  out?: string;
+}
+
+export interface StageTimings {
+  load: number;
+  model: number;
+  emit: number;
+  write: number;
+}
+
+export interface Generated {
+  contract: LoadedContract;
+  model: ApiModel;
+  files: OutputFile[];
+  timings: StageTimings;
+}
+
+/** Loads, models and emits: everything but the write. */
+export async function generateFiles(options: GenerateOptions): Promise<Generated> {
+  const timings: StageTimings = { load: 0, model: 0, emit: 0, write: 0 };
+  let started = performance.now();
+  const contract = await loadContract(options.spec);
+  timings.load = performance.now() - started;
+
+  started = performance.now();
+  const model = buildModel(contract, options);
+  timings.model = performance.now() - started;
+
+  started = performance.now();
+  const files = await emitAll(contract, model);
+  timings.emit = performance.now() - started;
+  return { contract, model, files, timings };
+}
+
+/** The package folder a run writes: `--out`, or `generated/<package name>`. */
+export function outputFolder(options: GenerateOptions, model: ApiModel): string {
+  return path.resolve(options.out ?? path.join(REPO_ROOT, "generated", model.packageName.replace(/^@[^/]+\//, "")));
+}
+
+export async function generate(options: GenerateOptions): Promise<Generated & { outDir: string }> {
+  const generated = await generateFiles(options);
+  const outDir = outputFolder(options, generated.model);
+  const started = performance.now();
+  await writeOutput(outDir, generated.files);
+  generated.timings.write = performance.now() - started;
+  return { ...generated, outDir };
+}
+
+export async function check(options: GenerateOptions): Promise<CheckResult & { outDir: string }> {
+  const generated = await generateFiles(options);
+  const outDir = outputFolder(options, generated.model);
+  return { ...(await checkOutput(outDir, generated.files)), outDir };
+}
+
+async function emitAll(contract: LoadedContract, model: ApiModel): Promise<OutputFile[]> {
+  const tsHeader = header({ contractHash: contract.hash, generatorName: GENERATOR_NAME, commentStyle: "ts" });
+  const mdHeader = header({ contractHash: contract.hash, generatorName: GENERATOR_NAME, commentStyle: "markdown" });
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
+
+  const className = clientClassName(model);
+  const sources: SourceFile[] = [emitClient(project, model, "src/client.ts")];
+  const models = emitModels(project, model, "src/models.ts");
+  if (models) sources.push(models);
+  sources.push(emitTypeAliases(project, model, "src/types.ts", className));
+  sources.push(emitIndex(project, model, className, Boolean(models)));
+
+  const files: OutputFile[] = [{ path: "src/schema.ts", contents: tsHeader + (await emitSchemaTypes(contract)) }];
+  for (const source of sources) {
+    source.formatText({ indentSize: 2, convertTabsToSpaces: true });
+    files.push({ path: source.getFilePath().replace(/^\//, ""), contents: tsHeader + source.getFullText() });
+  }
+  for (const file of runtimeFiles()) files.push({ path: file.path, contents: tsHeader + file.contents });
+  for (const file of emitPackageFiles(contract, model, className, packageDependencies())) {
+    files.push({ path: file.path, contents: file.path.endsWith(".md") ? mdHeader + file.contents : file.contents });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function emitIndex(project: Project, model: ApiModel, className: string, hasModels: boolean): SourceFile {
+  const file = project.createSourceFile("src/index.ts", "", { overwrite: true });
+  file.addExportDeclarations([
+    { moduleSpecifier: "./client.js" },
+    { moduleSpecifier: "./types.js" },
+    ...(hasModels ? [{ moduleSpecifier: "./models.js" }] : []),
+    { moduleSpecifier: "./runtime/errors.js" },
+    { moduleSpecifier: "./runtime/rate-limit.js", namedExports: ["parseRateLimit", "parseRetryAfter"] },
+    { moduleSpecifier: "./runtime/rate-limit.js", isTypeOnly: true, namedExports: ["RateLimitState", "RateLimitWindow"] },
+    { moduleSpecifier: "./runtime/client-core.js", isTypeOnly: true, namedExports: ["ApiResult", "RequestOptions", "CoreOptions"] },
+    { moduleSpecifier: "./runtime/transport.js", isTypeOnly: true, namedExports: ["Logger"] },
+    { moduleSpecifier: "./schema.js", isTypeOnly: true, namedExports: ["paths", "components", "operations"] },
+  ]);
+  file.insertStatements(0, `/** ${className}: the typed client of ${model.packageName.replace(/\*\//g, "")}. */`);
+  return file;
+}
+
+/** The generated package depends on the versions this workspace builds and tests it with. */
+function packageDependencies(): PackageDependencies {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
+  const all = { ...manifest.devDependencies, ...manifest.dependencies };
+  return { openapiFetch: all["openapi-fetch"], structuredHeaders: all["structured-headers"], typescript: all.typescript };
+}

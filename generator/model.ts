@@ -1,0 +1,432 @@
+/**
+ * Stage 2: the intermediate model. Everything the emitters need, read once from the bundled
+ * contract, with names decided and every unsupported construct refused with its JSON pointer.
+ * Emitters never look at the raw document again except through `schemaPointer`s.
+ */
+import { ContractError, pointer } from "./errors.ts";
+import { identifier, uniqueIdentifiers } from "./escape.ts";
+import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Media types a generated client can send, in the order it prefers them. */
+const REQUEST_MEDIA_PREFERENCE = [
+  /^application\/json$/i,
+  /^application\/[\w.-]+\+json$/i,
+  /^application\/x-www-form-urlencoded$/i,
+  /^multipart\/form-data$/i,
+  /^text\/plain$/i,
+  /^application\/octet-stream$/i,
+];
+const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/i;
+
+export interface ServerModel {
+  /** Option name of the base URL, e.g. `baseUrl`, `publicEndpointBaseUrl`. */
+  key: string;
+  /** The URL template as written, e.g. `{base_url}`. */
+  url: string;
+  /** The template with every variable at its default. */
+  defaultUrl: string;
+  description?: string;
+}
+
+export interface ParameterModel {
+  name: string;
+  in: "path" | "query" | "header";
+  required: boolean;
+  description?: string;
+  pointer: string;
+  /** Pointer of the parameter's schema (after following a `$ref`ed parameter). */
+  schemaPointer: string;
+}
+
+export interface OperationModel {
+  operationId: string;
+  /** Method name on the client: a safe identifier. */
+  methodName: string;
+  /** Exported type-name stem, e.g. `ListPods`. */
+  typeName: string;
+  method: HttpMethod;
+  path: string;
+  pointer: string;
+  summary?: string;
+  description?: string;
+  deprecated: boolean;
+  server: string;
+  parameters: ParameterModel[];
+  requestBody?: { required: boolean; mediaType: string; schemaPointer: string; pointer: string };
+  /** Successful responses in status order: the first one with a body decides how it is read. */
+  successResponses: Array<{ status: string; mediaType?: string; schemaPointer?: string }>;
+  responseKind: "json" | "text" | "blob" | "none";
+  /** Documented error statuses (numeric codes and `default`). */
+  errorStatuses: string[];
+  /** The role of this operation for per-model calls (`x-model-endpoint-role`). */
+  modelRole?: "run" | "runsync" | "status";
+}
+
+export interface PricingModel {
+  currency: string;
+  unit: string;
+  /** Input property whose value is the number of units. */
+  unitsFrom: string;
+  /** Input property whose value picks the rate. */
+  rateFrom: string;
+  rates: Record<string, number>;
+  formula?: string;
+}
+
+export interface ModelEndpointModel {
+  id: string;
+  kind: string;
+  summary?: string;
+  description?: string;
+  /** Names of the component schemas. */
+  inputSchema: string;
+  outputSchema: string;
+  /** Output property that carries the file URL, and how long it lives. */
+  urlField?: string;
+  urlLifetimeSeconds?: number;
+  pricing?: PricingModel;
+  pointer: string;
+}
+
+export interface ApiModel {
+  title: string;
+  version: string;
+  description?: string;
+  packageName: string;
+  apiKeyEnvVar: string;
+  contractHash: string;
+  servers: ServerModel[];
+  operations: OperationModel[];
+  /** Names of `components/schemas`, in document order. */
+  schemaNames: string[];
+  models: ModelEndpointModel[];
+  /** Job statuses that end a wait (`x-terminal-statuses`), when the contract has them. */
+  terminalStatuses?: Record<string, "success" | "failure">;
+}
+
+export interface ModelOptions {
+  packageName?: string;
+  apiKeyEnvVar?: string;
+}
+
+export function buildModel(contract: LoadedContract, options: ModelOptions = {}): ApiModel {
+  const { document } = contract;
+  const sdk = (document["x-sdk"] ?? {}) as { packageName?: string; apiKeyEnvVar?: string };
+  const packageName = options.packageName ?? sdk.packageName ?? slug(document.info.title);
+  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(packageName)) {
+    throw new ContractError("/x-sdk/packageName", `"${packageName}" is not a valid npm package name`);
+  }
+  const apiKeyEnvVar = options.apiKeyEnvVar ?? sdk.apiKeyEnvVar ?? `${identifier(packageName).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}_API_KEY`;
+  if (!/^[A-Z_][A-Z0-9_]*$/.test(apiKeyEnvVar)) {
+    throw new ContractError("/x-sdk/apiKeyEnvVar", `"${apiKeyEnvVar}" is not a valid environment variable name`);
+  }
+
+  const servers = new ServerRegistry(document.servers ?? []);
+  const operations = readOperations(contract, servers);
+  const schemaNames = Object.keys(document.components?.schemas ?? {});
+  const models = readModelEndpoints(contract);
+  const terminal = findTerminalStatuses(contract);
+  return {
+    title: document.info.title,
+    version: document.info.version,
+    description: document.info.description,
+    packageName,
+    apiKeyEnvVar,
+    contractHash: contract.hash,
+    servers: servers.list(),
+    operations,
+    schemaNames,
+    models,
+    terminalStatuses: terminal,
+  };
+}
+
+function slug(title: string): string {
+  const s = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  return `${s || "api"}-client`;
+}
+
+/** Distinct servers, keyed by URL template, each with an option name. */
+class ServerRegistry {
+  readonly #byUrl = new Map<string, ServerModel>();
+  readonly #usedKeys = new Set<string>();
+
+  constructor(rootServers: ServerObject[]) {
+    rootServers.forEach((server, index) => this.register(server, pointer("servers", index)));
+  }
+
+  register(server: ServerObject, at: string): ServerModel {
+    const existing = this.#byUrl.get(server.url);
+    if (existing) return existing;
+    const variables = server.variables ?? {};
+    let defaultUrl = server.url;
+    for (const name of server.url.match(/\{[^}]+\}/g) ?? []) {
+      const variable = variables[name.slice(1, -1)];
+      if (!variable || typeof variable.default !== "string") {
+        throw new ContractError(pointer(...parsePointerSegments(at), "variables", name.slice(1, -1)), `server variable ${name} has no default`);
+      }
+      defaultUrl = defaultUrl.replace(name, variable.default);
+    }
+    const names = Object.keys(variables);
+    // A server that is a single variable is named after it (`{base_url}` → `baseUrl`).
+    const onlyVariable = /^\{([^}]+)\}$/.exec(server.url)?.[1];
+    let key = onlyVariable ? identifier(onlyVariable, { case: "camel" }) : this.#byUrl.size === 0 ? "baseUrl" : `server${this.#byUrl.size + 1}BaseUrl`;
+    if (!/url$/i.test(key)) key = `${key}Url`;
+    while (this.#usedKeys.has(key)) key = `${key}_`;
+    this.#usedKeys.add(key);
+    void names;
+    const model: ServerModel = { key, url: server.url, defaultUrl: defaultUrl.replace(/\/+$/, ""), description: server.description };
+    this.#byUrl.set(server.url, model);
+    return model;
+  }
+
+  first(): ServerModel | undefined {
+    return this.#byUrl.values().next().value;
+  }
+
+  list(): ServerModel[] {
+    return [...this.#byUrl.values()];
+  }
+}
+
+function parsePointerSegments(p: string): string[] {
+  return p
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+/** Follows `$ref` chains; refuses cycles of references. */
+function deref<T = any>(contract: LoadedContract, node: any, at: string): { value: T; pointer: string } {
+  let current = node;
+  let where = at;
+  const seen = new Set<string>();
+  while (current && typeof current === "object" && typeof current.$ref === "string") {
+    const ref: string = current.$ref;
+    if (!ref.startsWith("#")) throw new ContractError(where, `external reference ${ref} left after bundling`);
+    if (seen.has(ref)) throw new ContractError(where, `reference cycle through ${ref}`);
+    seen.add(ref);
+    current = contract.resolve(ref);
+    where = ref.slice(1);
+  }
+  return { value: current as T, pointer: where };
+}
+
+function readOperations(contract: LoadedContract, servers: ServerRegistry): OperationModel[] {
+  const { document } = contract;
+  const drafts: Array<Omit<OperationModel, "methodName" | "typeName">> = [];
+  for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
+    const itemPointer = pointer("paths", path);
+    const { value: item } = deref(contract, rawItem, itemPointer);
+    const itemServers: ServerObject[] | undefined = item.servers;
+    for (const method of HTTP_METHODS) {
+      const operation: OperationObject | undefined = item[method];
+      if (!operation) continue;
+      const at = pointer("paths", path, method);
+      const serverList: ServerObject[] | undefined = operation.servers ?? itemServers;
+      const server = serverList?.length
+        ? servers.register(serverList[0]!, operation.servers ? pointer("paths", path, method, "servers", 0) : pointer("paths", path, "servers", 0))
+        : servers.first();
+      if (!server) throw new ContractError(at, "no server: add `servers` to the document, the path item or the operation");
+      const operationId = operation.operationId ?? `${method}${path}`;
+      drafts.push({
+        operationId,
+        method,
+        path,
+        pointer: at,
+        summary: operation.summary,
+        description: operation.description,
+        deprecated: operation.deprecated === true,
+        server: server.key,
+        parameters: readParameters(contract, path, item.parameters ?? [], operation.parameters ?? [], at),
+        requestBody: readRequestBody(contract, operation.requestBody, at),
+        ...readResponses(contract, operation.responses, at),
+        modelRole: readModelRole(operation, at),
+      });
+    }
+  }
+  const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel" });
+  const typeNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "pascal" });
+  return drafts.map((draft, index) => ({ ...draft, methodName: methodNames[index]!, typeName: typeNames[index]! }));
+}
+
+function readModelRole(operation: OperationObject, at: string): OperationModel["modelRole"] {
+  const role = operation["x-model-endpoint-role"];
+  if (role === undefined) return undefined;
+  if (role !== "run" && role !== "runsync" && role !== "status") {
+    throw new ContractError(`${at}/x-model-endpoint-role`, `must be "run", "runsync" or "status", not ${JSON.stringify(role)}`);
+  }
+  return role;
+}
+
+function readParameters(contract: LoadedContract, path: string, itemParameters: any[], operationParameters: any[], at: string): ParameterModel[] {
+  const byKey = new Map<string, ParameterModel>();
+  const read = (list: any[], base: string) =>
+    list.forEach((raw, index) => {
+      const { value: parameter, pointer: where } = deref(contract, raw, `${base}/parameters/${index}`);
+      if (parameter.in === "cookie") throw new ContractError(where, "cookie parameters are not supported");
+      if (!["path", "query", "header"].includes(parameter.in)) throw new ContractError(`${where}/in`, `unknown parameter location ${JSON.stringify(parameter.in)}`);
+      if (typeof parameter.name !== "string" || parameter.name === "") throw new ContractError(`${where}/name`, "a parameter needs a name");
+      if (parameter.content) throw new ContractError(`${where}/content`, "parameters described by `content` are not supported; use `schema`");
+      // Operation-level parameters override path-level ones with the same name and location.
+      byKey.set(`${parameter.in}:${parameter.name}`, {
+        name: parameter.name,
+        in: parameter.in,
+        required: parameter.in === "path" ? true : parameter.required === true,
+        description: parameter.description,
+        pointer: where,
+        schemaPointer: `${where}/schema`,
+      });
+    });
+  read(itemParameters, pointer("paths", path));
+  read(operationParameters, at);
+  const parameters = [...byKey.values()];
+  const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  for (const name of templated) {
+    if (!parameters.some((p) => p.in === "path" && p.name === name)) {
+      throw new ContractError(at, `path parameter {${name}} is in the path but not declared`);
+    }
+  }
+  for (const parameter of parameters) {
+    if (parameter.in === "path" && !templated.includes(parameter.name)) {
+      throw new ContractError(parameter.pointer, `path parameter "${parameter.name}" does not appear in ${path}`);
+    }
+  }
+  return parameters;
+}
+
+function readRequestBody(contract: LoadedContract, raw: unknown, at: string): OperationModel["requestBody"] {
+  if (raw === undefined) return undefined;
+  const { value: body, pointer: where } = deref<any>(contract, raw, `${at}/requestBody`);
+  const mediaTypes = Object.keys(body.content ?? {});
+  const mediaType = pickMediaType(mediaTypes);
+  if (!mediaType) {
+    throw new ContractError(`${where}/content`, `no supported request media type among ${JSON.stringify(mediaTypes)}`);
+  }
+  return {
+    required: body.required === true,
+    mediaType,
+    pointer: where,
+    schemaPointer: pointer(...parsePointerSegments(where), "content", mediaType, "schema"),
+  };
+}
+
+function pickMediaType(mediaTypes: string[]): string | undefined {
+  for (const preferred of REQUEST_MEDIA_PREFERENCE) {
+    const match = mediaTypes.find((m) => preferred.test(m));
+    if (match) return match;
+  }
+  return undefined;
+}
+
+function readResponses(
+  contract: LoadedContract,
+  responses: Record<string, unknown> | undefined,
+  at: string,
+): Pick<OperationModel, "successResponses" | "responseKind" | "errorStatuses"> {
+  if (!responses || Object.keys(responses).length === 0) throw new ContractError(`${at}/responses`, "an operation needs at least one response");
+  const successResponses: OperationModel["successResponses"] = [];
+  const errorStatuses: string[] = [];
+  for (const status of Object.keys(responses).sort()) {
+    if (!/^(?:[1-5](?:\d\d|XX)|default)$/.test(status)) throw new ContractError(pointer(...parsePointerSegments(at), "responses", status), `"${status}" is not a status code`);
+    if (!status.startsWith("2")) {
+      errorStatuses.push(status);
+      continue;
+    }
+    const { value: response, pointer: where } = deref<any>(contract, responses[status], pointer(...parsePointerSegments(at), "responses", status));
+    const mediaTypes = Object.keys(response.content ?? {});
+    const mediaType = mediaTypes.find((m) => JSON_MEDIA.test(m)) ?? mediaTypes[0];
+    successResponses.push({
+      status,
+      mediaType,
+      schemaPointer: mediaType ? pointer(...parsePointerSegments(where), "content", mediaType, "schema") : undefined,
+    });
+  }
+  const withBody = successResponses.find((r) => r.mediaType);
+  const responseKind = !withBody?.mediaType
+    ? "none"
+    : JSON_MEDIA.test(withBody.mediaType)
+      ? "json"
+      : /^text\//i.test(withBody.mediaType)
+        ? "text"
+        : "blob";
+  return { successResponses, responseKind, errorStatuses };
+}
+
+function schemaNameOf(ref: unknown, at: string): string {
+  const value = (ref as { $ref?: unknown } | undefined)?.$ref;
+  const match = typeof value === "string" ? /^#\/components\/schemas\/([^/]+)$/.exec(value) : null;
+  if (!match) throw new ContractError(at, "must be a $ref to a schema under #/components/schemas");
+  return match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function readModelEndpoints(contract: LoadedContract): ModelEndpointModel[] {
+  const models = contract.document["x-model-endpoints"];
+  if (models === undefined) return [];
+  if (!models || typeof models !== "object" || Array.isArray(models)) throw new ContractError("/x-model-endpoints", "must be an object keyed by model endpoint id");
+  return Object.entries<any>(models).map(([id, model]) => {
+    const at = pointer("x-model-endpoints", id);
+    if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) throw new ContractError(at, `model endpoint id "${id}" is not lowercase words joined by hyphens`);
+    if (typeof model?.kind !== "string") throw new ContractError(`${at}/kind`, "a model endpoint needs a kind (video, image, audio, …)");
+    const inputSchema = schemaNameOf(model.input, `${at}/input`);
+    const outputSchema = schemaNameOf(model.output, `${at}/output`);
+    const output = deref<any>(contract, contract.document.components?.schemas?.[outputSchema], pointer("components", "schemas", outputSchema)).value;
+    const urlField = Object.keys(output?.properties ?? {}).find((name) => output.properties[name]?.["x-expires-after-seconds"] !== undefined);
+    const lifetime = urlField ? output.properties[urlField]["x-expires-after-seconds"] : undefined;
+    if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) {
+      throw new ContractError(pointer("components", "schemas", outputSchema, "properties", urlField!, "x-expires-after-seconds"), "must be a positive integer of seconds");
+    }
+    return {
+      id,
+      kind: model.kind,
+      summary: model.summary,
+      description: model.description,
+      inputSchema,
+      outputSchema,
+      urlField,
+      urlLifetimeSeconds: lifetime,
+      pricing: model.pricing === undefined ? undefined : readPricing(contract, model.pricing, inputSchema, `${at}/pricing`),
+      pointer: at,
+    };
+  });
+}
+
+function readPricing(contract: LoadedContract, pricing: any, inputSchema: string, at: string): PricingModel {
+  const input = deref<any>(contract, contract.document.components?.schemas?.[inputSchema], pointer("components", "schemas", inputSchema)).value;
+  const property = (field: string, pointerText: unknown) => {
+    if (typeof pointerText !== "string" || !/^\/[^/]+$/.test(pointerText)) throw new ContractError(`${at}/${field}`, "must be a JSON pointer to a top-level input property, like /duration");
+    const name = pointerText.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+    if (!input?.properties?.[name]) throw new ContractError(`${at}/${field}`, `the input schema ${inputSchema} has no property "${name}"`);
+    return name;
+  };
+  if (typeof pricing.currency !== "string") throw new ContractError(`${at}/currency`, "must be a currency code");
+  if (!pricing.rates || typeof pricing.rates !== "object") throw new ContractError(`${at}/rates`, "must map each value to a price per unit");
+  for (const [value, rate] of Object.entries(pricing.rates)) {
+    if (typeof rate !== "number" || !(rate >= 0)) throw new ContractError(pointer(...parsePointerSegments(at), "rates", value), "must be a non-negative number");
+  }
+  return {
+    currency: pricing.currency,
+    unit: String(pricing.unit ?? "unit"),
+    unitsFrom: property("unitsFrom", pricing.unitsFrom),
+    rateFrom: property("rateFrom", pricing.rateFrom),
+    rates: pricing.rates,
+    formula: pricing.formula,
+  };
+}
+
+function findTerminalStatuses(contract: LoadedContract): ApiModel["terminalStatuses"] {
+  for (const [name, schema] of Object.entries<any>(contract.document.components?.schemas ?? {})) {
+    const terminal = schema?.["x-terminal-statuses"];
+    if (terminal === undefined) continue;
+    for (const [status, outcome] of Object.entries<any>(terminal)) {
+      if (outcome !== "success" && outcome !== "failure") {
+        throw new ContractError(pointer("components", "schemas", name, "x-terminal-statuses", status), `must be "success" or "failure", not ${JSON.stringify(outcome)}`);
+      }
+    }
+    return terminal;
+  }
+  return undefined;
+}

@@ -1,0 +1,207 @@
+/**
+ * What every generated client shares: configuration, the openapi-fetch call, response parsing and
+ * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
+ */
+import createOpenApiFetch from "openapi-fetch";
+import { errorFromResponse, ApiError, InvalidRequestError, sanitizeUrl } from "./errors.js";
+import { buildPath } from "./path.js";
+import { parseRateLimit } from "./rate-limit.js";
+import type { RateLimitState } from "./rate-limit.js";
+import { createTransportFetch } from "./transport.js";
+import type { Logger, TransportConfig } from "./transport.js";
+
+export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
+
+/** How a generated method calls its operation: the facts the contract gives. */
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** The path template, e.g. `/v2/registries/{id}`. */
+  path: string;
+  /** Key of the server (base URL option) the operation is served at. */
+  server: string;
+  /** Media type of the request body, when the operation takes one. */
+  requestMediaType?: string;
+  /** How to read a successful body: JSON, text, raw bytes, or nothing (204). */
+  responseKind: "json" | "text" | "blob" | "none";
+}
+
+/** Parameters of one call, grouped by where they go. */
+export interface OperationParams {
+  path?: object;
+  query?: object;
+  header?: object;
+  body?: unknown;
+}
+
+/** Per-call settings, each overriding the client's. */
+export interface RequestOptions {
+  /** Cancels the request and any wait between retries. */
+  signal?: AbortSignal;
+  /** Per attempt, in milliseconds. */
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Extra request headers (an `Authorization` here is ignored: the client's key is always used). */
+  headers?: Record<string, string>;
+}
+
+/** A successful call: the typed body and what the response said about the caller's rate limits. */
+export interface ApiResult<T> {
+  data: T;
+  status: number;
+  headers: Headers;
+  /** Per window (`minute`, `hour`, `day`): requests remaining, seconds to reset, quota, window length. */
+  rateLimit: RateLimitState | undefined;
+}
+
+export interface CoreOptions extends Omit<TransportConfig, "apiKey"> {
+  /** The API key. Default: the environment variable the generated client names. */
+  apiKey?: string;
+}
+
+export interface CoreDefaults {
+  /** Base URL per server key, from the contract's server variables. */
+  servers: Record<string, string>;
+  /** Environment variable read when no `apiKey` option is given. */
+  apiKeyEnvVar: string;
+}
+
+/** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */
+function readEnvironment(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const value = env?.[name]?.trim();
+  return value ? value : undefined;
+}
+
+const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/i;
+
+export class ClientCore {
+  // Private fields: never enumerated, stringified or shown by util.inspect, so the key cannot leak.
+  readonly #transport: TransportConfig;
+  readonly #servers: Record<string, string>;
+  readonly #api = createOpenApiFetch();
+
+  constructor(options: CoreOptions & { servers?: Record<string, string | undefined> }, defaults: CoreDefaults) {
+    const { apiKey: explicitKey, servers, ...transport } = options;
+    const apiKey = explicitKey ?? readEnvironment(defaults.apiKeyEnvVar);
+    if (!apiKey) {
+      throw new InvalidRequestError(`No API key: pass { apiKey } or set the ${defaults.apiKeyEnvVar} environment variable.`, {
+        field: "apiKey",
+      });
+    }
+    this.#transport = { ...transport, apiKey };
+    this.#servers = { ...defaults.servers };
+    for (const [key, url] of Object.entries(servers ?? {})) {
+      if (url !== undefined) this.#servers[key] = url.replace(/\/+$/, "");
+    }
+  }
+
+  /** The base URL an operation's server resolves to. */
+  baseUrl(server: string): string {
+    const url = this.#servers[server];
+    if (url === undefined) throw new InvalidRequestError(`No base URL configured for server "${server}".`, { field: server });
+    return url;
+  }
+
+  protected get logger(): Logger | undefined {
+    return this.#transport.logger;
+  }
+
+  /** Sends one operation and returns its typed body, or throws a typed error. */
+  protected async request<T>(spec: OperationSpec, params: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
+    const baseUrl = this.baseUrl(spec.server);
+    // Built here first so a bad path parameter is refused before anything is sent.
+    buildPath(spec.path, (params.path ?? {}) as Record<string, unknown>);
+    const fetch = createTransportFetch(this.#transport, {
+      signal: options.signal,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      operationId: spec.operationId,
+    });
+    const headers: Record<string, string> = { ...options.headers, ...stringifyHeaders(params.header) };
+    delete headers.authorization;
+    delete headers.Authorization;
+    if (spec.requestMediaType && params.body !== undefined) headers["content-type"] = spec.requestMediaType;
+
+    const api = this.#api as unknown as UntypedOpenApiFetch;
+    const { response, error } = await api.request(spec.method, spec.path, {
+      baseUrl,
+      params: { path: params.path, query: params.query },
+      body: params.body,
+      bodySerializer: (body: unknown) => serializeBody(body, spec.requestMediaType),
+      pathSerializer: (template: string, values: Record<string, unknown>) => buildPath(template, values),
+      headers,
+      fetch,
+      parseAs: "stream",
+    });
+
+    const request = { method: spec.method, url: response.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: [this.#transport.apiKey] };
+    if (!response.ok) {
+      // openapi-fetch has read the body: hand its text (or re-serialised JSON) back to the error builder.
+      const raw = error === undefined ? "" : typeof error === "string" ? error : JSON.stringify(error);
+      throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
+    }
+    const data = (await readBody(response, spec.responseKind, request)) as T;
+    return { data, status: response.status, headers: response.headers, rateLimit: parseRateLimit(response.headers) };
+  }
+}
+
+/** The slice of openapi-fetch used here, without the per-path generics the generated methods already apply. */
+interface UntypedOpenApiFetch {
+  request(
+    method: HttpMethod,
+    path: string,
+    init: Record<string, unknown>,
+  ): Promise<{ response: Response; error?: unknown; data?: unknown }>;
+}
+
+function stringifyHeaders(header: object | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(header ?? {})) {
+    if (value !== undefined && value !== null) out[name] = String(value);
+  }
+  return out;
+}
+
+function serializeBody(body: unknown, mediaType: string | undefined): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  if (!mediaType || JSON_MEDIA.test(mediaType)) return JSON.stringify(body);
+  if (mediaType === "application/x-www-form-urlencoded") {
+    return body instanceof URLSearchParams ? body : new URLSearchParams(body as Record<string, string>);
+  }
+  if (mediaType === "multipart/form-data") {
+    if (body instanceof FormData) return body;
+    const form = new FormData();
+    for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+      if (value instanceof Blob) form.append(name, value);
+      else if (value !== undefined) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+    }
+    return form;
+  }
+  return body as BodyInit;
+}
+
+async function readBody(response: Response, kind: OperationSpec["responseKind"], request: { method: string; url: string; operationId: string }): Promise<unknown> {
+  if (kind === "none" || response.status === 204) {
+    await response.body?.cancel();
+    return undefined;
+  }
+  if (kind === "blob") return response.blob();
+  const text = await response.text();
+  if (kind === "text") return text;
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("unexpected_status", {
+      message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
+      status: response.status,
+      rawBody: text.slice(0, 65_536),
+      headers: {},
+      rateLimit: parseRateLimit(response.headers),
+      method: request.method,
+      url: sanitizeUrl(request.url),
+      operationId: request.operationId,
+    });
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * Contract tests of the generated client against Prism: every operation, every documented status
+ * (Prism's `Prefer: code=N`), typed results and typed errors.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  GpuCloudClient,
+  InvalidRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ServerError,
+} from "../../generated/gpu-cloud-client/src/index.ts";
+import { startPrism, type RunningPrism } from "../support/prism.ts";
+
+const KEY = "sk-test-0123456789abcdef";
+let prism: RunningPrism;
+let client: GpuCloudClient;
+
+beforeAll(async () => {
+  prism = await startPrism();
+  client = new GpuCloudClient({ apiKey: KEY, baseUrl: prism.baseUrl, publicEndpointBaseUrl: prism.baseUrl, maxRetries: 0 });
+});
+afterAll(async () => {
+  await prism?.stop();
+});
+
+const prefer = (code: number) => ({ headers: { prefer: `code=${code}` } });
+
+/** Every operation of the client, called with valid arguments and per-call options. */
+const calls = {
+  listPods: (o?: object) => client.listPods({ query: { includeClusterPods: true } }, o),
+  listTemplates: (o?: object) => client.listTemplates(o),
+  deleteRegistry: (o?: object) => client.deleteRegistry({ path: { id: "9x4m2p7v" } }, o),
+  runSync: (o?: object) =>
+    client.runSync({ path: { model_endpoint_id: "wan-2-6-i2v" }, body: { input: { prompt: "a fox", image: "https://images.example.org/fox.jpg" } } }, o),
+  run: (o?: object) => client.run({ path: { model_endpoint_id: "flux-1-dev" }, body: { input: { prompt: "a lighthouse" } } }, o),
+  getJobStatus: (o?: object) => client.getJobStatus({ path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } }, o),
+};
+
+const errorClassFor: Record<number, new (...args: never[]) => ApiError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  429: RateLimitError,
+  500: ServerError,
+};
+
+const documented: Record<keyof typeof calls, number[]> = {
+  listPods: [401, 403, 429, 500],
+  listTemplates: [401, 403, 429, 500],
+  deleteRegistry: [400, 401, 403, 404, 429, 500],
+  runSync: [400, 401, 403, 429, 500],
+  run: [400, 401, 403, 429, 500],
+  getJobStatus: [401, 403, 429, 500],
+};
+
+describe("the generated client against the Prism mock", () => {
+  it("lists pods with includeClusterPods and reads the rate-limit state", async () => {
+    const { data, status, rateLimit } = await client.listPods({ query: { includeClusterPods: true } });
+    expect(status).toBe(200);
+    expect(data.pods[0]?.id).toBe("7h9k2m4n6p");
+    expect(data.pods[0]?.status).toBe("RUNNING");
+    expect(rateLimit?.windows.map((w) => w.name)).toEqual(["minute", "hour", "day"]);
+    expect(rateLimit?.windows[0]).toMatchObject({ name: "minute", remaining: 57, resetSeconds: 12, quota: 60, windowSeconds: 60 });
+  });
+
+  it("lists templates", async () => {
+    const { data } = await client.listTemplates();
+    expect(data.templates.map((t) => t.registry)).toEqual(["cred_private_registry", null]);
+  });
+
+  it("deletes a registry credential (204, no body)", async () => {
+    const result = await client.deleteRegistry({ path: { id: "9x4m2p7v" } });
+    expect(result.status).toBe(204);
+    expect(result.data).toBeUndefined();
+    expect(result.rateLimit?.windows).toHaveLength(3);
+  });
+
+  it("runs a model synchronously and asynchronously and reads a job's status", async () => {
+    const sync = await calls.runSync();
+    expect(sync.data.id).toMatch(/^sync-/);
+    expect(sync.data.output).toMatchObject({ video_url: expect.stringMatching(/^https:/), cost: 1.5 });
+    const queued = await calls.run();
+    expect(queued.data.status).toBe("IN_QUEUE");
+    const status = await calls.getJobStatus();
+    expect(status.data.status).toBe("COMPLETED");
+  });
+
+  it("offers typed per-model calls", async () => {
+    const { data: job } = await client.runModelSync("wan-2-6-i2v", { prompt: "a fox", image: "https://images.example.org/fox.jpg", duration: 10 });
+    expect(job.output?.video_url).toMatch(/^https:/);
+    const { data: queued } = await client.runModel("some-unlisted-model", { anything: true });
+    expect(queued.id).toBeTruthy();
+    const { data: polled } = await client.getModelJob("flux-1-dev", queued.id);
+    expect(polled.status).toBeTruthy();
+  });
+
+  describe.each(Object.keys(calls) as Array<keyof typeof calls>)("%s", (name) => {
+    it.each(documented[name])("throws the typed error for a documented %i", async (code) => {
+      const error = await calls[name](prefer(code)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(errorClassFor[code]!);
+      const apiError = error as ApiError;
+      expect(apiError.status).toBe(code);
+      expect(apiError.operationId).toBe(name);
+      if (code === 400 && (name === "runSync" || name === "run")) {
+        // The model endpoints answer a failed job, not a problem.
+        expect(apiError.problem).toMatchObject({ status: "FAILED", error: expect.any(String) });
+      } else {
+        expect(apiError.title).toBeTruthy();
+        expect(apiError.detail).toBeTruthy();
+      }
+      if (code === 429) {
+        expect((apiError as RateLimitError).retryAfter).toBe(12);
+        expect(apiError.rateLimit?.windows[0]).toMatchObject({ name: "minute", remaining: 0 });
+      }
+      if (code !== 401) expect(apiError.rateLimit?.windows).toHaveLength(3);
+      const serialised = JSON.stringify(apiError) + String(apiError.message) + String(apiError.stack);
+      expect(serialised).not.toContain(KEY);
+    });
+  });
+
+  it("refuses to build a client without a key, naming the environment variable", () => {
+    const previous = process.env.GPU_CLOUD_API_KEY;
+    delete process.env.GPU_CLOUD_API_KEY;
+    try {
+      expect(() => new GpuCloudClient({ apiKey: "", baseUrl: prism.baseUrl })).toThrow(/GPU_CLOUD_API_KEY/);
+      expect(() => new GpuCloudClient()).toThrow(InvalidRequestError);
+    } finally {
+      if (previous !== undefined) process.env.GPU_CLOUD_API_KEY = previous;
+    }
+  });
+
+  it("takes the key from GPU_CLOUD_API_KEY when no option is given", async () => {
+    process.env.GPU_CLOUD_API_KEY = KEY;
+    try {
+      const fromEnvironment = new GpuCloudClient({ baseUrl: prism.baseUrl });
+      expect((await fromEnvironment.listTemplates()).status).toBe(200);
+    } finally {
+      delete process.env.GPU_CLOUD_API_KEY;
+    }
+  });
+
+  it("refuses a path parameter of '..' before any request", async () => {
+    const error = await client.deleteRegistry({ path: { id: ".." } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).field).toBe("path.id");
+  });
+});
