@@ -1,0 +1,56 @@
+/**
+ * Runs the TypeScript examples of README.md's "Using the client" section against Prism, as written:
+ * only the package import is pointed at the generated source, and `fetch` is pointed at the mock.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
+
+const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+const section = readme.slice(readme.indexOf("## Using the client"));
+const examples = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const generatedIndex = path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts");
+
+let prism: RunningPrism;
+const realFetch = globalThis.fetch;
+
+beforeAll(async () => {
+  prism = await startPrism();
+  // The examples use the contract's default hosts: send whatever they call to the mock instead.
+  globalThis.fetch = (async (input: Request | string | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    return realFetch(new Request(prism.baseUrl + url.pathname + url.search, request));
+  }) as typeof fetch;
+  process.env.GPU_CLOUD_API_KEY = "readme-example-key";
+});
+afterAll(async () => {
+  globalThis.fetch = realFetch;
+  delete process.env.GPU_CLOUD_API_KEY;
+  await prism?.stop();
+});
+
+describe("README examples", () => {
+  it("has examples to run", () => {
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(examples.map((code, index) => [index + 1, code] as const))("example %i runs against the mock", async (index, code) => {
+    expect(code).toContain('from "gpu-cloud-client"');
+    const file = path.join(repoRoot, `test/client/.tmp-readme-example-${index}.ts`);
+    fs.writeFileSync(file, code.replace('from "gpu-cloud-client"', `from ${JSON.stringify(generatedIndex)}`));
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      await import(`${file}?run=${Date.now()}`);
+      const printed = log.mock.calls.map((args) => args.join(" ")).join("\n");
+      expect(printed.length).toBeGreaterThan(0);
+      expect(printed).not.toContain("undefined undefined");
+      if (index === 1) expect(printed).toMatch(/7h9k2m4n6p RUNNING standalone[\s\S]*requests left this minute: 57/);
+      if (index === 2) expect(printed).toMatch(/COMPLETED https:\/\/\S+\.mp4 1\.5/);
+    } finally {
+      log.mockRestore();
+      fs.rmSync(file, { force: true });
+    }
+  });
+});

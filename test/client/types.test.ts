@@ -1,0 +1,46 @@
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../support/prism.ts";
+
+/** Type-checks files with the project's strict settings and returns the diagnostics as text. */
+export function typeCheck(files: string[], options: ts.CompilerOptions = {}): string[] {
+  const config = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile);
+  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot);
+  const program = ts.createProgram(files, { ...parsed.options, ...options, noEmit: true });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file ? `${path.relative(repoRoot, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+  });
+}
+
+describe("types of the generated client", () => {
+  it("accept right inputs and reject wrong ones (every @ts-expect-error is an error)", () => {
+    expect(typeCheck([path.join(repoRoot, "test/client/type-usage.ts")])).toEqual([]);
+  });
+
+  it("would be caught: a wrong input without @ts-expect-error fails to compile", () => {
+    const file = path.join(repoRoot, "test/client/.tmp-wrong-usage.ts");
+    ts.sys.writeFile(
+      file,
+      `import type { GpuCloudClient } from "../../generated/gpu-cloud-client/src/index.ts";\n` +
+        `export const f = (c: GpuCloudClient) => c.runModel("wan-2-6-i2v", { prompt: "p", image: "i", duration: 7 });\n`,
+    );
+    try {
+      const diagnostics = typeCheck([file]);
+      expect(diagnostics.join("\n")).toMatch(/Type '7' is not assignable to type '5 \| 10 \| 15/);
+    } finally {
+      ts.sys.deleteFile?.(file);
+    }
+  });
+
+  it("the generated package type-checks on its own under strict, without Node types", () => {
+    const dir = path.join(repoRoot, "generated/gpu-cloud-client");
+    const config = ts.readConfigFile(path.join(dir, "tsconfig.json"), ts.sys.readFile);
+    const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, dir);
+    const program = ts.createProgram(parsed.fileNames, { ...parsed.options, noEmit: true });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    expect(parsed.options.strict).toBe(true);
+    expect(diagnostics).toEqual([]);
+  });
+});

@@ -1,0 +1,131 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateFiles } from "../../generator/generate.ts";
+import { GENERATED_MARK } from "../../generator/write.ts";
+import { repoRoot } from "../support/prism.ts";
+
+const run = promisify(execFile);
+const contract = path.join(repoRoot, "openapi/openapi.yaml");
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "generate-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the CLI as a user would; never throws, returns exit code and output. */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+  return run(tsx, [path.join(repoRoot, "generator/cli.ts"), ...args], { cwd: repoRoot }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error) => ({ code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) }),
+  );
+}
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out[path.relative(dir, full)] = fs.readFileSync(full, "utf8");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function writeContract(name: string, text: string): string {
+  const file = path.join(scratch, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+const MINIMAL = `openapi: 3.1.0
+info: { title: Tiny, version: 1.0.0 }
+servers: [{ url: 'https://tiny.example.test' }]
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } }
+`;
+
+describe("npm run generate", () => {
+  it("is deterministic: two runs give byte-identical files, in a stable order", async () => {
+    const first = await generateFiles({ spec: contract });
+    const second = await generateFiles({ spec: contract });
+    expect(second.files).toEqual(first.files);
+    expect(first.files.map((f) => f.path)).toEqual([...first.files.map((f) => f.path)].sort());
+  });
+
+  it("stamps every TypeScript file with the generated-file header and the contract's hash, no timestamp", async () => {
+    const { files, contract: loaded } = await generateFiles({ spec: contract });
+    for (const file of files.filter((f) => f.path.endsWith(".ts"))) {
+      const firstLine = file.contents.split("\n")[0]!;
+      expect(firstLine, file.path).toContain(GENERATED_MARK);
+      expect(firstLine).toContain(`sha256:${loaded.hash}`);
+    }
+    expect(files.map((f) => f.contents).join("")).not.toMatch(/20\d\d-\d\d-\d\dT/);
+  });
+
+  it("leaves generated/ exactly as the contract generates it (the CI drift check)", async () => {
+    const result = await cli("--check");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it("--check writes nothing and lists every file that would change", async () => {
+    const out = path.join(scratch, "check-out");
+    expect((await cli("--spec", contract, "--out", out)).code).toBe(0);
+    fs.appendFileSync(path.join(out, "src/client.ts"), "// hand edit\n");
+    fs.rmSync(path.join(out, "src/models.ts"));
+    fs.writeFileSync(path.join(out, "src/stray.ts"), "export {};\n");
+    const before = snapshot(out);
+    const result = await cli("--spec", contract, "--out", out, "--check");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("changed: src/client.ts");
+    expect(result.stderr).toContain("missing: src/models.ts");
+    expect(result.stderr).toContain("not generated: src/stray.ts");
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it("runs on any OpenAPI 3.1 document with --spec and --out", async () => {
+    const out = path.join(scratch, "tiny");
+    const result = await cli("--spec", writeContract("tiny.yaml", MINIMAL), "--out", out);
+    expect(result.code).toBe(0);
+    const client = fs.readFileSync(path.join(out, "src/client.ts"), "utf8");
+    expect(client).toContain("export class TinyClient extends ClientCore");
+    expect(client).toContain("getThing(params: GetThingParams");
+    expect(JSON.parse(fs.readFileSync(path.join(out, "package.json"), "utf8")).name).toBe("tiny-client");
+  });
+
+  it("stops on what it cannot handle with the JSON pointer, and a failed run leaves the previous output intact", async () => {
+    const out = path.join(scratch, "intact");
+    expect((await cli("--spec", writeContract("ok.yaml", MINIMAL), "--out", out)).code).toBe(0);
+    const before = snapshot(out);
+    const cookie = MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: session, in: cookie, schema: { type: string } }");
+    const result = await cli("--spec", writeContract("cookie.yaml", cookie), "--out", out);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("#/paths/~1things~1{id}/get/parameters/1: cookie parameters are not supported");
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(snapshot(out)).toEqual(before);
+    expect(fs.readdirSync(scratch).filter((name) => name.includes(".tmp-"))).toEqual([]);
+  });
+
+  it.each([
+    ["an undeclared path parameter", MINIMAL.replace("- { name: id, in: path, required: true, schema: { type: string } }", "- { name: other, in: query, schema: { type: string } }"), "/paths/~1things~1{id}/get: path parameter {id} is in the path but not declared"],
+    ["a server variable without default", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: [{ url: 'https://{region}.example.test', variables: { region: { enum: [eu] } } }]"), "/servers/0/variables/region: server variable {region} has no default"],
+    ["an unsupported request media type", MINIMAL.replace("      responses:", "      requestBody:\n        content: { application/xml: { schema: { type: string } } }\n      responses:"), "/paths/~1things~1{id}/get/requestBody/content: no supported request media type"],
+  ])("names the pointer of %s", async (_, text, expected) => {
+    const result = await cli("--spec", writeContract(`bad-${expected.length}.yaml`, text), "--out", path.join(scratch, "never"));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(expected);
+    expect(fs.existsSync(path.join(scratch, "never"))).toBe(false);
+  });
+});
