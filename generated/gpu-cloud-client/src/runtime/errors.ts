@@ -385,7 +385,7 @@ export async function errorFromResponse(response: Response, request: ErrorReques
   const status = response.status;
   const method = request.method.toUpperCase();
   const url = redact(sanitizeUrl(request.url));
-  const title = fields.title ?? (response.statusText || undefined);
+  const title = fields.title ?? (redact(response.statusText) || undefined);
   // Not a problem document: the start of the body is the best explanation there is.
   const isProblem = fields.title !== undefined || fields.detail !== undefined || fields.errors !== undefined;
   const detail = fields.detail ?? fields.errors?.join("; ") ?? (isProblem ? undefined : snippet(rawBody));

@@ -1,0 +1,357 @@
+/**
+ * Helpers of the generated validators (`validators.ts`): issue records, deep equality, code-point
+ * length, the `format` checkers and `withDefaults` copying. Plain TypeScript with no imports and no
+ * `eval`, so it runs in browsers, workers and under a strict Content-Security-Policy.
+ *
+ * Formats follow RFC 3339 (`date-time`, `date`), RFC 3986 (`uri`), RFC 4122 (`uuid`) and
+ * RFC 5321 (`email`: dot-atom or quoted local part; host name, `[IPv4]` or `[IPv6:...]` domain).
+ */
+
+/** One way a value breaks its schema. */
+export interface ValidationIssue {
+  /** JSON pointer into the validated value ("" is the value itself), e.g. `/pods/3/ports/0`. */
+  path: string;
+  /** The schema keyword that failed, e.g. `required`, `enum`, `pattern`. */
+  keyword: string;
+  /** What is wrong, for people: `must be one of 5, 10, 15`. */
+  message: string;
+  /** JSON pointer of the failing keyword in the contract, e.g. `/components/schemas/Pod/required`. */
+  schemaPath: string;
+}
+
+/**
+ * The input of a `withDefaults…` function: `T` with the properties that have a default optional.
+ * Only the top-level properties are relaxed; nested defaults are filled in all the same.
+ */
+export type DefaultsInput<T, K extends PropertyKey> = T extends object
+  ? Omit<T, K> & { [P in Extract<K, keyof T>]?: T[P] }
+  : T;
+
+/** Appends an issue (kept out of line so the generated code stays small). */
+export function addIssue(issues: ValidationIssue[], path: string, keyword: string, message: string, schemaPath: string): void {
+  issues.push({ path, keyword, message, schemaPath });
+}
+
+/**
+ * Replaces the issues recorded from index `start` on by one issue whose message lists theirs:
+ * for keywords (like `propertyNames`) whose sub-issues would point at the wrong place.
+ */
+export function collapseIssues(
+  issues: ValidationIssue[],
+  start: number,
+  path: string,
+  keyword: string,
+  prefix: string,
+  schemaPath: string,
+): void {
+  const reasons: string[] = [];
+  for (let i = start; i < issues.length; i++) reasons.push((issues[i] as ValidationIssue).message);
+  issues.length = start;
+  issues.push({ path, keyword, message: `${prefix}: ${reasons.join("; ")}`, schemaPath });
+}
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** The own property `key` of `object`, or undefined: for names such as `constructor` that `Object.prototype` also has. */
+export function own(object: object, key: string): unknown {
+  return hasOwnProperty.call(object, key) ? (object as Record<string, unknown>)[key] : undefined;
+}
+
+/** Sets an own data property, also for `__proto__` (where `o[k] = v` would change the prototype). */
+export function setOwn(object: object, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    (object as Record<string, unknown>)[key] = value;
+  }
+}
+
+/** Escapes a property name for a JSON pointer (RFC 6901): `~` → `~0`, `/` → `~1`. */
+export function escapeSegment(segment: string): string {
+  return segment.indexOf("~") === -1 && segment.indexOf("/") === -1
+    ? segment
+    : segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Length in Unicode code points (what JSON Schema counts), like `[...s].length` without the array. */
+export function ucs2length(text: string): number {
+  const units = text.length;
+  let length = 0;
+  for (let i = 0; i < units; i++) {
+    length++;
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < units) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+  }
+  return length;
+}
+
+/** Number of enumerable property names (as `for…in` sees them). */
+export function countProperties(object: object): number {
+  let count = 0;
+  for (const _ in object) count++;
+  return count;
+}
+
+/** JSON equality: same type and value; objects with the same members in any order; 1 equals 1.0. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  const aIsArray = Array.isArray(a);
+  if (aIsArray !== Array.isArray(b)) return false;
+  if (aIsArray) {
+    const left = a as unknown[];
+    const right = b as unknown[];
+    if (left.length !== right.length) return false;
+    for (let i = 0; i < left.length; i++) if (!deepEqual(left[i], right[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    if (!hasOwnProperty.call(right, key) || !deepEqual(left[key], right[key])) return false;
+    count++;
+  }
+  return count === countProperties(right);
+}
+
+/** The first pair of equal items `[i, j]` (i < j), or undefined when all items differ. */
+export function duplicatePair(items: readonly unknown[]): [number, number] | undefined {
+  const n = items.length;
+  if (n < 2) return undefined;
+  if (n <= 16) {
+    for (let j = 1; j < n; j++) for (let i = 0; i < j; i++) if (deepEqual(items[i], items[j])) return [i, j];
+    return undefined;
+  }
+  const primitives = new Map<unknown, number>();
+  const composites = new Map<string, number>();
+  for (let j = 0; j < n; j++) {
+    const item = items[j];
+    if (item !== null && typeof item === "object") {
+      const key = canonicalJson(item);
+      const i = composites.get(key);
+      if (i !== undefined) return [i, j];
+      composites.set(key, j);
+    } else {
+      const i = primitives.get(item);
+      if (i !== undefined) return [i, j];
+      primitives.set(item, j);
+    }
+  }
+  return undefined;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const object = value as Record<string, unknown>;
+    const members: string[] = [];
+    for (const key in object) members.push(key);
+    members.sort();
+    return `{${members.map((key) => `${JSON.stringify(key)}:${canonicalJson(object[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
+
+/**
+ * Whether `value` is a whole multiple of `divisor` as decimal numbers (the way they are written
+ * in JSON): 0.3 is a multiple of 0.1, although 0.3 / 0.1 is 2.9999999999999996 in binary.
+ */
+export function decimalMultiple(value: number, divisor: number): boolean {
+  if (!Number.isFinite(value) || !Number.isFinite(divisor) || divisor <= 0) return false;
+  if (Number.isInteger(value) && Number.isInteger(divisor)) return value % divisor === 0;
+  const quotient = value / divisor;
+  // Binary rounding moves the quotient by a few parts in 10^16; farther from a whole number than
+  // 10^-9 of itself, it is not a multiple and exact arithmetic is not needed.
+  const magnitude = Math.abs(quotient);
+  if (magnitude < 1e15 && Math.abs(quotient - Math.round(quotient)) > 1e-9 * Math.max(1, magnitude)) return false;
+  const a = decimalParts(value);
+  const b = decimalParts(divisor);
+  if (a === undefined || b === undefined) return false;
+  const scale = Math.max(a.scale, b.scale);
+  const numerator = a.digits * 10n ** BigInt(scale - a.scale);
+  const denominator = b.digits * 10n ** BigInt(scale - b.scale);
+  return numerator % denominator === 0n;
+}
+
+/** `value` as digits × 10^-scale, from the shortest decimal text that reads back as `value`. */
+function decimalParts(value: number): { digits: bigint; scale: number } | undefined {
+  const match = DECIMAL.exec(String(value));
+  if (match === null) return undefined;
+  const fraction = match[3] ?? "";
+  const exponent = Number(match[4] ?? "0");
+  let digits = BigInt(`${match[2] ?? "0"}${fraction}`);
+  let scale = fraction.length - exponent;
+  if (scale < 0) {
+    digits *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { digits: match[1] === "-" ? -digits : digits, scale };
+}
+
+/** A deep copy of JSON-like data (objects, arrays, primitives); `__proto__` members stay data. */
+export function cloneJson<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let i = 0; i < value.length; i++) copy[i] = cloneJson(value[i]);
+    return copy as T;
+  }
+  const copy: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) setOwn(copy, key, cloneJson(source[key]));
+  return copy as T;
+}
+
+/* ---------------------------------------------------------------- formats */
+
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Two ASCII digits at `at` as a number, or -1. */
+function twoDigits(text: string, at: number): number {
+  const high = text.charCodeAt(at) - 48;
+  const low = text.charCodeAt(at + 1) - 48;
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
+}
+
+/** RFC 3339 full-date (`2024-02-29`) at the start of `text`. */
+function fullDateAt(text: string): boolean {
+  const century = twoDigits(text, 0);
+  const yearOfCentury = twoDigits(text, 2);
+  if (century < 0 || yearOfCentury < 0 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return false;
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  if (month < 1 || month > 12 || day < 1) return false;
+  if (month !== 2) return day <= (DAYS_IN_MONTH[month] as number);
+  const year = century * 100 + yearOfCentury;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (leap ? 29 : 28);
+}
+
+/** `format: date` — RFC 3339 full-date, e.g. `2024-02-29`. */
+export function validDate(text: string): boolean {
+  return text.length === 10 && fullDateAt(text);
+}
+
+/**
+ * `format: date-time` — RFC 3339 date-time, e.g. `2026-06-01T12:00:00Z`, `…T15:59:60.5-08:00`:
+ * "T"/"Z" in either case, a required offset, and a leap second only at 23:59 UTC.
+ */
+export function validDateTime(text: string): boolean {
+  const length = text.length;
+  if (length < 20 || !fullDateAt(text)) return false;
+  const t = text.charCodeAt(10);
+  if ((t !== 84 && t !== 116) || text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return false;
+  let at = 19;
+  if (text.charCodeAt(at) === 46) {
+    at++;
+    const firstDigit = at;
+    while (at < length) {
+      const c = text.charCodeAt(at);
+      if (c < 48 || c > 57) break;
+      at++;
+    }
+    if (at === firstDigit) return false;
+  }
+  const zone = text.charCodeAt(at);
+  let offset = 0;
+  if (zone === 90 || zone === 122) {
+    if (at + 1 !== length) return false;
+  } else if (zone === 43 || zone === 45) {
+    if (at + 6 !== length || text.charCodeAt(at + 3) !== 58) return false;
+    const offsetHour = twoDigits(text, at + 1);
+    const offsetMinute = twoDigits(text, at + 4);
+    if (offsetHour < 0 || offsetHour > 23 || offsetMinute < 0 || offsetMinute > 59) return false;
+    offset = (zone === 43 ? 1 : -1) * (offsetHour * 60 + offsetMinute);
+  } else {
+    return false;
+  }
+  if (second !== 60) return true;
+  const utcMinutes = (((hour * 60 + minute - offset) % 1440) + 1440) % 1440;
+  return utcMinutes === 23 * 60 + 59;
+}
+
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** `format: uuid` — RFC 4122 text form (any version or variant, either case, no `urn:uuid:`). */
+export function validUuid(text: string): boolean {
+  return text.length === 36 && UUID.test(text);
+}
+
+/* RFC 3986 appendix A, spelled out piece by piece. */
+const HEX = "[0-9A-Fa-f]";
+const PCT = `%${HEX}{2}`;
+const UNRESERVED = "A-Za-z0-9\\-._~";
+const SUB_DELIMS = "!$&'()*+,;=";
+const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
+const DEC_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+const IPV4 = `${DEC_OCTET}(?:\\.${DEC_OCTET}){3}`;
+const H16 = `${HEX}{1,4}`;
+const LS32 = `(?:${H16}:${H16}|${IPV4})`;
+const IPV6 =
+  "(?:" +
+  [
+    `(?:${H16}:){6}${LS32}`,
+    `::(?:${H16}:){5}${LS32}`,
+    `(?:${H16})?::(?:${H16}:){4}${LS32}`,
+    `(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}${LS32}`,
+    `(?:(?:${H16}:){0,2}${H16})?::(?:${H16}:){2}${LS32}`,
+    `(?:(?:${H16}:){0,3}${H16})?::${H16}:${LS32}`,
+    `(?:(?:${H16}:){0,4}${H16})?::${LS32}`,
+    `(?:(?:${H16}:){0,5}${H16})?::${H16}`,
+    `(?:(?:${H16}:){0,6}${H16})?::`,
+  ].join("|") +
+  ")";
+const IP_LITERAL = `\\[(?:${IPV6}|[Vv]${HEX}+\\.[${UNRESERVED}${SUB_DELIMS}:]+)\\]`;
+const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
+const AUTHORITY = `(?:(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]*)?`;
+const SEGMENT = `${PCHAR}*`;
+const SEGMENT_NZ = `${PCHAR}+`;
+const HIER_PART = `(?://${AUTHORITY}(?:/${SEGMENT})*|/(?:${SEGMENT_NZ}(?:/${SEGMENT})*)?|${SEGMENT_NZ}(?:/${SEGMENT})*)?`;
+const URI = new RegExp(`^[A-Za-z][A-Za-z0-9+\\-.]*:${HIER_PART}(?:\\?(?:${PCHAR}|[/?])*)?(?:#(?:${PCHAR}|[/?])*)?$`);
+
+/** `format: uri` — an absolute RFC 3986 URI (scheme required; ASCII only, so no IRIs). */
+export function validUri(text: string): boolean {
+  return URI.test(text);
+}
+
+const IPV4_ONLY = new RegExp(`^${IPV4}$`);
+const IPV6_ONLY = new RegExp(`^${IPV6}$`);
+const DOT_ATOM = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const QUOTED_LOCAL = /^"(?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"$/;
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** `format: email` — RFC 5321 mailbox: `local@domain`, local a dot-atom or quoted string, domain a host name or an address literal. */
+export function validEmail(text: string): boolean {
+  const at = text.lastIndexOf("@");
+  if (at <= 0 || at === text.length - 1) return false;
+  const local = text.slice(0, at);
+  const domain = text.slice(at + 1);
+  if (!(DOT_ATOM.test(local) || QUOTED_LOCAL.test(local))) return false;
+  if (domain.charCodeAt(0) !== 91) return HOST_NAME.test(domain);
+  if (domain.charCodeAt(domain.length - 1) !== 93) return false;
+  const literal = domain.slice(1, -1);
+  return literal.startsWith("IPv6:") ? IPV6_ONLY.test(literal.slice(5)) : IPV4_ONLY.test(literal);
+}
+
+/* ---------------------------------------------------------------- reporting */
+
+/**
+ * The issues as text, one per line: `/pods/3/ports/0: must match pattern "^[0-9]{1,5}/[a-z]+$"`.
+ * The value itself is shown as `(root)`.
+ */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  if (issues.length === 0) return "no validation issues";
+  const lines = issues.map((issue) => `  ${issue.path === "" ? "(root)" : issue.path}: ${issue.message}`);
+  const heading = issues.length === 1 ? "1 validation issue:" : `${issues.length} validation issues:`;
+  return [heading, ...lines].join("\n");
+}
