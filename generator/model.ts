@@ -21,6 +21,15 @@ const REQUEST_MEDIA_PREFERENCE = [
 ];
 const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/i;
 
+/**
+ * Names an operation's method may not take: members of the client's base class, the per-model
+ * helpers, and Object.prototype's (a `toString` operation would fire a request from `String(client)`).
+ */
+const RESERVED_METHOD_NAMES = [
+  "request", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob",
+  ...Object.getOwnPropertyNames(Object.prototype),
+];
+
 export interface ServerModel {
   /** Option name of the base URL, e.g. `baseUrl`, `publicEndpointBaseUrl`. */
   key: string;
@@ -248,7 +257,7 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
       });
     }
   }
-  const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel" });
+  const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel", taken: RESERVED_METHOD_NAMES });
   const typeNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "pascal" });
   return drafts.map((draft, index) => ({ ...draft, methodName: methodNames[index]!, typeName: typeNames[index]! }));
 }

@@ -66,7 +66,7 @@ export function emitPackageFiles(
 }
 
 /** Example arguments of a call, from the contract's own examples; undefined when the method takes none. */
-function exampleParams(contract: LoadedContract, operation: OperationModel): object | undefined {
+export function exampleParams(contract: LoadedContract, operation: OperationModel): object | undefined {
   const params: Record<string, Record<string, unknown> | unknown> = {};
   for (const parameter of operation.parameters) {
     if (!parameter.required) continue;

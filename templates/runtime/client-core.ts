@@ -121,7 +121,10 @@ export class ClientCore {
     const headers: Record<string, string> = { ...options.headers, ...stringifyHeaders(params.header) };
     delete headers.authorization;
     delete headers.Authorization;
-    if (spec.requestMediaType && params.body !== undefined) headers["content-type"] = spec.requestMediaType;
+    // multipart bodies get their content type (with the boundary) from fetch itself.
+    if (spec.requestMediaType && params.body !== undefined && spec.requestMediaType !== "multipart/form-data") {
+      headers["content-type"] = spec.requestMediaType;
+    }
 
     const api = this.#api as unknown as UntypedOpenApiFetch;
     const { response, error } = await api.request(spec.method, spec.path, {

@@ -1,0 +1,103 @@
+/**
+ * A tiny statement builder for the validator emitter. It knows when a block ends in an
+ * unconditional jump (`return false;`, `break L1;`) so nothing unreachable is emitted after it,
+ * and it drops labels no `break` uses: generated code compiles cleanly even with
+ * `allowUnreachableCode: false` and `allowUnusedLabels: false`.
+ *
+ * Only code built by the emitter goes in here; contract text arrives already escaped
+ * (`stringLiteral`, `identifier`).
+ */
+
+/** Where a failed check goes in boolean mode: `return false;` or `break L3;`. */
+export interface Jump {
+  statement: string;
+  /** "return" or the label the statement breaks to. */
+  target: string;
+}
+
+export const RETURN_FALSE: Jump = { statement: "return false;", target: "return" };
+
+export function breakTo(label: string): Jump {
+  return { statement: `break ${label};`, target: label };
+}
+
+export class Block {
+  readonly lines: string[] = [];
+  /** Set when the block ends in an unconditional jump: its target. */
+  exit: string | undefined;
+
+  get isEmpty(): boolean {
+    return this.lines.length === 0;
+  }
+
+  /** Statements that always complete normally. */
+  add(...lines: string[]): this {
+    if (this.exit === undefined) this.lines.push(...lines);
+    return this;
+  }
+
+  /** An unconditional jump: anything added afterwards is dropped. */
+  jump(jump: Jump): this {
+    if (this.exit === undefined) {
+      this.lines.push(jump.statement);
+      this.exit = jump.target;
+    }
+    return this;
+  }
+
+  /** Another block's statements, in sequence. */
+  append(other: Block): this {
+    if (this.exit === undefined) {
+      this.lines.push(...other.lines);
+      this.exit = other.exit;
+    }
+    return this;
+  }
+
+  /** `head { inner } tail`: a conditional or loop; the whole never counts as a jump. */
+  wrap(head: string, inner: Block, tail = "}"): this {
+    if (inner.isEmpty) return this;
+    return this.add(head, ...indent(inner.lines), tail);
+  }
+
+  /**
+   * `label: { inner }` when a `break label` inside uses the label, else a plain block. The block
+   * jumps on when the inner one ends in a jump to somewhere outside it.
+   */
+  labeled(label: string, inner: Block, usedLabels: ReadonlySet<string>): this {
+    if (inner.isEmpty || this.exit !== undefined) return this;
+    const head = usedLabels.has(label) ? `${label}: {` : "{";
+    this.lines.push(head, ...indent(inner.lines), "}");
+    if (inner.exit !== undefined && inner.exit !== label) this.exit = inner.exit;
+    return this;
+  }
+}
+
+export function indent(lines: readonly string[], by = "  "): string[] {
+  return lines.map((line) => (line === "" ? line : `${by}${line}`));
+}
+
+/** Per generated function: fresh local names and labels, and which labels are used. */
+export class Scope {
+  private counter = 0;
+  readonly usedLabels = new Set<string>();
+
+  local(prefix: string): string {
+    this.counter += 1;
+    return `${prefix}${this.counter}`;
+  }
+
+  /** The jump's statement, noting that its label is used. */
+  use(jump: Jump): string {
+    if (jump.target !== "return") this.usedLabels.add(jump.target);
+    return jump.statement;
+  }
+}
+
+const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
+
+/** Whether generated code reads `name` (string literals do not count). */
+export function usesName(lines: readonly string[], name: string): boolean {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+  return lines.some((line) => word.test(line.replace(STRING_LITERAL, '""')));
+}

@@ -1,0 +1,131 @@
+/**
+ * Which JSON Schema (2020-12) keywords the validator emitter checks, which it ignores as
+ * annotations, and which it refuses. Nothing is ignored silently: a keyword in neither list
+ * stops generation with a ContractError naming its JSON pointer.
+ */
+import { ContractError, pointer } from "../../errors.ts";
+
+/** Keywords the generated validators check. */
+export const ASSERTION_KEYWORDS: ReadonlySet<string> = new Set([
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "required",
+  "properties",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "items",
+  "prefixItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+]);
+
+/**
+ * Keywords with no effect on validation. `$defs` only holds schemas for `$ref`; `default` is used
+ * by `withDefaults…` only; `$schema` must name 2020-12 (or the OpenAPI 3.1 dialect); `$id` is
+ * accepted at the document root only; `$anchor` names a `$ref` target. The `content*` keywords are
+ * annotations by definition in 2020-12 (§8 of the validation vocabulary): they never assert.
+ */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
+  "$defs",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$comment",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "example",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "discriminator",
+  "xml",
+  "externalDocs",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
+]);
+
+/** Formats the generated code checks, and the runtime helper that checks each. */
+export const FORMAT_CHECKERS: ReadonlyMap<string, { helper: string; noun: string }> = new Map([
+  ["date-time", { helper: "validDateTime", noun: "an RFC 3339 date-time" }],
+  ["date", { helper: "validDate", noun: "an RFC 3339 date" }],
+  ["uri", { helper: "validUri", noun: "an absolute URI" }],
+  ["uuid", { helper: "validUuid", noun: "a UUID" }],
+  ["email", { helper: "validEmail", noun: "an email address" }],
+]);
+
+/**
+ * OpenAPI's data-type formats (OpenAPI 3.1 §4.8.5.2: int32, int64, float, double, password) and
+ * the 3.0-era `binary`/`byte` string hints: annotations by design, never checked. Any other
+ * format is refused rather than silently not checked.
+ */
+export const IGNORED_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double", "password", "binary", "byte"]);
+
+/** Dialects whose `$schema` the emitter accepts: both mean JSON Schema 2020-12 here. */
+export const ACCEPTED_DIALECTS: ReadonlySet<string> = new Set([
+  "https://json-schema.org/draft/2020-12/schema",
+  "https://spec.openapis.org/oas/3.1/dialect/base",
+]);
+
+const REFUSALS: ReadonlyMap<string, string> = new Map([
+  ["unevaluatedProperties", "unevaluatedProperties is not supported (it needs annotation tracking); use additionalProperties"],
+  ["unevaluatedItems", "unevaluatedItems is not supported (it needs annotation tracking); use items"],
+  ["$dynamicRef", "$dynamicRef is not supported; use $ref"],
+  ["$dynamicAnchor", "$dynamicAnchor is not supported"],
+  ["$recursiveRef", "$recursiveRef (draft 2019-09) is not supported; use $ref"],
+  ["$recursiveAnchor", "$recursiveAnchor (draft 2019-09) is not supported"],
+  ["$vocabulary", "$vocabulary is not supported: only the 2020-12 vocabularies apply"],
+  ["nullable", 'nullable is OpenAPI 3.0; in 3.1 write type: [..., "null"]'],
+  ["dependencies", "dependencies is draft 7; use dependentRequired or dependentSchemas"],
+  ["definitions", "definitions is draft 7; use $defs"],
+  ["additionalItems", "additionalItems is draft 2019-09; use prefixItems and items"],
+]);
+
+/** Refuses any member of a schema object that is neither checked nor a known annotation. */
+export function checkKeywords(schema: Record<string, unknown>, at: string, isDocumentRoot: boolean): void {
+  for (const keyword of Object.keys(schema)) {
+    if (ASSERTION_KEYWORDS.has(keyword) || keyword.startsWith("x-")) continue;
+    const where = at + pointer(keyword);
+    const refusal = REFUSALS.get(keyword);
+    if (refusal !== undefined) throw new ContractError(where, refusal);
+    if (!ANNOTATION_KEYWORDS.has(keyword)) {
+      throw new ContractError(where, `unsupported schema keyword ${JSON.stringify(keyword)}: validators cannot be generated for it`);
+    }
+    const value = schema[keyword];
+    if (keyword === "$id" && !isDocumentRoot) {
+      throw new ContractError(where, "$id is only supported at the document root (changes of base URI are not supported)");
+    }
+    if (keyword === "$schema" && (typeof value !== "string" || !ACCEPTED_DIALECTS.has(value.replace(/#$/, "")))) {
+      throw new ContractError(where, `$schema ${JSON.stringify(value)} is not JSON Schema 2020-12`);
+    }
+  }
+}
