@@ -1,0 +1,131 @@
+/**
+ * The generated client against a scripted loopback server: retries, Retry-After, POSTs never sent
+ * twice, timeouts, cancellation, malformed error bodies, and the key kept out of errors and logs.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import util from "node:util";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  AbortedError,
+  GpuCloudClient,
+  ServerError,
+  TimeoutError,
+  UnexpectedStatusError,
+  type GpuCloudError,
+} from "../../generated/gpu-cloud-client/src/index.ts";
+
+const KEY = "sk-live-resilience-0123456789";
+type Reply = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+let replies: Reply[] = [];
+let received: Array<{ method: string; url: string; authorization?: string }> = [];
+let server: http.Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    received.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization });
+    req.resume();
+    const reply = replies.shift() ?? ((_, r) => json(r, 200, { pods: [] }));
+    reply(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterEach(() => {
+  replies = [];
+  received = [];
+});
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": status >= 400 ? "application/problem+json" : "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+const problem = (status: number) => (_: http.IncomingMessage, res: http.ServerResponse) =>
+  json(res, status, { title: "Unavailable", status, detail: "try later" });
+
+function client(options: ConstructorParameters<typeof GpuCloudClient>[0] = {}) {
+  return new GpuCloudClient({ apiKey: KEY, baseUrl, publicEndpointBaseUrl: baseUrl, retryBaseDelayMs: 5, retryMaxDelayMs: 20, ...options });
+}
+const video = { prompt: "p", image: "https://i.example/a.png" } as const;
+
+describe("the generated client's resilience", () => {
+  it("retries a GET on 503 and 502 with backoff, then succeeds, sending the key each time", async () => {
+    replies = [problem(503), problem(502)];
+    const { data } = await client().listPods();
+    expect(data.pods).toEqual([]);
+    expect(received).toHaveLength(3);
+    expect(received.every((r) => r.authorization === `Bearer ${KEY}`)).toBe(true);
+  });
+
+  it("gives up after maxRetries with a typed ServerError", async () => {
+    replies = [problem(503), problem(503), problem(503), problem(503)];
+    const error = await client({ maxRetries: 1 }).listTemplates().catch((e: GpuCloudError) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(received).toHaveLength(2);
+  });
+
+  it("waits Retry-After on 429 before retrying a DELETE", async () => {
+    replies = [(_, res) => json(res, 429, { title: "Too Many Requests", status: 429, detail: "minute window" }, { "retry-after": "1" })];
+    const started = Date.now();
+    const { status } = await client().deleteRegistry({ path: { id: "r1" } }).catch(() => ({ status: 0 }));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(received.map((r) => r.method)).toEqual(["DELETE", "DELETE"]);
+    expect(status).toBe(200);
+  });
+
+  it("never sends a runsync or run twice, whatever fails", async () => {
+    replies = [problem(503)];
+    await expect(client().runModelSync("wan-2-6-i2v", video)).rejects.toBeInstanceOf(ServerError);
+    replies = [(req, res) => res.socket?.destroy()];
+    await expect(client().runModel("wan-2-6-i2v", video)).rejects.toMatchObject({ kind: "connection" });
+    replies = [(_, res) => json(res, 429, { title: "Too Many Requests", status: 429, detail: "minute" }, { "retry-after": "0" })];
+    await expect(client().runModel("wan-2-6-i2v", video)).rejects.toMatchObject({ status: 429 });
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "POST /v2/wan-2-6-i2v/runsync",
+      "POST /v2/wan-2-6-i2v/run",
+      "POST /v2/wan-2-6-i2v/run",
+    ]);
+  });
+
+  it("times out a slow attempt with a TimeoutError", async () => {
+    replies = [(_, res) => setTimeout(() => json(res, 200, { pods: [] }), 1_000)];
+    const error = await client({ timeoutMs: 100, maxRetries: 0 }).listPods().catch((e) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.timeoutMs).toBe(100);
+  });
+
+  it("stops waiting between retries as soon as the signal aborts", async () => {
+    replies = [problem(503)];
+    const controller = new AbortController();
+    const pending = client({ retryBaseDelayMs: 10_000, retryMaxDelayMs: 10_000 }).listPods({}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(received).toHaveLength(1);
+  });
+
+  it("keeps a non-JSON error body as raw text", async () => {
+    replies = [(_, res) => { res.writeHead(418, { "content-type": "text/html" }); res.end("<html>teapot</html>"); }];
+    const error = await client().listPods().catch((e) => e);
+    expect(error).toBeInstanceOf(UnexpectedStatusError);
+    expect(error.rawBody).toBe("<html>teapot</html>");
+    expect(error.status).toBe(418);
+  });
+
+  it("never puts the key in an error, its JSON, util.inspect or a log line", async () => {
+    const lines: string[] = [];
+    const logger = { debug: (m: string, f?: object) => lines.push(m + JSON.stringify(f)), warn: (m: string, f?: object) => lines.push(m + JSON.stringify(f)) };
+    // A hostile server echoing the Authorization header back in its problem body and a header.
+    replies = [(req, res) => json(res, 400, { title: "Bad", status: 400, detail: `you sent ${req.headers.authorization}` }, { "x-echo": String(req.headers.authorization) })];
+    const error = await client({ logger, maxRetries: 0 }).listPods().catch((e) => e);
+    const everything = [error.message, error.stack, JSON.stringify(error), util.inspect(error, { depth: 10, showHidden: true }), ...lines].join("\n");
+    expect(error.status).toBe(400);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(everything).not.toContain(KEY);
+    expect(util.inspect(client(), { depth: 10, showHidden: true })).not.toContain(KEY);
+    expect(JSON.stringify(client())).not.toContain(KEY);
+  });
+});
