@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Project, type SourceFile } from "ts-morph";
 import { clientClassName, emitClient } from "./emit/client.ts";
+import { emitBin, emitJobs } from "./emit/jobs.ts";
 import { emitModels } from "./emit/models.ts";
 import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
 import { runtimeFiles } from "./emit/runtime.ts";
@@ -83,13 +84,18 @@ async function emitAll(contract: LoadedContract, model: ApiModel): Promise<Outpu
   const sources: SourceFile[] = [emitClient(project, model, "src/client.ts")];
   const models = emitModels(project, model, "src/models.ts");
   if (models) sources.push(models);
+  const jobs = emitJobs(project, model, "src/jobs.ts", className, false);
+  if (jobs) sources.push(jobs, emitBin(project, model, "src/bin.ts", className, false));
   sources.push(emitTypeAliases(project, model, "src/types.ts", className));
   sources.push(emitIndex(project, model, className, Boolean(models)));
 
   const files: OutputFile[] = [{ path: "src/schema.ts", contents: tsHeader + (await emitSchemaTypes(contract)) }];
   for (const source of sources) {
     source.formatText({ indentSize: 2, convertTabsToSpaces: true });
-    files.push({ path: source.getFilePath().replace(/^\//, ""), contents: tsHeader + source.getFullText() });
+    const path = source.getFilePath().replace(/^\//, "");
+    // An executable's shebang must stay on the first line, before the header.
+    const shebang = path === "src/bin.ts" ? "#!/usr/bin/env node\n" : "";
+    files.push({ path, contents: shebang + tsHeader + source.getFullText() });
   }
   for (const file of runtimeFiles()) files.push({ path: file.path, contents: tsHeader + file.contents });
   for (const file of emitPackageFiles(contract, model, className, packageDependencies())) {
@@ -103,7 +109,7 @@ function emitIndex(project: Project, model: ApiModel, className: string, hasMode
   file.addExportDeclarations([
     { moduleSpecifier: "./client.js" },
     { moduleSpecifier: "./types.js" },
-    ...(hasModels ? [{ moduleSpecifier: "./models.js" }] : []),
+    ...(hasModels ? [{ moduleSpecifier: "./models.js" }, { moduleSpecifier: "./jobs.js" }] : []),
     { moduleSpecifier: "./runtime/errors.js" },
     { moduleSpecifier: "./runtime/rate-limit.js", namedExports: ["parseRateLimit", "parseRetryAfter"] },
     { moduleSpecifier: "./runtime/rate-limit.js", isTypeOnly: true, namedExports: ["RateLimitState", "RateLimitWindow"] },

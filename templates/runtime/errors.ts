@@ -19,7 +19,10 @@ export type ApiErrorKind =
   | "connection"
   | "timeout"
   | "aborted"
-  | "invalid_request";
+  | "invalid_request"
+  | "invalid_response"
+  | "job_failed"
+  | "cost_limit";
 
 /** Response headers that can carry credentials, dropped before an error keeps the headers. */
 const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([

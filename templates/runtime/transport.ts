@@ -22,7 +22,7 @@ export interface Logger {
 export interface TransportConfig {
   apiKey: string;
   /** Default `globalThis.fetch`, looked up at call time so it can be replaced later. */
-  fetch?: typeof globalThis.fetch;
+  fetch?: (request: Request) => Promise<Response>;
   /** Per attempt, until the response headers arrive; 0 disables it. Default 60 000. */
   timeoutMs?: number;
   /** Default 2. */

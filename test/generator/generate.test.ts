@@ -79,7 +79,9 @@ describe("npm run generate", () => {
   it("stamps every TypeScript file with the generated-file header and the contract's hash", async () => {
     const { files, contract: loaded } = await generateFiles({ spec: contract });
     for (const file of files.filter((f) => f.path.endsWith(".ts"))) {
-      const firstLine = file.contents.split("\n")[0]!;
+      // An executable keeps its shebang first; the header follows it.
+      const lines = file.contents.split("\n");
+      const firstLine = lines[0]!.startsWith("#!") ? lines[1]! : lines[0]!;
       expect(firstLine, file.path).toContain(GENERATED_MARK);
       expect(firstLine).toContain(`sha256:${loaded.hash}`);
     }

@@ -1,0 +1,95 @@
+/**
+ * `src/jobs.ts`, when the contract has models: the job helpers of `runtime/jobs.ts` bound to the
+ * generated client and typed per model (`runAndWait("wan-2-6-i2v", input)` returns a result whose
+ * `output` has `video_url`). Standalone functions, so an app that imports one bundles only it.
+ */
+import type { Project, SourceFile } from "ts-morph";
+import type { ApiModel } from "../model.ts";
+
+export function emitJobs(project: Project, model: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
+  if (model.models.length === 0 || !model.operations.some((o) => o.modelRole === "status")) return undefined;
+  const file = project.createSourceFile(fileName, "", { overwrite: true });
+  file.addStatements(`import * as jobs from "./runtime/jobs.js";
+import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
+import type { ${className} } from "./client.js";
+import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", withModelDefaults" : ""} } from "./models.js";
+import type { ModelId, ModelInput, ModelOutput } from "./models.js";
+
+export { BatchAbortedError, CostLimitError, JobFailedError, JobWaitError, RateGate } from "./runtime/jobs.js";
+export type { BatchItem, BatchOptions, BatchProgress, BatchResult, RunOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
+
+/** The contract's models, as the job helpers read them. */
+export const MODEL_CATALOG: ModelCatalog = {
+  endpoints: MODEL_ENDPOINTS,
+  terminalStatuses: TERMINAL_JOB_STATUSES,${hasDefaults ? "\n  withDefaults: withModelDefaults," : ""}
+};
+
+/** A finished job of model \`M\`: typed \`output\`, \`costUsd\`, \`url\`, \`expiresAt\`. */
+export type JobResult<M extends string> = AnyJobResult<ModelOutput<M>>;
+
+/**
+ * Polls a job until it finishes (see \`waitForJob\` in the README for the schedule). Resolves with the
+ * typed result when it is \`COMPLETED\`; throws \`JobFailedError\` when it fails, \`JobWaitError\` on
+ * timeout or abort (with the last job seen).
+ */
+export function waitForJob<M extends ModelId>(client: ${className}, model: M, jobId: string, options?: WaitOptions): Promise<JobResult<M>> {
+  return jobs.waitForJob(client, MODEL_CATALOG, model, jobId, options) as Promise<JobResult<M>>;
+}
+
+/** Submits one job (\`run\`, or \`runsync\` with \`sync: true\`) exactly once and waits for it. */
+export function runAndWait<M extends ModelId>(client: ${className}, model: M, input: ModelInput<M>, options?: RunOptions): Promise<JobResult<M>> {
+  return jobs.runAndWait(client, MODEL_CATALOG, model, input, options) as Promise<JobResult<M>>;
+}
+
+/** The estimated cost in USD of a job, from the contract's pricing with defaults applied; undefined without pricing. */
+export function estimateCost<M extends ModelId>(model: M, input: ModelInput<M>): number | undefined {
+  return jobs.estimateCost(MODEL_CATALOG, model, input);
+}
+
+/** Runs many jobs of one model within the server's rate limits; results in input order. */
+export function runMany<M extends ModelId>(
+  client: ${className},
+  model: M,
+  inputs: ReadonlyArray<ModelInput<M>>,
+  options?: BatchOptions,
+): Promise<BatchResult<ModelOutput<M>>> {
+  return jobs.runMany(client, MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
+}`);
+  return file;
+}
+
+/** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */
+export function emitBin(project: Project, model: ApiModel, fileName: string, className: string, hasValidation: boolean): SourceFile {
+  const file = project.createSourceFile(fileName, "", { overwrite: true });
+  const serverEnv = serverEnvironmentVariables(model);
+  file.addStatements(`/// <reference types="node" />
+import { main } from "./runtime/cli.js";
+import { ${className} } from "./client.js";
+import { MODEL_CATALOG } from "./jobs.js";${hasValidation ? '\nimport { validateModelInput } from "./models.js";' : ""}
+
+const controller = new AbortController();
+// The first Ctrl-C stops waiting (the job keeps running and its id is printed); a second one exits.
+process.once("SIGINT", () => controller.abort());
+
+main(process.argv.slice(2), {
+  name: ${JSON.stringify(model.packageName.replace(/^@[^/]+\//, ""))},
+  apiKeyEnvVar: ${JSON.stringify(model.apiKeyEnvVar)},
+  createClient: () =>
+    new ${className}({
+      ${serverEnv.map((s) => `${s.key}: process.env.${s.env}`).join(",\n      ")},
+    }),
+  catalog: MODEL_CATALOG,${hasValidation ? "\n  validateInput: validateModelInput," : ""}
+  stdout: process.stdout,
+  stderr: process.stderr,
+  signal: controller.signal,
+}).then((code) => {
+  process.exitCode = code;
+});`);
+  return file;
+}
+
+/** Environment variables the terminal command reads for each base URL. */
+export function serverEnvironmentVariables(model: ApiModel): Array<{ key: string; env: string }> {
+  const prefix = model.apiKeyEnvVar.replace(/_API_KEY$/, "");
+  return model.servers.map((s) => ({ key: s.key, env: `${prefix}_${s.key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}` }));
+}

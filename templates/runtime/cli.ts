@@ -1,0 +1,259 @@
+/// <reference types="node" />
+/**
+ * The package's terminal command (Node only; never imported by the client, so browser bundles
+ * stay free of it). `main` takes its streams and environment as arguments so tests can drive it.
+ */
+import { readFile } from "node:fs/promises";
+import { parseArgs } from "node:util";
+import { GpuCloudError, InvalidRequestError } from "./errors.js";
+import { CostLimitError, JobFailedError, JobWaitError, estimateCost, formatUsd, runAndWait, waitForJob } from "./jobs.js";
+import type { JobClient, JobLike, JobResult, ModelCatalog, WaitProgress } from "./jobs.js";
+
+/** Exit codes, as documented in the package README. */
+export const EXIT = {
+  ok: 0,
+  jobFailed: 1,
+  usage: 2,
+  apiError: 3,
+  costLimit: 4,
+  waitTimeout: 5,
+  interrupted: 130,
+} as const;
+
+export interface CliDependencies {
+  /** The command's name, e.g. `gpu-cloud-client`. */
+  name: string;
+  apiKeyEnvVar: string;
+  createClient(): JobClient;
+  catalog: ModelCatalog;
+  /** Problems of an input for a known model, each with its field path (empty when valid). */
+  validateInput?(model: string, input: unknown): Array<{ path: string; message: string; keyword?: string }>;
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** Aborts a wait (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+export function usage(name: string): string {
+  return `usage:
+  ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--wait] [--sync] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
+  ${name} status <model> <job-id> [--json]
+  ${name} wait <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
+  ${name} estimate <model> (--input FILE.json | --set KEY=VALUE ...) [--json]
+
+VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
+Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.`;
+}
+
+class UsageError extends Error {}
+
+/** Sets `path` (dotted) in `target` to `value`. */
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split(".");
+  if (keys.some((key) => key === "" || key === "__proto__" || key === "constructor" || key === "prototype")) {
+    throw new UsageError(`--set ${path}: not a usable field name`);
+  }
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    node = (typeof next === "object" && next !== null ? next : (node[key] = {})) as Record<string, unknown>;
+  }
+  node[keys.at(-1)!] = value;
+}
+
+async function readInput(values: { input?: string; set?: string[] }): Promise<Record<string, unknown>> {
+  let input: Record<string, unknown> = {};
+  if (values.input !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(values.input, "utf8");
+    } catch (error) {
+      throw new UsageError(`--input ${values.input}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+    }
+    try {
+      input = JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`--input ${values.input}: not valid JSON (${(error as Error).message})`);
+    }
+    if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UsageError(`--input ${values.input}: must hold a JSON object (the model's input)`);
+  }
+  for (const assignment of values.set ?? []) {
+    const at = assignment.indexOf("=");
+    if (at <= 0) throw new UsageError(`--set ${assignment}: expected KEY=VALUE`);
+    const raw = assignment.slice(at + 1);
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      // Plain text, as typed.
+    }
+    setPath(input, assignment.slice(0, at), value);
+  }
+  return input;
+}
+
+function seconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} ${value}: expected a positive number`);
+  return n;
+}
+
+/** Shows waiting progress: one updating line on a terminal, plain lines otherwise. */
+function progressReporter(stream: CliDependencies["stderr"]): { update(p: WaitProgress): void; done(): void } {
+  let shown = false;
+  return {
+    update({ job, polls, elapsedMs }) {
+      const line = `${job.id}  ${job.status}  ${(elapsedMs / 1000).toFixed(1)} s  ${polls} poll${polls === 1 ? "" : "s"}`;
+      if (stream.isTTY) {
+        stream.write(`\r\x1b[2K${line}`);
+        shown = true;
+      } else {
+        stream.write(`${line}\n`);
+      }
+    },
+    done() {
+      if (shown) stream.write("\n");
+    },
+  };
+}
+
+function describeResult(result: JobResult): string {
+  return [
+    `${result.id} ${result.status}`,
+    result.url ? `url: ${result.url}` : undefined,
+    result.expiresAt ? `expires: ${result.expiresAt.toISOString()} (at the latest)` : undefined,
+    result.costUsd !== undefined ? `cost: ${formatUsd(result.costUsd)}` : undefined,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+export async function main(argv: readonly string[], deps: CliDependencies): Promise<number> {
+  const out = (text: string) => deps.stdout.write(`${text}\n`);
+  const err = (text: string) => deps.stderr.write(`${text}\n`);
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+      (command === undefined ? err : out)(usage(deps.name));
+      return command === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (!["run", "status", "wait", "estimate"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        input: { type: "string" },
+        set: { type: "string", multiple: true },
+        wait: { type: "boolean", default: false },
+        sync: { type: "boolean", default: false },
+        "max-cost": { type: "string" },
+        timeout: { type: "string" },
+        interval: { type: "string" },
+        json: { type: "boolean", default: false },
+      },
+    });
+    const [model, jobId, ...extra] = positionals;
+    if (!model) throw new UsageError(`${command}: missing <model>`);
+    const timeoutSeconds = seconds(values.timeout, "--timeout");
+    const maxCost = seconds(values["max-cost"], "--max-cost");
+    const intervalSeconds = seconds(values.interval, "--interval");
+    const progress = progressReporter(deps.stderr);
+    const waitOptions = {
+      signal: deps.signal,
+      onProgress: values.json ? undefined : progress.update,
+      ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}),
+      ...(intervalSeconds ? { intervalMs: intervalSeconds * 1000 } : {}),
+    };
+    const printResult = (result: JobResult) => out(values.json ? JSON.stringify(result, null, 2) : describeResult(result));
+
+    switch (command) {
+      case "estimate":
+      case "run": {
+        if (jobId !== undefined) throw new UsageError(`${command}: unexpected argument ${jobId}`);
+        const input = await readInput(values);
+        // An estimate needs only the priced fields: missing required ones are fine there.
+        const problems = (deps.validateInput?.(model, input) ?? []).filter((p) => command === "run" || p.keyword !== "required");
+        if (problems.length > 0) {
+          for (const problem of problems) err(`input${problem.path ? problem.path.replace(/\//g, ".") : ""}: ${problem.message}`);
+          return EXIT.usage;
+        }
+        if (command === "estimate") {
+          const estimate = estimateCost(deps.catalog, model, input);
+          if (values.json) out(JSON.stringify({ model, estimateUsd: estimate ?? null }));
+          else out(estimate === undefined ? `${model}: no pricing in the contract, cost cannot be estimated` : `${model}: ${formatUsd(estimate)}`);
+          return EXIT.ok;
+        }
+        const client = deps.createClient();
+        if (!values.wait && !values.sync) {
+          if (maxCost !== undefined) estimateOrRefuse(deps.catalog, model, input, maxCost);
+          const { data } = await client.runModel(model, input as never, { signal: deps.signal });
+          out(values.json ? JSON.stringify(data, null, 2) : `${data.id} ${data.status}\nfollow it with: ${deps.name} wait ${model} ${data.id}`);
+          return EXIT.ok;
+        }
+        const result = await runAndWait(client, deps.catalog, model, input, { ...waitOptions, sync: values.sync, maxCostUsd: maxCost }).finally(progress.done);
+        printResult(result);
+        return EXIT.ok;
+      }
+      case "status": {
+        if (!jobId || extra.length) throw new UsageError("status: expected <model> <job-id>");
+        const { data } = await deps.createClient().getModelJob(model, jobId, { signal: deps.signal });
+        out(values.json ? JSON.stringify(data, null, 2) : describeJob(data));
+        return EXIT.ok;
+      }
+      case "wait": {
+        if (!jobId || extra.length) throw new UsageError("wait: expected <model> <job-id>");
+        const result = await waitForJob(deps.createClient(), deps.catalog, model, jobId, waitOptions).finally(progress.done);
+        printResult(result);
+        return EXIT.ok;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    return report(error, err, deps.name);
+  }
+}
+
+function estimateOrRefuse(catalog: ModelCatalog, model: string, input: unknown, maxCost: number): void {
+  const estimate = estimateCost(catalog, model, input);
+  if (estimate === undefined || estimate > maxCost) throw new CostLimitError(model, estimate, maxCost);
+}
+
+function describeJob(job: JobLike): string {
+  const output = job.output as Record<string, unknown> | undefined;
+  const url = output && ["video_url", "image_url", "audio_url"].map((k) => output[k]).find((v) => typeof v === "string");
+  return [`${job.id} ${job.status}`, url ? `url: ${url}` : undefined, typeof output?.cost === "number" ? `cost: ${formatUsd(output.cost)}` : undefined, job.error ? `error: ${job.error}` : undefined]
+    .filter(Boolean)
+    .join("\n");
+}
+
+function report(error: unknown, err: (text: string) => unknown, name: string): number {
+  if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) {
+    err(`${name}: ${error.message}\n\n${usage(name)}`);
+    return EXIT.usage;
+  }
+  if (error instanceof InvalidRequestError) {
+    err(`${name}: ${error.message}`);
+    return EXIT.usage;
+  }
+  if (error instanceof CostLimitError) {
+    err(`${name}: ${error.message}`);
+    return EXIT.costLimit;
+  }
+  if (error instanceof JobFailedError) {
+    err(`${name}: ${error.message}`);
+    return EXIT.jobFailed;
+  }
+  if (error instanceof JobWaitError) {
+    err(`${name}: ${error.message}\nthe job keeps running; follow it with: ${name} wait <model> ${error.jobId}`);
+    return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
+  }
+  if (error instanceof GpuCloudError) {
+    err(`${name}: ${error.message}`);
+    return error.kind === "aborted" ? EXIT.interrupted : EXIT.apiError;
+  }
+  err(`${name}: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+  return EXIT.apiError;
+}

@@ -1,0 +1,538 @@
+/**
+ * Jobs on the model endpoints, done right: wait for a job, submit and wait, estimate the cost
+ * before spending, and run batches within the rate limits the server reports.
+ *
+ * Generic over the client and the models: the generated `jobs.ts` binds these functions to the
+ * generated client's types and to the contract's model catalogue.
+ */
+import { AbortedError, BadRequestError, GpuCloudError, RateLimitError, TimeoutError } from "./errors.js";
+import type { ApiResult, RequestOptions } from "./client-core.js";
+import { exhaustedWindowDelayMs } from "./rate-limit.js";
+import type { RateLimitState } from "./rate-limit.js";
+import { sleep as abortableSleep } from "./transport.js";
+
+/** The fields of a job every model shares. */
+export interface JobLike {
+  id: string;
+  status: string;
+  delayTime?: number;
+  executionTime?: number;
+  workerId?: string;
+  output?: unknown;
+  error?: string;
+}
+
+/** The three calls jobs need; the generated client has them. */
+export interface JobClient {
+  runModel(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  runModelSync(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+}
+
+export interface ModelPricing {
+  readonly currency: string;
+  readonly unit: string;
+  /** Input property holding the number of units (e.g. `duration`). */
+  readonly unitsFrom: string;
+  /** Input property choosing the rate (e.g. `size`). */
+  readonly rateFrom: string;
+  readonly rates: Readonly<Record<string, number>>;
+}
+
+export interface ModelEndpointInfo {
+  readonly kind: string;
+  readonly urlField?: string;
+  readonly urlLifetimeSeconds?: number;
+  readonly pricing?: ModelPricing;
+}
+
+/** What the contract says of the models, plus the generated input helpers. */
+export interface ModelCatalog {
+  readonly endpoints: Readonly<Record<string, ModelEndpointInfo>>;
+  readonly terminalStatuses: Readonly<Record<string, "success" | "failure">>;
+  /** A copy of the input with the schema's defaults filled in (known models only). */
+  withDefaults?(model: string, input: unknown): unknown;
+}
+
+export interface WaitProgress {
+  job: JobLike;
+  polls: number;
+  elapsedMs: number;
+  /** The pause before the next poll, in milliseconds; 0 once the job has finished. */
+  nextPollMs: number;
+}
+
+export interface WaitOptions {
+  /** Pause between polls at first; default 2 000 ms (the service's advice). */
+  intervalMs?: number;
+  /** Polls slow down after this long (default 30 000 ms)… */
+  backoffAfterMs?: number;
+  /** …by this factor per poll (default 1.5)… */
+  backoffFactor?: number;
+  /** …up to this pause (default 10 000 ms). */
+  maxIntervalMs?: number;
+  /** Give up after this long (default: never; pass one in production). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?(progress: WaitProgress): void;
+  /** For tests: the clock and the pause (default Date.now and an abortable setTimeout). */
+  now?(): number;
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface RunOptions extends WaitOptions {
+  /** Use `runsync`; a job it returns unfinished is waited on with the same id. */
+  sync?: boolean;
+  /** Refuse, before any request, a job whose estimated cost exceeds this many USD. */
+  maxCostUsd?: number;
+}
+
+/** A finished job with its output typed for the model. */
+export interface JobResult<Output = unknown> {
+  id: string;
+  status: string;
+  output: Output;
+  /** `output.cost`: what the job cost, in USD. */
+  costUsd: number | undefined;
+  /** The generated file's URL (`video_url`, `image_url` or `audio_url`). */
+  url: string | undefined;
+  /** When `url` stops working: its lifetime (7 days) counted from when completion was seen, so at the latest. */
+  expiresAt: Date | undefined;
+  delayTime: number | undefined;
+  executionTime: number | undefined;
+  job: JobLike;
+  rateLimit: RateLimitState | undefined;
+}
+
+/** The job ended in a failure status (`FAILED`, `CANCELLED`, `TIMED_OUT`). */
+export class JobFailedError extends GpuCloudError {
+  static {
+    Object.defineProperty(this.prototype, "name", { value: "JobFailedError", writable: true, configurable: true });
+  }
+  readonly jobId: string;
+  readonly model: string;
+  readonly status: string;
+  /** The service's reason (`error`). */
+  readonly reason: string | undefined;
+  readonly job: JobLike;
+
+  constructor(model: string, job: JobLike) {
+    super("job_failed", `job ${job.id} on ${model} ended ${job.status}${job.error ? `: ${job.error}` : ""}`);
+    this.jobId = job.id;
+    this.model = model;
+    this.status = job.status;
+    this.reason = job.error;
+    this.job = job;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), jobId: this.jobId, model: this.model, status: this.status, reason: this.reason };
+  }
+}
+
+/** The wait ended (timeout or abort) before the job did; `lastJob` is the last state seen. */
+export class JobWaitError extends GpuCloudError {
+  static {
+    Object.defineProperty(this.prototype, "name", { value: "JobWaitError", writable: true, configurable: true });
+  }
+  readonly jobId: string;
+  readonly lastJob: JobLike | undefined;
+  readonly polls: number;
+  readonly elapsedMs: number;
+
+  constructor(kind: "timeout" | "aborted", init: { jobId: string; lastJob: JobLike | undefined; polls: number; elapsedMs: number }) {
+    const seen = init.lastJob ? `last seen ${init.lastJob.status}` : "never seen";
+    super(kind, `stopped waiting for job ${init.jobId} after ${Math.round(init.elapsedMs)} ms and ${init.polls} polls (${kind === "timeout" ? "timed out" : "aborted"}; ${seen})`);
+    this.jobId = init.jobId;
+    this.lastJob = init.lastJob;
+    this.polls = init.polls;
+    this.elapsedMs = init.elapsedMs;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), jobId: this.jobId, lastJob: this.lastJob, polls: this.polls, elapsedMs: this.elapsedMs };
+  }
+}
+
+/** The estimate is above `maxCostUsd`, or cannot be made: nothing was sent. */
+export class CostLimitError extends GpuCloudError {
+  static {
+    Object.defineProperty(this.prototype, "name", { value: "CostLimitError", writable: true, configurable: true });
+  }
+  readonly estimateUsd: number | undefined;
+  readonly maxCostUsd: number;
+
+  constructor(model: string, estimateUsd: number | undefined, maxCostUsd: number) {
+    super(
+      "cost_limit",
+      estimateUsd === undefined
+        ? `the cost of a job on ${model} cannot be estimated (no pricing in the contract), so it cannot be held under maxCostUsd ${formatUsd(maxCostUsd)}`
+        : `estimated cost ${formatUsd(estimateUsd)} exceeds maxCostUsd ${formatUsd(maxCostUsd)}; nothing was submitted`,
+    );
+    this.estimateUsd = estimateUsd;
+    this.maxCostUsd = maxCostUsd;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), estimateUsd: this.estimateUsd, maxCostUsd: this.maxCostUsd };
+  }
+}
+
+export function formatUsd(amount: number): string {
+  return `${amount.toFixed(2)} USD`;
+}
+
+export function isTerminal(catalog: ModelCatalog, status: string): boolean {
+  return Object.hasOwn(catalog.terminalStatuses, status);
+}
+
+/**
+ * The estimated cost in USD of one job, from the contract's pricing with the input's defaults
+ * applied; undefined when the model has no pricing or the input names no known rate.
+ */
+export function estimateCost(catalog: ModelCatalog, model: string, input: unknown): number | undefined {
+  const pricing = Object.hasOwn(catalog.endpoints, model) ? catalog.endpoints[model]?.pricing : undefined;
+  if (!pricing) return undefined;
+  const complete = (catalog.withDefaults?.(model, input) ?? input) as Record<string, unknown>;
+  const units = complete?.[pricing.unitsFrom];
+  const rateKey = complete?.[pricing.rateFrom];
+  const rate = typeof rateKey === "string" && Object.hasOwn(pricing.rates, rateKey) ? pricing.rates[rateKey] : undefined;
+  if (typeof units !== "number" || !Number.isFinite(units) || rate === undefined) return undefined;
+  // Rounded to a millionth of a dollar: 0.1 × 5 is 0.5, not 0.5000000000000001.
+  return Math.round(rate * units * 1e6) / 1e6;
+}
+
+function enforceCostLimit(catalog: ModelCatalog, model: string, inputs: readonly unknown[], maxCostUsd: number | undefined): void {
+  if (maxCostUsd === undefined) return;
+  let total = 0;
+  for (const input of inputs) {
+    const estimate = estimateCost(catalog, model, input);
+    if (estimate === undefined) throw new CostLimitError(model, undefined, maxCostUsd);
+    total += estimate;
+  }
+  if (total > maxCostUsd + 1e-9) throw new CostLimitError(model, Math.round(total * 1e6) / 1e6, maxCostUsd);
+}
+
+function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit: RateLimitState | undefined, seenAt: number): JobResult {
+  const info = Object.hasOwn(catalog.endpoints, model) ? catalog.endpoints[model] : undefined;
+  const output = (job.output ?? {}) as Record<string, unknown>;
+  const urlField = info?.urlField ?? ["video_url", "image_url", "audio_url"].find((field) => typeof output[field] === "string");
+  const url = urlField && typeof output[urlField] === "string" ? (output[urlField] as string) : undefined;
+  const lifetime = info?.urlLifetimeSeconds;
+  return {
+    id: job.id,
+    status: job.status,
+    output: job.output,
+    costUsd: typeof output.cost === "number" ? output.cost : undefined,
+    url,
+    expiresAt: url && lifetime ? new Date(seenAt + lifetime * 1000) : undefined,
+    delayTime: job.delayTime,
+    executionTime: job.executionTime,
+    job,
+    rateLimit,
+  };
+}
+
+/**
+ * Polls the job's status until it reaches a terminal status. `COMPLETED` gives its typed result;
+ * `FAILED`, `CANCELLED` and `TIMED_OUT` throw a `JobFailedError`; any other status, one never seen
+ * before included, means keep waiting. Polls every `intervalMs`, slowing by `backoffFactor` per poll
+ * once the job has run `backoffAfterMs`, never beyond `maxIntervalMs`. A 429 waits `Retry-After`;
+ * a `RateLimit` window with no request left waits for its reset instead of provoking a 429.
+ * Timeout and abort throw a `JobWaitError` carrying the last job seen, leaving no timer or listener.
+ */
+export async function waitForJob(
+  client: JobClient,
+  catalog: ModelCatalog,
+  model: string,
+  jobId: string,
+  options: WaitOptions = {},
+  initial?: ApiResult<JobLike>,
+): Promise<JobResult> {
+  const now = options.now ?? Date.now;
+  const pause = options.sleep ?? abortableSleep;
+  const intervalMs = options.intervalMs ?? 2_000;
+  const backoffAfterMs = options.backoffAfterMs ?? 30_000;
+  const backoffFactor = options.backoffFactor ?? 1.5;
+  const maxIntervalMs = Math.max(intervalMs, options.maxIntervalMs ?? 10_000);
+  const started = now();
+  const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
+
+  let last: ApiResult<JobLike> | undefined = initial;
+  let polls = 0;
+  let interval = intervalMs;
+  let extraWait = exhaustedWindowDelayMs(initial?.rateLimit);
+  const stop = (kind: "timeout" | "aborted") =>
+    new JobWaitError(kind, { jobId, lastJob: last?.data, polls, elapsedMs: now() - started });
+
+  for (;;) {
+    if (last && isTerminal(catalog, last.data.status)) {
+      options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: 0 });
+      if (catalog.terminalStatuses[last.data.status] === "failure") throw new JobFailedError(model, last.data);
+      return toResult(catalog, model, last.data, last.rateLimit, now());
+    }
+    if (last !== undefined) {
+      const wait = Math.max(interval, extraWait);
+      options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: wait });
+      const remaining = deadline - now();
+      if (remaining <= 0) throw stop("timeout");
+      try {
+        await pause(Math.min(wait, remaining), options.signal);
+      } catch (error) {
+        if (error instanceof AbortedError) throw stop("aborted");
+        throw error;
+      }
+      if (now() >= deadline) throw stop("timeout");
+      if (now() - started >= backoffAfterMs) interval = Math.min(maxIntervalMs, interval * backoffFactor);
+    }
+    extraWait = 0;
+    try {
+      const remaining = deadline - now();
+      last = await client.getModelJob(model, jobId, {
+        signal: options.signal,
+        ...(Number.isFinite(remaining) ? { timeoutMs: Math.max(1, remaining) } : {}),
+      });
+      polls += 1;
+      extraWait = exhaustedWindowDelayMs(last.rateLimit);
+    } catch (error) {
+      if (error instanceof RateLimitError) {
+        // Refused, not failed: wait as long as the server asks, then poll again.
+        polls += 1;
+        extraWait = error.retryAfterMs ?? interval;
+        last ??= { data: { id: jobId, status: "UNKNOWN" }, status: 429, headers: new Headers(), rateLimit: error.rateLimit };
+        continue;
+      }
+      if (error instanceof AbortedError) throw stop("aborted");
+      if (error instanceof TimeoutError && now() >= deadline) throw stop("timeout");
+      throw error;
+    }
+  }
+}
+
+/**
+ * Submits one job (`run`, or `runsync` with `sync: true`) and waits for it. The job is submitted
+ * exactly once: a submission that fails is never repeated, except after a 429, which is a refusal
+ * (no job was created) and is retried after `Retry-After`. `maxCostUsd` is checked before anything is sent.
+ */
+export async function runAndWait(
+  client: JobClient,
+  catalog: ModelCatalog,
+  model: string,
+  input: unknown,
+  options: RunOptions = {},
+): Promise<JobResult> {
+  enforceCostLimit(catalog, model, [input], options.maxCostUsd);
+  const submitted = await submit(client, model, input, options);
+  return waitForJob(client, catalog, model, submitted.data.id, options, submitted);
+}
+
+async function submit(client: JobClient, model: string, input: unknown, options: RunOptions): Promise<ApiResult<JobLike>> {
+  const pause = options.sleep ?? abortableSleep;
+  for (;;) {
+    try {
+      const call = options.sync ? client.runModelSync : client.runModel;
+      // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
+      return await call.call(client, model, input as never, { signal: options.signal, maxRetries: 0 });
+    } catch (error) {
+      // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
+      if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
+      if (error instanceof RateLimitError) {
+        await pause(error.retryAfterMs ?? 1_000, options.signal);
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+function isJobLike(value: unknown): value is JobLike {
+  return typeof value === "object" && value !== null && typeof (value as JobLike).id === "string" && typeof (value as JobLike).status === "string";
+}
+
+export type BatchItem<Output = unknown> =
+  | { ok: true; index: number; jobId: string; result: JobResult<Output> }
+  | { ok: false; index: number; jobId: string | undefined; error: unknown };
+
+export interface BatchProgress {
+  done: number;
+  failed: number;
+  total: number;
+  accepted: number;
+}
+
+export interface BatchOptions extends Omit<RunOptions, "onProgress" | "maxCostUsd"> {
+  /** Jobs in flight at once; default 4. */
+  concurrency?: number;
+  /** Refuse the whole batch, before any request, when the estimated total exceeds this. */
+  maxCostUsd?: number;
+  onProgress?(progress: BatchProgress): void;
+}
+
+export interface BatchResult<Output = unknown> {
+  /** One item per input, in input order. */
+  items: Array<BatchItem<Output>>;
+  succeeded: number;
+  failed: number;
+  /** Sum of `output.cost` of the finished jobs, in USD. */
+  totalCostUsd: number;
+}
+
+/** The batch was aborted: waiting stopped, but the accepted jobs still run on the service. */
+export class BatchAbortedError extends GpuCloudError {
+  static {
+    Object.defineProperty(this.prototype, "name", { value: "BatchAbortedError", writable: true, configurable: true });
+  }
+  /** Ids of the jobs the service accepted; they are not cancelled. */
+  readonly acceptedJobIds: string[];
+  readonly items: Array<BatchItem | undefined>;
+
+  constructor(acceptedJobIds: string[], items: Array<BatchItem | undefined>) {
+    super("aborted", `batch aborted; ${acceptedJobIds.length} accepted job(s) keep running: ${acceptedJobIds.join(", ") || "none"}`);
+    this.acceptedJobIds = acceptedJobIds;
+    this.items = items;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), acceptedJobIds: this.acceptedJobIds };
+  }
+}
+
+/**
+ * Keeps a batch under the limits the server reports. Before each request it counts, per window,
+ * the requests left in the latest `RateLimit` minus those sent since (in flight included), and
+ * waits for that window's reset when none is left: an honest quota then never answers 429.
+ */
+export class RateGate {
+  #state: RateLimitState | undefined;
+  #stateAt = 0;
+  #sentSinceState = 0;
+  #inFlight = 0;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  constructor(now: () => number = Date.now, sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep) {
+    this.#now = now;
+    this.#sleep = sleep;
+  }
+
+  /** Milliseconds until a request may be sent (0: now). */
+  delayMs(): number {
+    let delay = 0;
+    for (const window of this.#state?.windows ?? []) {
+      if (window.remaining === undefined || window.resetSeconds === undefined) continue;
+      if (window.remaining - this.#sentSinceState > 0) continue;
+      delay = Math.max(delay, this.#stateAt + window.resetSeconds * 1000 - this.#now());
+    }
+    return Math.max(0, delay);
+  }
+
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (let delay = this.delayMs(); delay > 0; delay = this.delayMs()) {
+      await this.#sleep(delay, signal);
+      // The window has reset: what the server said before no longer counts.
+      if (this.#now() >= this.#stateAt) this.#forgetExpiredWindows();
+    }
+    this.#inFlight += 1;
+    this.#sentSinceState += 1;
+  }
+
+  release(rateLimit: RateLimitState | undefined): void {
+    this.#inFlight -= 1;
+    if (!rateLimit || rateLimit.windows.length === 0) return;
+    this.#state = rateLimit;
+    this.#stateAt = this.#now();
+    // Requests still in flight may not be counted in this answer yet: assume they are not.
+    this.#sentSinceState = this.#inFlight;
+  }
+
+  #forgetExpiredWindows(): void {
+    if (!this.#state) return;
+    const elapsedSeconds = (this.#now() - this.#stateAt) / 1000;
+    const windows = this.#state.windows.filter((w) => w.resetSeconds === undefined || w.resetSeconds > elapsedSeconds);
+    this.#state = { ...this.#state, windows };
+  }
+}
+
+/** Wraps a client so every call goes through the gate. */
+function gated(client: JobClient, gate: RateGate): JobClient {
+  const wrap =
+    <A extends unknown[]>(call: (...args: [...A, RequestOptions?]) => Promise<ApiResult<JobLike>>) =>
+    async (...args: [...A, RequestOptions?]): Promise<ApiResult<JobLike>> => {
+      const options = args.at(-1) as RequestOptions | undefined;
+      await gate.acquire(options?.signal);
+      let rateLimit: RateLimitState | undefined;
+      try {
+        const result = await call(...args);
+        rateLimit = result.rateLimit;
+        return result;
+      } catch (error) {
+        rateLimit = (error as { rateLimit?: RateLimitState }).rateLimit;
+        throw error;
+      } finally {
+        gate.release(rateLimit);
+      }
+    };
+  return {
+    runModel: wrap((model: string, input: never, options?: RequestOptions) => client.runModel(model, input, options)),
+    runModelSync: wrap((model: string, input: never, options?: RequestOptions) => client.runModelSync(model, input, options)),
+    getModelJob: wrap((model: string, jobId: string, options?: RequestOptions) => client.getModelJob(model, jobId, options)),
+  };
+}
+
+/**
+ * Submits and waits for many jobs on one model, `concurrency` at a time, within the server's
+ * reported rate limits. Results come back in input order, each a success or a failure: one failed
+ * job never loses the others. Aborting stops the waiting (not the accepted jobs) and throws a
+ * `BatchAbortedError` naming the accepted job ids.
+ */
+export async function runMany(
+  client: JobClient,
+  catalog: ModelCatalog,
+  model: string,
+  inputs: readonly unknown[],
+  options: BatchOptions = {},
+): Promise<BatchResult> {
+  enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
+  const gate = new RateGate(options.now, options.sleep);
+  const limited = gated(client, gate);
+  const items: Array<BatchItem | undefined> = new Array(inputs.length);
+  const accepted: string[] = [];
+  const progress: BatchProgress = { done: 0, failed: 0, total: inputs.length, accepted: 0 };
+  let next = 0;
+  const { onProgress, concurrency = 4, ...rest } = options;
+  const runOptions: RunOptions = { ...rest, maxCostUsd: undefined };
+
+  const worker = async (): Promise<void> => {
+    while (next < inputs.length && !options.signal?.aborted) {
+      const index = next++;
+      let jobId: string | undefined;
+      try {
+        const submitted = await submit(limited, model, inputs[index], runOptions);
+        jobId = submitted.data.id;
+        accepted.push(jobId);
+        progress.accepted += 1;
+        onProgress?.({ ...progress });
+        const result = await waitForJob(limited, catalog, model, jobId, runOptions, submitted);
+        items[index] = { ok: true, index, jobId, result };
+        progress.done += 1;
+      } catch (error) {
+        if (options.signal?.aborted) return;
+        items[index] = { ok: false, index, jobId, error };
+        progress.done += 1;
+        progress.failed += 1;
+      }
+      onProgress?.({ ...progress });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker));
+  if (options.signal?.aborted) throw new BatchAbortedError(accepted, items);
+
+  const done = items as Array<BatchItem>;
+  const totalCostUsd = done.reduce((sum, item) => sum + (item.ok ? (item.result.costUsd ?? 0) : 0), 0);
+  return {
+    items: done,
+    succeeded: done.filter((item) => item.ok).length,
+    failed: done.filter((item) => !item.ok).length,
+    totalCostUsd: Math.round(totalCostUsd * 1e6) / 1e6,
+  };
+}

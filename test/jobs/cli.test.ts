@@ -1,0 +1,138 @@
+/**
+ * The package's terminal command: once as a real process (as a user runs it), then in-process
+ * through `main` for every path, against the stateful fake of the model endpoints.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GpuCloudClient, MODEL_CATALOG } from "../../generated/gpu-cloud-client/src/index.ts";
+import { EXIT, main } from "../../generated/gpu-cloud-client/src/runtime/cli.ts";
+import { FakeModelServer } from "../support/fake-model-server.ts";
+import { repoRoot } from "../support/prism.ts";
+
+const run = promisify(execFile);
+let fake: FakeModelServer;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cli-"));
+
+beforeAll(async () => {
+  fake = await new FakeModelServer({ plan: (input) => ({ queuedPolls: 1, runningPolls: 1, outcome: input.prompt === "fail" ? "FAILED" : "COMPLETED" }) }).start();
+});
+afterAll(async () => {
+  await fake.stop();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+function capture(isTTY = false) {
+  const stream = { text: "", isTTY, write(chunk: string) { stream.text += chunk; return true; } };
+  return stream;
+}
+
+async function cli(args: string[], options: { tty?: boolean; key?: string | null } = {}) {
+  const stdout = capture(options.tty);
+  const stderr = capture(options.tty);
+  const code = await main(args, {
+    name: "gpu-cloud-client",
+    apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+    createClient: () =>
+      new GpuCloudClient({ apiKey: options.key === null ? undefined : (options.key ?? "cli-key"), publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl }),
+    catalog: MODEL_CATALOG,
+    stdout,
+    stderr,
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+const VIDEO_ARGS = ["--set", "prompt=a fox in the snow", "--set", "image=https://images.example.org/fox.jpg"];
+
+describe("the gpu-cloud-client command", () => {
+  it("runs as a real process: run --wait prints the URL and the cost, progress on plain lines", async () => {
+    const bin = path.join(repoRoot, "generated/gpu-cloud-client/src/bin.ts");
+    const { stdout, stderr } = await run(path.join(repoRoot, "node_modules/.bin/tsx"), [bin, "run", "wan-2-6-i2v", ...VIDEO_ARGS, "--set", "duration=10", "--wait", "--interval", "0.05"], {
+      env: { ...process.env, GPU_CLOUD_API_KEY: "cli-key", GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL: fake.baseUrl },
+    });
+    expect(stdout).toMatch(/^job-\d+ COMPLETED\nurl: https:\/\/files\.fake\.test\/job-\d+\.mp4\nexpires: \S+ \(at the latest\)\ncost: 1\.00 USD\n$/);
+    expect(stderr).toMatch(/job-\d+ {2}IN_QUEUE {2}\d+\.\d s {2}1 poll\n/);
+    expect(stderr).not.toContain("\r");
+  });
+
+  it("exits 0 and prints the job as JSON with --json", async () => {
+    const result = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--wait", "--interval", "0.01", "--json"]);
+    expect(result.code).toBe(EXIT.ok);
+    const parsed = JSON.parse(result.stdout);
+    expect(parsed).toMatchObject({ status: "COMPLETED", costUsd: 0.5, url: expect.stringMatching(/\.mp4$/) });
+    expect(result.stderr).toBe("");
+  });
+
+  it("shows one updating progress line on a terminal", async () => {
+    const result = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--sync", "--interval", "0.01"], { tty: true });
+    expect(result.code).toBe(EXIT.ok);
+    expect(result.stderr).toContain("\r\x1b[2K");
+  });
+
+  it("reads the input from a file, submits without waiting, and answers status", async () => {
+    const file = path.join(scratch, "input.json");
+    fs.writeFileSync(file, JSON.stringify({ prompt: "from a file", image: "https://images.example.org/f.jpg" }));
+    const submitted = await cli(["run", "wan-2-6-i2v", "--input", file]);
+    expect(submitted.code).toBe(EXIT.ok);
+    const id = /^(job-\d+) IN_QUEUE/.exec(submitted.stdout)![1]!;
+    expect(submitted.stdout).toContain(`gpu-cloud-client wait wan-2-6-i2v ${id}`);
+    const status = await cli(["status", "wan-2-6-i2v", id]);
+    expect(status.stdout).toBe(`${id} IN_QUEUE\n`);
+    const waited = await cli(["wait", "wan-2-6-i2v", id, "--interval", "0.01"]);
+    expect(waited.stdout).toContain(`${id} COMPLETED`);
+  });
+
+  it("estimates the cost with the contract's pricing and defaults", async () => {
+    expect((await cli(["estimate", "wan-2-6-i2v", "--set", "duration=10", "--set", "size=1920*1080"])).stdout).toBe("wan-2-6-i2v: 1.50 USD\n");
+    expect((await cli(["estimate", "flux-1-dev", "--set", "prompt=x"])).stdout).toContain("cannot be estimated");
+  });
+
+  it("exits 4 before any request when the estimate is over --max-cost", async () => {
+    const before = fake.log.length;
+    const result = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--set", "duration=15", "--set", "size=1920*1080", "--wait", "--max-cost", "2"]);
+    expect(result.code).toBe(EXIT.costLimit);
+    expect(result.stderr).toContain("2.25 USD exceeds maxCostUsd 2.00 USD");
+    expect(fake.log.length).toBe(before);
+  });
+
+  it("exits 1 naming the job when it fails", async () => {
+    const result = await cli(["run", "wan-2-6-i2v", "--set", "prompt=fail", "--set", "image=https://images.example.org/x.jpg", "--wait", "--interval", "0.01"]);
+    expect(result.code).toBe(EXIT.jobFailed);
+    expect(result.stderr).toMatch(/job job-\d+ on wan-2-6-i2v ended FAILED: job ended FAILED/);
+  });
+
+  it.each([
+    [["launch"], /unknown command "launch"/],
+    [["run"], /run: missing <model>/],
+    [["run", "wan-2-6-i2v", "--set", "novalue"], /--set novalue: expected KEY=VALUE/],
+    [["run", "wan-2-6-i2v", "--input", "/nonexistent/in.json"], /--input \/nonexistent\/in\.json: no such file/],
+    [["run", "wan-2-6-i2v", "--max-cost", "cheap"], /--max-cost cheap: expected a positive number/],
+    [["run", "wan-2-6-i2v", "--bogus"], /Unknown option '--bogus'/],
+  ])("exits 2 with a message naming the problem: %j", async (args, message) => {
+    const result = await cli(args);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it("exits 2 naming the environment variable when there is no key", async () => {
+    const previous = process.env.GPU_CLOUD_API_KEY;
+    delete process.env.GPU_CLOUD_API_KEY;
+    try {
+      const result = await cli(["status", "wan-2-6-i2v", "job-1"], { key: null });
+      expect(result.code).toBe(EXIT.usage);
+      expect(result.stderr).toContain("GPU_CLOUD_API_KEY");
+    } finally {
+      if (previous !== undefined) process.env.GPU_CLOUD_API_KEY = previous;
+    }
+  });
+
+  it("exits 3 on an API error, without the key in the message", async () => {
+    const result = await cli(["status", "wan-2-6-i2v", "no-such-job"], { key: "sk-secret-cli-key" });
+    expect(result.code).toBe(EXIT.apiError);
+    expect(result.stderr).toContain("404");
+    expect(result.stderr).not.toContain("sk-secret-cli-key");
+  });
+});

@@ -1,0 +1,292 @@
+/**
+ * The job helpers of the generated package against the stateful fake of the model endpoints.
+ * Time is simulated: the helpers and the fake share one clock, and every pause advances it at once.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  BatchAbortedError,
+  CostLimitError,
+  GpuCloudClient,
+  JobFailedError,
+  JobWaitError,
+  estimateCost,
+  runAndWait,
+  runMany,
+  waitForJob,
+} from "../../generated/gpu-cloud-client/src/index.ts";
+import * as runtimeJobs from "../../generated/gpu-cloud-client/src/runtime/jobs.ts";
+import { FakeModelServer, type FakeOptions } from "../support/fake-model-server.ts";
+
+const VIDEO = "wan-2-6-i2v";
+const input = (n = 0) => ({ prompt: `shot ${n}`, image: `https://images.example.org/${n}.jpg` });
+
+/** A clock both sides read; `sleep` advances it instead of waiting, and records each pause. */
+function simulatedTime() {
+  const clock = { now: Date.parse("2026-11-22T12:00:00Z"), pauses: [] as number[] };
+  return {
+    clock,
+    now: () => clock.now,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      if (signal?.aborted) throw new (await import("../../generated/gpu-cloud-client/src/index.ts")).AbortedError({ reason: "aborted" });
+      clock.pauses.push(ms);
+      clock.now += ms;
+    },
+  };
+}
+
+let fake: FakeModelServer;
+let client: GpuCloudClient;
+let time: ReturnType<typeof simulatedTime>;
+
+async function startFake(options: FakeOptions = {}) {
+  fake = await new FakeModelServer({ now: () => time.clock.now, ...options }).start();
+  client = new GpuCloudClient({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl });
+}
+
+beforeEach(() => {
+  time = simulatedTime();
+});
+afterEach(async () => {
+  await fake?.stop();
+});
+
+describe("waitForJob", () => {
+  it("polls every 2 s through IN_QUEUE and IN_PROGRESS to a typed COMPLETED result", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 2, runningPolls: 2, outcome: "COMPLETED" }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    const seen: string[] = [];
+    const result = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep, onProgress: (p) => seen.push(p.job.status) });
+    expect(result.status).toBe("COMPLETED");
+    expect(result.output.video_url).toBe(`https://files.fake.test/${job.id}.mp4`);
+    expect(result.url).toBe(result.output.video_url);
+    expect(result.costUsd).toBe(0.5);
+    expect(result.delayTime).toBe(200);
+    expect(result.executionTime).toBe(2000);
+    expect(result.expiresAt?.getTime()).toBe(time.clock.now + 7 * 24 * 3600 * 1000);
+    expect(seen).toEqual(["IN_QUEUE", "IN_QUEUE", "IN_PROGRESS", "IN_PROGRESS", "COMPLETED"]);
+    expect(time.clock.pauses).toEqual([2000, 2000, 2000, 2000]);
+  });
+
+  it.each(["FAILED", "CANCELLED", "TIMED_OUT"] as const)("throws a typed JobFailedError when the job ends %s", async (outcome) => {
+    await startFake({ plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    const error = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobFailedError);
+    expect(error).toMatchObject({ jobId: job.id, status: outcome, reason: `job ended ${outcome}`, kind: "job_failed" });
+  });
+
+  it("keeps waiting on a status it has never seen", async () => {
+    const statuses = ["IN_QUEUE", "WARMING_UP", "SOMETHING_NEW", "COMPLETED"];
+    const stub = {
+      runModel: vi.fn(),
+      runModelSync: vi.fn(),
+      getModelJob: vi.fn(async () => ({ data: { id: "j", status: statuses.shift()!, output: { video_url: "u", cost: 1 } }, status: 200, headers: new Headers(), rateLimit: undefined })),
+    };
+    const result = await runtimeJobs.waitForJob(stub as never, { endpoints: {}, terminalStatuses: { COMPLETED: "success", FAILED: "failure" } }, VIDEO, "j", { now: time.now, sleep: time.sleep });
+    expect(result.status).toBe("COMPLETED");
+    expect(stub.getModelJob).toHaveBeenCalledTimes(4);
+  });
+
+  it("slows its polls once a job runs long, up to a bound", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 3, runningPolls: 30, outcome: "COMPLETED" }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep, intervalMs: 2000, backoffAfterMs: 10_000, backoffFactor: 1.5, maxIntervalMs: 8000 });
+    const pauses = time.clock.pauses;
+    expect(pauses.slice(0, 5)).toEqual([2000, 2000, 2000, 2000, 2000]);
+    expect(pauses[5]).toBe(3000);
+    expect(pauses[6]).toBe(4500);
+    expect(Math.max(...pauses)).toBe(8000);
+    expect(pauses.at(-1)).toBe(8000);
+  });
+
+  it("waits for a rate-limit window's reset instead of provoking a 429", async () => {
+    await startFake({
+      quotas: [{ name: "minute", quota: 3, seconds: 60 }, { name: "hour", quota: 100, seconds: 3600 }, { name: "day", quota: 1000, seconds: 86400 }],
+      plan: () => ({ queuedPolls: 2, runningPolls: 2, outcome: "COMPLETED" }),
+    });
+    const { data: job } = await client.runModel(VIDEO, input());
+    const result = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep });
+    expect(result.status).toBe("COMPLETED");
+    expect(fake.tooManyRequests).toBe(0);
+    expect(Math.max(...time.clock.pauses)).toBeGreaterThanOrEqual(50_000);
+  });
+
+  it("waits Retry-After when the server answers 429 anyway", async () => {
+    // A quota the RateLimit header does not announce (no header parsing can foresee it).
+    await startFake({ quotas: [{ name: "minute", quota: 2, seconds: 30 }], plan: () => ({ queuedPolls: 1, runningPolls: 0, outcome: "COMPLETED" }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    const noHeaderClient = new GpuCloudClient({
+      apiKey: "k",
+      publicEndpointBaseUrl: fake.baseUrl,
+      maxRetries: 0,
+      fetch: async (request: Request) => {
+        const response = await fetch(request);
+        const headers = new Headers(response.headers);
+        headers.delete("ratelimit");
+        return new Response(response.body, { status: response.status, headers });
+      },
+    });
+    const result = await waitForJob(noHeaderClient, VIDEO, job.id, { now: time.now, sleep: time.sleep });
+    expect(result.status).toBe("COMPLETED");
+    expect(fake.tooManyRequests).toBeGreaterThan(0);
+    // Two requests at t=0 filled the 30 s window; the poll at t=2 s is told to wait the remaining 28 s.
+    expect(time.clock.pauses).toEqual([2000, 28_000]);
+  });
+
+  it("ends a wait on timeout with the last job seen", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 100, runningPolls: 0, outcome: "COMPLETED" }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    const error = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep, timeoutMs: 9_000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobWaitError);
+    expect(error.kind).toBe("timeout");
+    expect(error.lastJob).toMatchObject({ id: job.id, status: "IN_QUEUE" });
+    expect(error.polls).toBe(5);
+  });
+
+  it("ends a wait on abort promptly, leaving no timer or listener behind", async () => {
+    vi.useFakeTimers();
+    try {
+      const controller = new AbortController();
+      const stub = {
+        runModel: vi.fn(),
+        runModelSync: vi.fn(),
+        getModelJob: vi.fn(async () => ({ data: { id: "j", status: "IN_PROGRESS" }, status: 200, headers: new Headers(), rateLimit: undefined })),
+      };
+      const listeners = vi.spyOn(controller.signal, "addEventListener");
+      const removed = vi.spyOn(controller.signal, "removeEventListener");
+      const pending = runtimeJobs.waitForJob(stub as never, { endpoints: {}, terminalStatuses: { COMPLETED: "success" } }, VIDEO, "j", { signal: controller.signal });
+      await vi.advanceTimersByTimeAsync(4_500);
+      controller.abort();
+      const error = await pending.catch((e) => e);
+      expect(error).toBeInstanceOf(runtimeJobs.JobWaitError);
+      expect(error.kind).toBe("aborted");
+      expect(error.lastJob).toMatchObject({ status: "IN_PROGRESS" });
+      expect(stub.getModelJob).toHaveBeenCalledTimes(3);
+      expect(vi.getTimerCount()).toBe(0);
+      expect(removed.mock.calls.length).toBeGreaterThanOrEqual(listeners.mock.calls.length - 1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("runAndWait", () => {
+  it("submits with run once and waits for the typed result", async () => {
+    await startFake();
+    const result = await runAndWait(client, VIDEO, { ...input(), duration: 10, size: "1920*1080" }, { now: time.now, sleep: time.sleep });
+    expect(result.costUsd).toBe(1.5);
+    expect(fake.log.filter((l) => l.method === "POST").map((l) => l.path)).toEqual([`/v2/${VIDEO}/run`]);
+  });
+
+  it("with sync: true returns a job runsync finished, without polling", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" }), syncLimitPolls: 5 });
+    const result = await runAndWait(client, VIDEO, input(), { sync: true, now: time.now, sleep: time.sleep });
+    expect(result.id).toMatch(/^sync-/);
+    expect(fake.log.map((l) => `${l.method} ${l.path}`)).toEqual([`POST /v2/${VIDEO}/runsync`]);
+  });
+
+  it("with sync: true keeps waiting on the same id when runsync gives up early", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 2, runningPolls: 3, outcome: "COMPLETED" }), syncLimitPolls: 2 });
+    const result = await runAndWait(client, VIDEO, input(), { sync: true, now: time.now, sleep: time.sleep });
+    expect(result.status).toBe("COMPLETED");
+    const submissions = fake.log.filter((l) => l.method === "POST");
+    expect(submissions).toHaveLength(1);
+    expect(fake.log.slice(1).every((l) => l.path === `/v2/${VIDEO}/status/${result.id}`)).toBe(true);
+  });
+
+  it.each([false, true])("turns a job that failed on its input (HTTP 400) into a JobFailedError (sync %s)", async (sync) => {
+    await startFake();
+    const error = await runAndWait(client, VIDEO, { prompt: "p", image: "https://invalid.example/x.jpg" }, { sync, now: time.now, sleep: time.sleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobFailedError);
+    expect(error.reason).toContain("invalid image URL");
+    expect(error.jobId).toBeTruthy();
+    expect(fake.duplicateSubmissions()).toBe(0);
+  });
+
+  it("never submits a job twice, whatever fails after submission", async () => {
+    await startFake();
+    const failing = new GpuCloudClient({
+      apiKey: "k",
+      publicEndpointBaseUrl: fake.baseUrl,
+      // The submission reaches the server, then the connection breaks before the answer.
+      fetch: async (request: Request) => {
+        const response = await fetch(request);
+        if (request.method === "POST") throw new TypeError("fetch failed", { cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
+        return response;
+      },
+    });
+    await expect(runAndWait(failing, VIDEO, input(), { now: time.now, sleep: time.sleep })).rejects.toMatchObject({ kind: "connection" });
+    await expect(runAndWait(failing, VIDEO, input(1), { sync: true, now: time.now, sleep: time.sleep })).rejects.toMatchObject({ kind: "connection" });
+    expect([...fake.submissions.values()]).toEqual([1, 1]);
+  });
+});
+
+describe("cost first", () => {
+  it("refuses, before any request, a job whose estimate exceeds maxCostUsd, stating both figures", async () => {
+    await startFake();
+    const error = await runAndWait(client, VIDEO, { ...input(), duration: 15, size: "1920*1080" }, { maxCostUsd: 1 }).catch((e) => e);
+    expect(error).toBeInstanceOf(CostLimitError);
+    expect(error.message).toContain("2.25 USD");
+    expect(error.message).toContain("1.00 USD");
+    expect(fake.log).toEqual([]);
+  });
+
+  it("accepts a job within maxCostUsd", async () => {
+    await startFake();
+    const result = await runAndWait(client, VIDEO, input(), { maxCostUsd: 0.5, now: time.now, sleep: time.sleep });
+    expect(result.costUsd).toBe(0.5);
+  });
+
+  it("refuses maxCostUsd for a model without pricing rather than guess", async () => {
+    await startFake();
+    await expect(runAndWait(client, "flux-1-dev", { prompt: "p" }, { maxCostUsd: 10 })).rejects.toBeInstanceOf(CostLimitError);
+    expect(estimateCost("flux-1-dev", { prompt: "p" })).toBeUndefined();
+  });
+});
+
+describe("runMany", () => {
+  it("runs a batch within an honest quota without a single 429, in input order, losing nothing", async () => {
+    await startFake({
+      quotas: [{ name: "minute", quota: 12, seconds: 60 }, { name: "hour", quota: 500, seconds: 3600 }, { name: "day", quota: 5000, seconds: 86400 }],
+      plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" }),
+      latencyMs: 5,
+    });
+    const inputs = Array.from({ length: 10 }, (_, n) => (n === 4 ? { prompt: "bad", image: "https://invalid.example/4.jpg" } : input(n)));
+    const progress: number[] = [];
+    const batch = await runMany(client, VIDEO, inputs, { concurrency: 3, now: time.now, sleep: time.sleep, onProgress: (p) => progress.push(p.done) });
+    expect(fake.tooManyRequests).toBe(0);
+    expect(batch.items.map((item) => item.index)).toEqual([...inputs.keys()]);
+    expect(batch.items.map((item) => item.ok)).toEqual(inputs.map((_, n) => n !== 4));
+    const failure = batch.items[4]!;
+    expect(!failure.ok && failure.error).toBeInstanceOf(JobFailedError);
+    expect(batch.succeeded).toBe(9);
+    expect(batch.totalCostUsd).toBeCloseTo(4.5);
+    expect(fake.duplicateSubmissions()).toBe(0);
+    expect(progress.at(-1)).toBe(10);
+    // 10 submissions and 29 polls against 12 requests a minute: the batch had to wait for resets.
+    expect(Math.max(...time.clock.pauses)).toBeGreaterThan(30_000);
+  });
+
+  it("refuses a batch whose total estimate exceeds maxCostUsd before any request", async () => {
+    await startFake();
+    const error = await runMany(client, VIDEO, [input(1), input(2), input(3)], { maxCostUsd: 1.2 }).catch((e) => e);
+    expect(error).toBeInstanceOf(CostLimitError);
+    expect(error.estimateUsd).toBeCloseTo(1.5);
+    expect(fake.log).toEqual([]);
+  });
+
+  it("on abort stops waiting and names the jobs already accepted", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 50, runningPolls: 0, outcome: "COMPLETED" }) });
+    const controller = new AbortController();
+    const sleep = async (ms: number, signal?: AbortSignal) => {
+      await time.sleep(ms, signal);
+      if (time.clock.pauses.length === 6) controller.abort();
+      if (signal?.aborted) throw new runtimeJobs.JobWaitError("aborted", { jobId: "", lastJob: undefined, polls: 0, elapsedMs: 0 });
+    };
+    const error = await runMany(client, VIDEO, [input(1), input(2), input(3), input(4)], { concurrency: 2, signal: controller.signal, now: time.now, sleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(BatchAbortedError);
+    expect(error.acceptedJobIds).toHaveLength(2);
+    expect(error.acceptedJobIds.every((id: string) => fake.jobs.has(id))).toBe(true);
+    expect(fake.jobs.size).toBe(2);
+  });
+});

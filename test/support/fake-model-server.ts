@@ -1,0 +1,227 @@
+/**
+ * A stateful fake of the public model endpoints: a real HTTP server on loopback.
+ *
+ * - Jobs move IN_QUEUE → IN_PROGRESS → COMPLETED (or FAILED), one step per status poll after
+ *   `queuedPolls` and `runningPolls` polls, so tests control progress without clocks.
+ * - `runsync` finishes jobs shorter than `syncLimitPolls` steps and otherwise gives up early,
+ *   returning the unfinished job (`sync-` id) to be polled.
+ * - Per-user rate limits over three windows with `RateLimit`/`RateLimit-Policy` headers that count
+ *   down; over quota → 429 with `Retry-After` and a problem naming the window.
+ * - Cost from the contract's pricing (`x-model-endpoints`), defaults applied.
+ * - Counters of submissions per input and of 429s, to prove nothing is submitted twice.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadContractDocument } from "./contract.ts";
+
+export interface FakeJobPlan {
+  queuedPolls: number;
+  runningPolls: number;
+  outcome: "COMPLETED" | "FAILED" | "CANCELLED" | "TIMED_OUT";
+}
+
+export interface FakeOptions {
+  /** Requests allowed per window; windows reset `seconds` after the first request in them. */
+  quotas?: Array<{ name: string; quota: number; seconds: number }>;
+  /** How each submitted job will progress; default 1 poll queued, 1 running, then COMPLETED. */
+  plan?(input: Record<string, unknown>, model: string): FakeJobPlan;
+  /** runsync gives up on jobs whose plan is longer than this many steps. */
+  syncLimitPolls?: number;
+  /** Milliseconds the server takes per request (to make concurrency observable). */
+  latencyMs?: number;
+  now?(): number;
+}
+
+interface FakeJob {
+  id: string;
+  model: string;
+  input: Record<string, unknown>;
+  plan: FakeJobPlan;
+  polls: number;
+}
+
+const document = loadContractDocument();
+const models: Record<string, any> = document["x-model-endpoints"];
+const schemas: Record<string, any> = document.components.schemas;
+
+function withDefaults(model: string, input: Record<string, unknown>): Record<string, unknown> {
+  const ref: string | undefined = models[model]?.input?.$ref;
+  const schema = ref ? schemas[ref.split("/").pop()!] : undefined;
+  const complete = { ...input };
+  for (const [name, property] of Object.entries<any>(schema?.properties ?? {})) {
+    if (complete[name] === undefined && property.default !== undefined) complete[name] = property.default;
+  }
+  return complete;
+}
+
+export function fakeCost(model: string, input: Record<string, unknown>): number {
+  const pricing = models[model]?.pricing;
+  if (!pricing) return 0.025;
+  const complete = withDefaults(model, input);
+  const rate = pricing.rates[String(complete[pricing.rateFrom.slice(1)])];
+  return Math.round(rate * Number(complete[pricing.unitsFrom.slice(1)]) * 1e6) / 1e6;
+}
+
+export class FakeModelServer {
+  readonly jobs = new Map<string, FakeJob>();
+  /** Submissions (run and runsync) per JSON of their input. */
+  readonly submissions = new Map<string, number>();
+  readonly log: Array<{ method: string; path: string; status: number }> = [];
+  tooManyRequests = 0;
+  baseUrl = "";
+  #server: http.Server;
+  #options: Required<Omit<FakeOptions, "plan">> & Pick<FakeOptions, "plan">;
+  #windows: Array<{ name: string; quota: number; seconds: number; used: number; startedAt: number | undefined }>;
+  #nextId = 1;
+
+  constructor(options: FakeOptions = {}) {
+    this.#options = {
+      quotas: options.quotas ?? [
+        { name: "minute", quota: 1000, seconds: 60 },
+        { name: "hour", quota: 10000, seconds: 3600 },
+        { name: "day", quota: 100000, seconds: 86400 },
+      ],
+      plan: options.plan,
+      syncLimitPolls: options.syncLimitPolls ?? 2,
+      latencyMs: options.latencyMs ?? 0,
+      now: options.now ?? Date.now,
+    };
+    this.#windows = this.#options.quotas.map((q) => ({ ...q, used: 0, startedAt: undefined }));
+    this.#server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        const respond = () => this.#handle(req, res, body);
+        if (this.#options.latencyMs) setTimeout(respond, this.#options.latencyMs);
+        else respond();
+      });
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.#server.listen(0, "127.0.0.1", resolve));
+    this.baseUrl = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** How many times any input was submitted more than once. */
+  duplicateSubmissions(): number {
+    return [...this.submissions.values()].filter((count) => count > 1).length;
+  }
+
+  #rateHeaders(): Record<string, string> {
+    const now = this.#options.now();
+    const parts = this.#windows.map((w) => {
+      const reset = w.startedAt === undefined ? w.seconds : Math.max(0, Math.ceil((w.startedAt + w.seconds * 1000 - now) / 1000));
+      return { w, reset };
+    });
+    return {
+      RateLimit: parts.map(({ w, reset }) => `"${w.name}";r=${Math.max(0, w.quota - w.used)};t=${reset}`).join(", "),
+      "RateLimit-Policy": this.#windows.map((w) => `"${w.name}";q=${w.quota};w=${w.seconds}`).join(", "),
+    };
+  }
+
+  /** Counts the request in every window; returns the exceeded window, if any. */
+  #consume(): { name: string; retryAfter: number } | undefined {
+    const now = this.#options.now();
+    for (const w of this.#windows) {
+      if (w.startedAt !== undefined && now >= w.startedAt + w.seconds * 1000) {
+        w.startedAt = undefined;
+        w.used = 0;
+      }
+    }
+    const exceeded = this.#windows.find((w) => w.used >= w.quota);
+    if (exceeded) {
+      return { name: exceeded.name, retryAfter: Math.max(1, Math.ceil((exceeded.startedAt! + exceeded.seconds * 1000 - now) / 1000)) };
+    }
+    for (const w of this.#windows) {
+      w.startedAt ??= now;
+      w.used += 1;
+    }
+    return undefined;
+  }
+
+  #send(res: http.ServerResponse, status: number, body: unknown, contentType = "application/json", extra: Record<string, string> = {}): void {
+    res.writeHead(status, { "content-type": contentType, ...this.#rateHeaders(), ...extra });
+    res.end(JSON.stringify(body));
+  }
+
+  #jobView(job: FakeJob): Record<string, unknown> {
+    const step = job.polls;
+    const { queuedPolls, runningPolls, outcome } = job.plan;
+    if (step < queuedPolls) return { id: job.id, status: "IN_QUEUE" };
+    if (step < queuedPolls + runningPolls) return { id: job.id, status: "IN_PROGRESS", delayTime: 100 * queuedPolls, workerId: "fake-worker" };
+    const base = { id: job.id, status: outcome, delayTime: 100 * queuedPolls, executionTime: 1000 * runningPolls, workerId: "fake-worker" };
+    if (outcome !== "COMPLETED") return { ...base, error: `job ended ${outcome}` };
+    const kind = models[job.model]?.kind ?? "image";
+    return { ...base, output: { [`${kind}_url`]: `https://files.fake.test/${job.id}.${kind === "video" ? "mp4" : kind === "audio" ? "mp3" : "png"}`, cost: fakeCost(job.model, job.input) } };
+  }
+
+  #handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
+    const path = new URL(req.url!, "http://x").pathname;
+    const record = (status: number) => this.log.push({ method: req.method!, path, status });
+    if (!/^Bearer \S+$/.test(req.headers.authorization ?? "")) {
+      record(401);
+      res.writeHead(401, { "content-type": "application/problem+json" });
+      res.end(JSON.stringify({ title: "Unauthorized", status: 401, detail: "missing bearer token" }));
+      return;
+    }
+    const exceeded = this.#consume();
+    if (exceeded) {
+      this.tooManyRequests += 1;
+      record(429);
+      this.#send(res, 429, { title: "Too Many Requests", status: 429, detail: `rate limit exceeded for the ${exceeded.name} window` }, "application/problem+json", {
+        "Retry-After": String(exceeded.retryAfter),
+      });
+      return;
+    }
+    const submitMatch = /^\/v2\/([a-z0-9-]+)\/(run|runsync)$/.exec(path);
+    if (req.method === "POST" && submitMatch) {
+      const [, model, mode] = submitMatch as unknown as [string, string, "run" | "runsync"];
+      const input = (JSON.parse(body || "{}").input ?? {}) as Record<string, unknown>;
+      const key = JSON.stringify([model, input]);
+      this.submissions.set(key, (this.submissions.get(key) ?? 0) + 1);
+      const plan = this.#options.plan?.(input, model) ?? { queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" as const };
+      const id = `${mode === "runsync" ? "sync-" : ""}job-${this.#nextId++}`;
+      const job: FakeJob = { id, model, input, plan, polls: 0 };
+      this.jobs.set(id, job);
+      if (typeof input.image === "string" && input.image.includes("invalid")) {
+        job.plan = { queuedPolls: 0, runningPolls: 0, outcome: "FAILED" };
+        record(400);
+        this.#send(res, 400, { id, status: "FAILED", delayTime: 5, executionTime: 10, error: `invalid image URL: ${input.image}` });
+        return;
+      }
+      if (mode === "runsync") {
+        const steps = plan.queuedPolls + plan.runningPolls;
+        job.polls = Math.min(steps, this.#options.syncLimitPolls);
+        record(200);
+        this.#send(res, 200, this.#jobView(job));
+        return;
+      }
+      record(200);
+      this.#send(res, 200, { id, status: "IN_QUEUE" });
+      return;
+    }
+    const statusMatch = /^\/v2\/([a-z0-9-]+)\/status\/([^/]+)$/.exec(path);
+    if (req.method === "GET" && statusMatch) {
+      const job = this.jobs.get(decodeURIComponent(statusMatch[2]!));
+      if (!job) {
+        record(404);
+        this.#send(res, 404, { title: "Not Found", status: 404, detail: "job not found" }, "application/problem+json");
+        return;
+      }
+      const view = this.#jobView(job);
+      job.polls += 1;
+      record(200);
+      this.#send(res, 200, view);
+      return;
+    }
+    record(404);
+    this.#send(res, 404, { title: "Not Found", status: 404, detail: "no such route" }, "application/problem+json");
+  }
+}
