@@ -7,6 +7,7 @@ import { Project, type SourceFile } from "ts-morph";
 import { clientClassName, emitClient } from "./emit/client.ts";
 import { emitBin, emitJobs } from "./emit/jobs.ts";
 import { emitModels } from "./emit/models.ts";
+import { emitOperationValidators } from "./emit/operation-validators.ts";
 import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
 import { runtimeFiles } from "./emit/runtime.ts";
 import { emitSchemaTypes } from "./emit/schema-types.ts";
@@ -81,15 +82,19 @@ async function emitAll(contract: LoadedContract, model: ApiModel): Promise<Outpu
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
 
   const className = clientClassName(model);
-  const sources: SourceFile[] = [emitClient(project, model, "src/client.ts")];
-  const models = emitModels(project, model, "src/models.ts");
+  const validators = emitOperationValidators(contract, model);
+  const sources: SourceFile[] = [emitClient(project, model, "src/client.ts", validators.names)];
+  const models = emitModels(project, model, "src/models.ts", validators.names);
   if (models) sources.push(models);
-  const jobs = emitJobs(project, model, "src/jobs.ts", className, false);
-  if (jobs) sources.push(jobs, emitBin(project, model, "src/bin.ts", className, false));
+  const jobs = emitJobs(project, model, "src/jobs.ts", className, true);
+  if (jobs) sources.push(jobs, emitBin(project, model, "src/bin.ts", className, true));
   sources.push(emitTypeAliases(project, model, "src/types.ts", className));
   sources.push(emitIndex(project, model, className, Boolean(models)));
 
-  const files: OutputFile[] = [{ path: "src/schema.ts", contents: tsHeader + (await emitSchemaTypes(contract)) }];
+  const files: OutputFile[] = [
+    { path: "src/schema.ts", contents: tsHeader + (await emitSchemaTypes(contract)) },
+    { path: "src/validators.ts", contents: tsHeader + validators.source },
+  ];
   for (const source of sources) {
     source.formatText({ indentSize: 2, convertTabsToSpaces: true });
     const path = source.getFilePath().replace(/^\//, "");

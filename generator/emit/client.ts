@@ -7,13 +7,14 @@ import { Scope, VariableDeclarationKind, type Project, type SourceFile } from "t
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, stringLiteral } from "../escape.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
+import type { ValidatorNames } from "./operation-validators.ts";
 
 /** Exported names of the client module, for the index and the README. */
 export function clientClassName(model: ApiModel): string {
   return identifier(model.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
 }
 
-export function emitClient(project: Project, model: ApiModel, fileName: string): SourceFile {
+export function emitClient(project: Project, model: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
   const className = clientClassName(model);
   const hasModels = model.models.length > 0 && model.operations.some((o) => o.modelRole);
@@ -29,7 +30,15 @@ export function emitClient(project: Project, model: ApiModel, fileName: string):
   ]);
   if (hasModels) {
     file.addImportDeclaration({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
+    if (validators) file.addImportDeclaration({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
   }
+  const validatorImports = validators
+    ? model.operations.flatMap((o) => {
+        const names = validators.operations.get(o.operationId) ?? {};
+        return [names.request, names.response].filter((n): n is string => Boolean(n)).map((n) => `validate${n}`);
+      })
+    : [];
+  if (validatorImports.length) file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: [...new Set(validatorImports)].sort() });
 
   file.addInterface({
     name: `${className}Options`,
@@ -54,7 +63,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string):
         initializer: (writer) => {
           writer.write("{").newLine();
           for (const operation of model.operations) {
-            writer.write(`${operation.methodName}: ${operationSpecLiteral(operation)},`).newLine();
+            writer.write(`${operation.methodName}: ${operationSpecLiteral(operation, validators?.operations.get(operation.operationId))},`).newLine();
           }
           writer.write("} as const satisfies Record<string, OperationSpec>");
         },
@@ -101,7 +110,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string):
     });
   }
 
-  if (hasModels) addModelMethods(classDeclaration, model);
+  if (hasModels) addModelMethods(classDeclaration, model, Boolean(validators));
   return file;
 }
 
@@ -156,7 +165,7 @@ function addOperationTypes(file: SourceFile, operation: OperationModel): void {
   });
 }
 
-function operationSpecLiteral(operation: OperationModel): string {
+function operationSpecLiteral(operation: OperationModel, validators: { request?: string; response?: string } = {}): string {
   const entries = [
     `operationId: ${stringLiteral(operation.operationId)}`,
     `method: ${stringLiteral(operation.method.toUpperCase())}`,
@@ -164,6 +173,8 @@ function operationSpecLiteral(operation: OperationModel): string {
     `server: ${stringLiteral(operation.server)}`,
     ...(operation.requestBody ? [`requestMediaType: ${stringLiteral(operation.requestBody.mediaType)}`] : []),
     `responseKind: ${stringLiteral(operation.responseKind)}`,
+    ...(validators.request ? [`validateRequest: validate${validators.request}`] : []),
+    ...(validators.response ? [`validateResponse: validate${validators.response}`] : []),
   ];
   return `{ ${entries.join(", ")} }`;
 }
@@ -179,7 +190,7 @@ function operationDoc(operation: OperationModel): string {
 }
 
 /** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */
-function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, model: ApiModel): void {
+function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, model: ApiModel, validates: boolean): void {
   const byRole = (role: "run" | "runsync" | "status") => model.operations.find((o) => o.modelRole === role);
   const pathParameters = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path");
 
@@ -192,6 +203,7 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, m
     }
     classDeclaration.addMethod({
       name: methodName,
+      isAsync: true,
       typeParameters: [{ name: "M", constraint: "ModelId" }],
       docs: [doc],
       parameters: [
@@ -201,6 +213,7 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, m
       ],
       returnType: "Promise<ApiResult<ModelJob<M>>>",
       statements: [
+        ...(validates ? [`this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, input), "body.input");`] : []),
         `const params = { path: { ${propertyKey(modelParameter.name)}: model }, body: { input } } as unknown as ${operation.typeName}Params;`,
         `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
       ],
@@ -217,6 +230,7 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, m
     }
     classDeclaration.addMethod({
       name: "getModelJob",
+      isAsync: true,
       typeParameters: [{ name: "M", constraint: "ModelId" }],
       docs: ["The job's current state (`status`), with the model's typed output once it has finished."],
       parameters: [

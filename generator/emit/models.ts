@@ -5,10 +5,11 @@
  */
 import { VariableDeclarationKind, type Project, type SourceFile } from "ts-morph";
 import { ContractError } from "../errors.ts";
-import { docComment, jsonLiteral, propertyKey, stringLiteral } from "../escape.ts";
+import { docComment, jsonLiteral, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import type { ApiModel } from "../model.ts";
+import type { ValidatorNames } from "./operation-validators.ts";
 
-export function emitModels(project: Project, model: ApiModel, fileName: string): SourceFile | undefined {
+export function emitModels(project: Project, model: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile | undefined {
   if (model.models.length === 0) return undefined;
   const status = model.operations.find((o) => o.modelRole === "status");
   const jobResponse = status?.successResponses.find((r) => r.mediaType);
@@ -86,7 +87,31 @@ export function emitModels(project: Project, model: ApiModel, fileName: string):
     docs: ["Job statuses that end a wait, each a success or a failure. Any other status means the job is still going."],
     declarations: [{ name: "TERMINAL_JOB_STATUSES", initializer: `${safeObjectLiteral(model.terminalStatuses ?? {})} as const` }],
   });
+  if (validators) addInputHelpers(file, model, validators);
   return file;
+}
+
+/** `validateModelInput` and `withModelDefaults`: the generated validators, looked up by model id. */
+function addInputHelpers(file: SourceFile, model: ApiModel, validators: ValidatorNames): void {
+  const stems = model.models.map((m) => ({ id: m.id, stem: validators.schemas.get(m.inputSchema)! }));
+  const imports = stems.flatMap(({ stem }) => [`validate${stem}`, ...(validators.withDefaults.has(stem) ? [`withDefaults${stem}`] : [])]);
+  file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: [...new Set(imports)].sort() });
+  file.addImportDeclaration({ moduleSpecifier: "./runtime/validation.js", isTypeOnly: true, namedImports: ["ValidationIssue"] });
+  const table = (pick: (stem: string) => string | undefined) =>
+    `{ ${stems.flatMap(({ id, stem }) => (pick(stem) ? [`${propertyKeyForValue(id)}: ${pick(stem)}`] : [])).join(", ")} }`;
+  file.addStatements(`const INPUT_VALIDATORS: Record<string, (input: unknown) => ValidationIssue[]> = ${table((stem) => `validate${stem}`)};
+// Each takes its model's input type; they are only ever called with the input of their own model.
+const INPUT_DEFAULTS: Record<string, (input: never) => unknown> = ${table((stem) => (validators.withDefaults.has(stem) ? `withDefaults${stem}` : undefined))};
+
+/** Every problem of \`input\` for a known model (field paths as JSON pointers); none for other models. */
+export function validateModelInput(model: string, input: unknown): ValidationIssue[] {
+  return Object.hasOwn(INPUT_VALIDATORS, model) ? INPUT_VALIDATORS[model]!(input) : [];
+}
+
+/** A copy of \`input\` with the model's schema defaults filled in; other models' inputs are returned as they are. */
+export function withModelDefaults(model: string, input: unknown): unknown {
+  return Object.hasOwn(INPUT_DEFAULTS, model) ? INPUT_DEFAULTS[model]!(input as never) : input;
+}`);
 }
 
 /**

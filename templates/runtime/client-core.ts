@@ -3,12 +3,13 @@
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  */
 import createOpenApiFetch from "openapi-fetch";
-import { errorFromResponse, ApiError, InvalidRequestError, sanitizeUrl } from "./errors.js";
+import { errorFromResponse, ApiError, InvalidRequestError, ResponseValidationError, sanitizeUrl } from "./errors.js";
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { createTransportFetch } from "./transport.js";
 import type { Logger, TransportConfig } from "./transport.js";
+import type { ValidationIssue } from "./validation.js";
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
 
@@ -24,6 +25,10 @@ export interface OperationSpec {
   requestMediaType?: string;
   /** How to read a successful body: JSON, text, raw bytes, or nothing (204). */
   responseKind: "json" | "text" | "blob" | "none";
+  /** The generated validator of the parameters (`{ path, query, header, body }`). */
+  validateRequest?: (params: unknown) => ValidationIssue[];
+  /** The generated validator of the successful JSON body. */
+  validateResponse?: (body: unknown) => ValidationIssue[];
 }
 
 /** Parameters of one call, grouped by where they go. */
@@ -57,6 +62,10 @@ export interface ApiResult<T> {
 export interface CoreOptions extends Omit<TransportConfig, "apiKey"> {
   /** The API key. Default: the environment variable the generated client names. */
   apiKey?: string;
+  /** Check every request against the contract before sending it; default true. */
+  validateRequests?: boolean;
+  /** Check every successful JSON response against the contract; default false. */
+  validateResponses?: boolean;
 }
 
 export interface CoreDefaults {
@@ -79,10 +88,14 @@ export class ClientCore {
   // Private fields: never enumerated, stringified or shown by util.inspect, so the key cannot leak.
   readonly #transport: TransportConfig;
   readonly #servers: Record<string, string>;
+  readonly #validateRequests: boolean;
+  readonly #validateResponses: boolean;
   readonly #api = createOpenApiFetch();
 
   constructor(options: CoreOptions & { servers?: Record<string, string | undefined> }, defaults: CoreDefaults) {
-    const { apiKey: explicitKey, servers, ...transport } = options;
+    const { apiKey: explicitKey, servers, validateRequests = true, validateResponses = false, ...transport } = options;
+    this.#validateRequests = validateRequests;
+    this.#validateResponses = validateResponses;
     const apiKey = explicitKey ?? readEnvironment(defaults.apiKeyEnvVar);
     if (!apiKey) {
       throw new InvalidRequestError(`No API key: pass { apiKey } or set the ${defaults.apiKeyEnvVar} environment variable.`, {
@@ -107,9 +120,27 @@ export class ClientCore {
     return this.#transport.logger;
   }
 
+  /**
+   * Throws an InvalidRequestError listing every problem `check` finds, before anything is sent.
+   * `prefix` turns the validator's JSON pointers into field paths (`body.input.duration`).
+   */
+  protected assertValid(operationId: string, check: () => ValidationIssue[], prefix = ""): void {
+    if (!this.#validateRequests) return;
+    const issues = check();
+    if (issues.length === 0) return;
+    const problems = issues.map((issue) => ({ ...issue, path: fieldPath(prefix, issue.path) }));
+    const lines = problems.map((p) => `  ${p.path || "(request)"}: ${p.message}`).join("\n");
+    throw new InvalidRequestError(`${operationId}: ${problems.length === 1 ? "1 invalid field" : `${problems.length} invalid fields`}, nothing was sent:\n${lines}`, {
+      field: problems[0]!.path,
+      problems,
+    });
+  }
+
   /** Sends one operation and returns its typed body, or throws a typed error. */
   protected async request<T>(spec: OperationSpec, params: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
     const baseUrl = this.baseUrl(spec.server);
+    const validateRequest = spec.validateRequest;
+    if (validateRequest) this.assertValid(spec.operationId, () => validateRequest(params));
     // Built here first so a bad path parameter is refused before anything is sent.
     buildPath(spec.path, (params.path ?? {}) as Record<string, unknown>);
     const fetch = createTransportFetch(this.#transport, {
@@ -145,8 +176,30 @@ export class ClientCore {
       throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
     }
     const data = (await readBody(response, spec.responseKind, request)) as T;
+    if (this.#validateResponses && spec.validateResponse && spec.responseKind === "json") {
+      const issues = spec.validateResponse(data);
+      if (issues.length > 0) {
+        throw new ResponseValidationError({
+          status: response.status,
+          method: spec.method,
+          url: sanitizeUrl(request.url),
+          operationId: spec.operationId,
+          rawBody: JSON.stringify(data),
+          problems: issues,
+        });
+      }
+    }
     return { data, status: response.status, headers: response.headers, rateLimit: parseRateLimit(response.headers) };
   }
+}
+
+/** `body` + `/input/duration` → `body.input.duration`; JSON pointer escapes undone. */
+function fieldPath(prefix: string, pointer: string): string {
+  const segments = pointer
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return [prefix, ...segments].filter(Boolean).join(".");
 }
 
 /** The slice of openapi-fetch used here, without the per-path generics the generated methods already apply. */

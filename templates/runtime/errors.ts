@@ -320,11 +320,12 @@ export class InvalidRequestError extends GpuCloudError {
     nameClass(this, "InvalidRequestError");
   }
 
-  /** A field path such as `path.id`. */
+  /** A field path such as `path.id` (the first problem's). */
   readonly field: string;
-  readonly problems: Array<{ path: string; message: string }>;
+  /** Every problem found, each with its field path; validation problems also name the keyword and the contract's pointer. */
+  readonly problems: Array<{ path: string; message: string; keyword?: string; schemaPath?: string }>;
 
-  constructor(message: string, init: { field: string; problems?: Array<{ path: string; message: string }> }) {
+  constructor(message: string, init: { field: string; problems?: Array<{ path: string; message: string; keyword?: string; schemaPath?: string }> }) {
     super("invalid_request", message);
     this.field = init.field;
     this.problems = init.problems ?? [{ path: init.field, message }];
@@ -332,6 +333,50 @@ export class InvalidRequestError extends GpuCloudError {
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), field: this.field, problems: this.problems };
+  }
+}
+
+/**
+ * A successful response whose body does not match the contract (only with `validateResponses`).
+ * Keeps the raw body and, per problem, the pointer into the body and into the contract.
+ */
+export class ResponseValidationError extends GpuCloudError {
+  static {
+    nameClass(this, "ResponseValidationError");
+  }
+
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly operationId?: string;
+  /** The body as received, cut at 64 KiB. */
+  readonly rawBody: string;
+  readonly problems: Array<{ path: string; message: string; keyword: string; schemaPath: string }>;
+
+  constructor(init: {
+    status: number;
+    method: string;
+    url: string;
+    operationId?: string;
+    rawBody: string;
+    problems: Array<{ path: string; message: string; keyword: string; schemaPath: string }>;
+  }) {
+    const first = init.problems[0];
+    const more = init.problems.length > 1 ? ` (and ${init.problems.length - 1} more)` : "";
+    super(
+      "invalid_response",
+      `${init.method} ${pathOf(init.url)} returned ${init.status} with a body that does not match the contract: ${first ? `${first.path || "(body)"} ${first.message}` : "invalid"}${more}`,
+    );
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.operationId = init.operationId;
+    this.rawBody = init.rawBody.slice(0, MAX_RAW_BODY_BYTES);
+    this.problems = init.problems;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, problems: this.problems };
   }
 }
 

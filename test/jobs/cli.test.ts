@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GpuCloudClient, MODEL_CATALOG } from "../../generated/gpu-cloud-client/src/index.ts";
+import { GpuCloudClient, MODEL_CATALOG, validateModelInput } from "../../generated/gpu-cloud-client/src/index.ts";
 import { EXIT, main } from "../../generated/gpu-cloud-client/src/runtime/cli.ts";
 import { FakeModelServer } from "../support/fake-model-server.ts";
 import { repoRoot } from "../support/prism.ts";
@@ -39,6 +39,7 @@ async function cli(args: string[], options: { tty?: boolean; key?: string | null
     createClient: () =>
       new GpuCloudClient({ apiKey: options.key === null ? undefined : (options.key ?? "cli-key"), publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl }),
     catalog: MODEL_CATALOG,
+    validateInput: validateModelInput,
     stdout,
     stderr,
   });
@@ -115,6 +116,16 @@ describe("the gpu-cloud-client command", () => {
     const result = await cli(args);
     expect(result.code).toBe(EXIT.usage);
     expect(result.stderr).toMatch(message);
+  });
+
+  it("exits 2 naming each bad field of the input, before any request", async () => {
+    const before = fake.log.length;
+    const result = await cli(["run", "wan-2-6-i2v", "--set", "prompt=p", "--set", "duration=7", "--set", "size=4k", "--wait"]);
+    expect(result.code).toBe(EXIT.usage);
+    expect(result.stderr).toContain("input.duration: must be one of 5, 10, 15");
+    expect(result.stderr).toContain('input.size: must be one of "1280*720", "1920*1080"');
+    expect(result.stderr).toContain('input: must have required property "image"');
+    expect(fake.log.length).toBe(before);
   });
 
   it("exits 2 naming the environment variable when there is no key", async () => {

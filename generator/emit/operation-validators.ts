@@ -1,0 +1,95 @@
+/**
+ * `src/validators.ts`: validators for every component schema, for each operation's parameters
+ * (`{ path, query, header, body }`, a schema this stage composes from `$ref`s to the contract's own
+ * parameter and body schemas, so issues still point into the contract) and for each JSON success
+ * response. The emitting itself is `emit/validators.ts`.
+ */
+import { pointer } from "../errors.ts";
+import { stringLiteral, uniqueIdentifiers } from "../escape.ts";
+import type { LoadedContract } from "../load.ts";
+import type { ApiModel, OperationModel } from "../model.ts";
+import { emitValidators, type ValidatorEntry } from "./validators.ts";
+
+/** Where the composed parameter schemas live in the document handed to the emitter. */
+const PARAMS_ROOT = "x-generated-operation-parameters";
+const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/i;
+
+export interface ValidatorNames {
+  /** Stem per component schema name (`validate<Stem>`, `is<Stem>`, `withDefaults<Stem>`). */
+  schemas: Map<string, string>;
+  /** Per operation id: stems of its parameter and response validators. */
+  operations: Map<string, { request?: string; response?: string }>;
+  /** Stems that have a `withDefaults…` function. */
+  withDefaults: Set<string>;
+}
+
+function ref(at: string): { $ref: string } {
+  return { $ref: `#${at}` };
+}
+
+/** The parameters of one call as one schema: `{ path: {...}, query: {...}, header: {...}, body }`. */
+function parameterSchema(operation: OperationModel): object {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const location of ["path", "query", "header"] as const) {
+    const present = operation.parameters.filter((p) => p.in === location);
+    if (present.length === 0) continue;
+    properties[location] = {
+      type: "object",
+      properties: Object.fromEntries(present.map((p) => [p.name, ref(p.schemaPointer)])),
+      required: present.filter((p) => p.required).map((p) => p.name),
+    };
+    if (present.some((p) => p.required)) required.push(location);
+  }
+  // Only JSON bodies are checked: form, multipart and binary bodies hold Blobs and FormData.
+  if (operation.requestBody && JSON_MEDIA.test(operation.requestBody.mediaType)) {
+    properties.body = ref(operation.requestBody.schemaPointer);
+    if (operation.requestBody.required) required.push("body");
+  }
+  return { type: "object", properties, required };
+}
+
+export function emitOperationValidators(contract: LoadedContract, model: ApiModel): { source: string; names: ValidatorNames } {
+  const schemaNames = model.schemaNames;
+  const operations = model.operations;
+  const stems = uniqueIdentifiers(
+    [
+      ...schemaNames,
+      ...operations.map((o) => `${o.typeName}Params`),
+      ...operations.map((o) => `${o.typeName}Response`),
+    ],
+    { case: "pascal" },
+  );
+  const names: ValidatorNames = { schemas: new Map(), operations: new Map(), withDefaults: new Set() };
+  const entries: ValidatorEntry[] = [];
+  const composed: Record<string, object> = {};
+
+  schemaNames.forEach((schema, index) => {
+    const stem = stems[index]!;
+    names.schemas.set(schema, stem);
+    entries.push({ name: stem, pointer: pointer("components", "schemas", schema), typeName: `components["schemas"][${stringLiteral(schema)}]` });
+  });
+  operations.forEach((operation, index) => {
+    const entry: { request?: string; response?: string } = {};
+    if (operation.parameters.length > 0 || operation.requestBody) {
+      const stem = stems[schemaNames.length + index]!;
+      composed[stem] = parameterSchema(operation);
+      entries.push({ name: stem, pointer: pointer(PARAMS_ROOT, stem) });
+      entry.request = stem;
+    }
+    const json = operation.successResponses.find((r) => r.mediaType && JSON_MEDIA.test(r.mediaType) && r.schemaPointer);
+    if (json?.schemaPointer) {
+      const stem = stems[schemaNames.length + operations.length + index]!;
+      entries.push({ name: stem, pointer: json.schemaPointer });
+      entry.response = stem;
+    }
+    names.operations.set(operation.operationId, entry);
+  });
+
+  const document = { ...contract.document, [PARAMS_ROOT]: composed };
+  const source = emitValidators({ document, entries, typeImport: 'import type { components } from "./schema.js";' });
+  for (const entry of entries) {
+    if (new RegExp(`export function withDefaults${entry.name}\\b`).test(source)) names.withDefaults.add(entry.name);
+  }
+  return { source, names };
+}
