@@ -48,6 +48,8 @@ describe("README examples", () => {
       expect(printed).not.toContain("undefined undefined");
       if (index === 1) expect(printed).toMatch(/7h9k2m4n6p RUNNING standalone[\s\S]*requests left this minute: 57/);
       if (index === 2) expect(printed).toMatch(/COMPLETED https:\/\/\S+\.mp4 1\.5/);
+      // The jobs example: the estimate, a finished job's URL and cost, a batch in input order and its total.
+      if (index === 3) expect(printed).toMatch(/^1\nhttps:\/\/\S+\.mp4 0\.5 .*20\d\d.*\n0 https:\S+\n1 https:\S+\ntotal 1$/);
     } finally {
       log.mockRestore();
       fs.rmSync(file, { force: true });
