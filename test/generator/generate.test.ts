@@ -56,7 +56,7 @@ paths:
           content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } }
 `;
 
-describe("npm run generate", () => {
+describe("npm run generate", { timeout: 120_000 }, () => {
   it("is deterministic: two runs give byte-identical files, in a stable order", async () => {
     const first = await generateFiles({ spec: contract });
     const second = await generateFiles({ spec: contract });
