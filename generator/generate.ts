@@ -103,7 +103,7 @@ async function emitAll(contract: LoadedContract, model: ApiModel): Promise<Outpu
     files.push({ path, contents: shebang + tsHeader + source.getFullText() });
   }
   for (const file of runtimeFiles()) files.push({ path: file.path, contents: tsHeader + file.contents });
-  for (const file of emitPackageFiles(contract, model, className, packageDependencies())) {
+  for (const file of emitPackageFiles(contract, model, className, packageDependencies(), { sourcePaths: files.map((f) => f.path) })) {
     files.push({ path: file.path, contents: file.path.endsWith(".md") ? mdHeader + file.contents : file.contents });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -130,5 +130,5 @@ function emitIndex(project: Project, model: ApiModel, className: string, hasMode
 function packageDependencies(): PackageDependencies {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
   const all = { ...manifest.devDependencies, ...manifest.dependencies };
-  return { openapiFetch: all["openapi-fetch"], structuredHeaders: all["structured-headers"], typescript: all.typescript };
+  return { openapiFetch: all["openapi-fetch"], structuredHeaders: all["structured-headers"], typescript: all.typescript, typesNode: all["@types/node"] };
 }

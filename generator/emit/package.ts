@@ -1,25 +1,47 @@
 /**
  * The package skeleton from Handlebars templates (`templates/package/*.hbs`): package.json,
- * tsconfig.json, README.md. Templates insert contract text only through the escaping helpers
- * (`registerHandlebarsHelpers`); a template with `{{{ }}}` is refused before rendering.
+ * tsconfig.json (the ESM build, type-checked), tsconfig.cjs.json (the CommonJS build), README.md,
+ * LICENSE, and CHANGELOG.md when the contract has one beside it (`openapi/CHANGELOG.md`, written by
+ * `npm run version:contract`). Templates insert contract text only through the escaping helpers
+ * (`registerHandlebarsHelpers`, plus the Markdown ones below); a template with `{{{ }}}` is refused
+ * before rendering.
+ *
+ * The package version is `x-sdk.packageVersion` (the generated package's own semver, bumped by
+ * `npm run version:contract`), falling back to `info.version` (the API's version) when the contract
+ * has none.
  */
 import fs from "node:fs";
 import path from "node:path";
 import Handlebars from "handlebars";
-import { assertNoTripleStash, registerHandlebarsHelpers } from "../escape.ts";
+import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
+import { ContractError } from "../errors.ts";
 import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
 
 export const TEMPLATES_DIR = path.resolve(import.meta.dirname, "../../templates");
 
+/** Semver 2.0.0 (no leading "v"). */
+export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
+
 export interface PackageDependencies {
   openapiFetch: string;
   structuredHeaders: string;
   typescript: string;
+  /** For the package's own build when it has a Node-only entry (the terminal command). */
+  typesNode?: string;
+}
+
+/**
+ * What else the generator emitted, so the skeleton follows the files present: pass the paths of
+ * every emitted file ("src/bin.ts" adds a `bin` entry, "src/jobs.ts" a README section).
+ */
+export interface PackageExtras {
+  sourcePaths?: readonly string[];
 }
 
 const handlebars = Handlebars.create();
 registerHandlebarsHelpers(handlebars);
+registerMarkdownHelpers(handlebars);
 
 function render(name: string, data: object): string {
   const file = path.join(TEMPLATES_DIR, "package", name);
@@ -28,41 +50,106 @@ function render(name: string, data: object): string {
   return handlebars.compile(source, { strict: true, noEscape: false })(data);
 }
 
+/**
+ * The generated package's version: `x-sdk.packageVersion` (refused unless semver), else
+ * `info.version` when it is semver, else the numbers it starts with ("v2" → 2.0.0, "2024-06-01"
+ * → 2024.0.0), else 0.0.0: npm only takes semver, and many APIs version by date or name.
+ */
+export function packageVersion(document: { info: { version: string }; "x-sdk"?: unknown }): string {
+  const sdk = (document["x-sdk"] ?? {}) as { packageVersion?: unknown };
+  if (sdk.packageVersion !== undefined) {
+    const declared = String(sdk.packageVersion);
+    if (!SEMVER.test(declared)) throw new ContractError("/x-sdk/packageVersion", `"${declared}" is not a semver version (MAJOR.MINOR.PATCH)`);
+    return declared;
+  }
+  const fallback = String(document.info.version);
+  if (SEMVER.test(fallback)) return fallback;
+  const numbers = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(fallback);
+  return numbers ? numbers.slice(1, 4).map((n) => String(Number(n ?? 0))).join(".") : "0.0.0";
+}
+
 export function emitPackageFiles(
   contract: LoadedContract,
   model: ApiModel,
   className: string,
   dependencies: PackageDependencies,
+  extras: PackageExtras = {},
 ): Array<{ path: string; contents: string }> {
-  const operations = model.operations.map((operation) => ({
-    methodName: operation.methodName,
-    summary: operation.summary ?? operation.operationId,
-    method: operation.method.toUpperCase(),
-    path: operation.path,
-    exampleParams: exampleParams(contract, operation),
-  }));
-  const models = model.models.map((m) => ({
-    id: m.id,
-    kind: m.kind,
-    exampleInput: (contract.document.components?.schemas?.[m.inputSchema] as any)?.examples?.[0] ?? {},
-  }));
+  const document = contract.document as any;
+  const sources = new Set(extras.sourcePaths ?? []);
+  const binName = model.packageName.replace(/^@[^/]+\//, "");
+  const hasBin = sources.has("src/bin.ts");
+  const hasJobs = sources.has("src/jobs.ts");
+
+  const operations = model.operations.map((operation) => {
+    const params = exampleParams(contract, operation);
+    const declared = contract.at<any>(operation.pointer) ?? {};
+    return {
+      methodName: operation.methodName,
+      summary: operation.summary ?? operation.operationId,
+      description: firstParagraph(operation.description),
+      deprecated: operation.deprecated,
+      route: `${operation.method.toUpperCase()} ${operation.path}`,
+      server: operation.server,
+      tag: typeof declared.tags?.[0] === "string" ? (declared.tags[0] as string) : "Other",
+      example: `const { data } = await client.${operation.methodName}(${params ? jsValue(params) : ""});`,
+    };
+  });
+  const groups: Array<{ tag: string; operations: typeof operations }> = [];
+  for (const operation of operations) {
+    let group = groups.find((g) => g.tag === operation.tag);
+    if (!group) groups.push((group = { tag: operation.tag, operations: [] }));
+    group.operations.push(operation);
+  }
+  const models = model.models.map((m) => {
+    const input = (contract.document.components?.schemas?.[m.inputSchema] as any)?.examples?.[0] ?? {};
+    return {
+      id: m.id,
+      kind: m.kind,
+      summary: m.summary,
+      example: `const { data: job } = await client.runModelSync(${stringLiteral(m.id)}, ${jsValue(input)});`,
+      waitExample: `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
+    };
+  });
+  const contact = document.info?.contact ?? {};
+  const version = packageVersion(document);
+  const changelog = path.join(path.dirname(contract.sourcePath), "CHANGELOG.md");
+  const hasChangelog = fs.existsSync(changelog);
   const data = {
     packageName: model.packageName,
-    version: model.version,
+    version,
+    apiVersion: model.version,
     description: `Typed client for the ${model.title}, generated from its OpenAPI contract.`,
     title: model.title,
+    summary: typeof document.info?.summary === "string" ? document.info.summary : undefined,
     className,
     apiKeyEnvVar: model.apiKeyEnvVar,
     servers: model.servers,
-    operations,
+    errorExample: operations[0] ? errorExample(operations[0].example) : undefined,
+    groups,
     models,
-    dependencies,
+    firstModel: models[0],
+    hasBin,
+    binName,
+    hasJobs: hasJobs && models.length > 0,
+    licenseHolder: typeof contact.name === "string" && contact.name.trim() ? contact.name : `The authors of ${model.packageName}`,
+    homepage: typeof contact.url === "string" && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,
+    hasChangelog,
+    dependencies: { ...dependencies, typesNode: hasBin ? dependencies.typesNode : undefined },
   };
-  return [
+  const files = [
     { path: "package.json", contents: render("package.json.hbs", data) },
     { path: "tsconfig.json", contents: render("tsconfig.json.hbs", data) },
+    { path: "tsconfig.cjs.json", contents: render("tsconfig.cjs.json.hbs", data) },
     { path: "README.md", contents: render("README.md.hbs", data) },
+    { path: "LICENSE", contents: render("LICENSE.hbs", data) },
   ];
+  // Every package.json the generator writes must parse: a template mistake fails here, not at `npm pack`.
+  JSON.parse(files[0]!.contents);
+  JSON.parse(files[1]!.contents);
+  JSON.parse(files[2]!.contents);
+  if (hasChangelog) files.push({ path: "CHANGELOG.md", contents: fs.readFileSync(changelog, "utf8") });
+  return files;
 }
 
 /** Example arguments of a call, from the contract's own examples; undefined when the method takes none. */
@@ -83,4 +170,107 @@ export function exampleParams(contract: LoadedContract, operation: OperationMode
     params.body = media?.example ?? resolved?.value ?? {};
   }
   return Object.keys(params).length ? params : undefined;
+}
+
+/**
+ * A JavaScript expression for JSON data, formatted like hand-written code: identifier keys bare,
+ * strings through `stringLiteral`, `__proto__` computed. Nothing in the data can end it early.
+ */
+export function jsValue(value: unknown, indent = ""): string {
+  if (value === null || typeof value === "number" || typeof value === "boolean") return JSON.stringify(value) ?? "null";
+  if (typeof value === "string") return stringLiteral(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return "[]";
+    const items = value.map((item) => jsValue(item, inner));
+    const flat = `[${items.join(", ")}]`;
+    return flat.length <= 60 && !flat.includes("\n") ? flat : `[\n${items.map((item) => inner + item).join(",\n")},\n${indent}]`;
+  }
+  if (typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return "{}";
+    return `{\n${entries.map(([key, item]) => `${inner}${propertyKeyForValue(key)}: ${jsValue(item, inner)}`).join(",\n")},\n${indent}}`;
+  }
+  return "undefined";
+}
+
+/** The README's error-handling example around the first operation's call. */
+function errorExample(call: string): string {
+  const body = call.replace(/^const \{ data \} = /, "").split("\n").map((line) => `  ${line}`).join("\n");
+  return [
+    "try {",
+    body,
+    "} catch (error) {",
+    "  if (error instanceof RateLimitError) console.log(`retry in ${error.retryAfter} s`);",
+    "  else if (error instanceof ApiError) console.log(error.status, error.title, error.detail);",
+    "  else throw error;",
+    "}",
+  ].join("\n");
+}
+
+/** The first paragraph of a description, on one line, or undefined. */
+function firstParagraph(text: string | undefined): string | undefined {
+  const paragraph = text?.replace(/\r\n?/g, "\n").trim().split(/\n\s*\n/)[0]?.replace(/\s*\n\s*/g, " ").trim();
+  return paragraph ? paragraph : undefined;
+}
+
+/** Control characters (but tab), and the bidirectional overrides and isolates. */
+const HIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/g;
+const LINE_BREAKS = /\r\n?|\n|[\u2028\u2029]/g;
+
+/** Contract text as one line of plain text (LICENSE): no hidden characters, no line breaks. */
+export function plainText(text: string): string {
+  return text.replace(HIDDEN, "").replace(LINE_BREAKS, " ").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Contract text as inline Markdown that renders as the same text: every character Markdown or
+ * the HTML inside it could read as syntax is backslash-escaped, so a summary cannot open a link,
+ * a code span, an HTML tag or a new block.
+ */
+export function markdownText(text: string): string {
+  return plainText(text)
+    .replace(/[\\`*[\]<>|~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|&(?=#?[A-Za-z0-9]+;)/g, "\\$&")
+    .replace(/^(#|[-+](?=\s|$)|\d+[.)](?=\s|$))/, (lead) => (/^\d/.test(lead) ? `${lead.slice(0, -1)}\\${lead.slice(-1)}` : `\\${lead}`));
+}
+
+/**
+ * A description as one paragraph of inline Markdown, keeping its code spans, emphasis and links
+ * (OpenAPI descriptions are CommonMark) but never HTML nor a new block: text with `<` or `>` is
+ * escaped entirely, and a leading marker that would start a heading, list, quote or fence is escaped.
+ */
+export function markdownInline(text: string): string {
+  const line = plainText(text);
+  if (/[<>]/.test(line)) return markdownText(line);
+  return line.replace(/^(#|>|[-+*](?=\s|$)|\d+[.)](?=\s|$)|`{3,}|~{3,})/, (lead) => (/^\d/.test(lead) ? `${lead.slice(0, -1)}\\${lead.slice(-1)}` : `\\${lead}`));
+}
+
+/** A Markdown code span holding `text` verbatim: the fence is longer than any run of backticks inside. */
+export function markdownCode(text: string): string {
+  const line = plainText(text);
+  const longest = Math.max(0, ...[...line.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(longest + 1);
+  const pad = line.startsWith("`") || line.endsWith("`") ? " " : "";
+  return `${fence}${pad}${line}${pad}${fence}`;
+}
+
+/** A fenced code block holding `code` verbatim, whatever backticks it contains. */
+export function markdownCodeBlock(language: string, code: string): string {
+  const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${code.replace(HIDDEN, "").replace(/[\u2028\u2029]/g, "\n")}\n${fence}`;
+}
+
+/** `{{md text}}`, `{{mdInline text}}`, `{{code text}}`, `{{codeBlock "ts" code}}`, `{{plain text}}`: each returns a SafeString. */
+function registerMarkdownHelpers(hb: typeof Handlebars): void {
+  const safe = (text: string) => new hb.SafeString(text);
+  const required = (value: unknown, helper: string): string => {
+    if (typeof value !== "string") throw new TypeError(`${helper}: expected a string, got ${typeof value}`);
+    return value;
+  };
+  hb.registerHelper("md", (text: unknown) => safe(markdownText(required(text, "md"))));
+  hb.registerHelper("mdInline", (text: unknown) => safe(markdownInline(required(text, "mdInline"))));
+  hb.registerHelper("code", (text: unknown) => safe(markdownCode(required(text, "code"))));
+  hb.registerHelper("plain", (text: unknown) => safe(plainText(required(text, "plain"))));
+  hb.registerHelper("codeBlock", (language: unknown, code: unknown) => safe(markdownCodeBlock(required(language, "codeBlock"), required(code, "codeBlock"))));
 }

@@ -1,0 +1,112 @@
+/**
+ * The API reference: `npm run docs` (scripts/docs.mjs, Redocly build-docs with the Redoc script
+ * inlined) renders the contract to one HTML page that loads nothing from the network; headless
+ * Chromium (no host name resolves) runs its script, every operation is on the rendered page
+ * (linked from the page, and its summary shown on its own route), and a screenshot is saved to
+ * .tmp/docs/api-reference.png.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildModel } from "../../generator/model.ts";
+import { loadContract } from "../../generator/load.ts";
+import type { ApiModel } from "../../generator/model.ts";
+// @ts-expect-error: a JavaScript module without declarations
+import { externalLoads } from "../../scripts/docs.mjs";
+import { contractPath, repoRoot } from "../support/prism.ts";
+import { CHROMIUM_MISSING, chromium, expectSuccess, findChromium, remove, run, scratch } from "./support.ts";
+
+const binary = findChromium();
+const screenshot = path.join(repoRoot, ".tmp", "docs", "api-reference.png");
+let work: string | undefined;
+let page: string;
+let model: ApiModel;
+
+/** The text a reader sees: no script, style or SVG, tags removed, entities decoded, spaces collapsed. */
+function visibleText(html: string): string {
+  return html
+    .replace(/<script\b[\s\S]*?<\/script>/gi, " ")
+    .replace(/<style\b[\s\S]*?<\/style>/gi, " ")
+    .replace(/<svg\b[\s\S]*?<\/svg>/gi, " ")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+function withoutScripts(html: string): string {
+  return html.replace(/<script\b[\s\S]*?<\/script>/gi, " ");
+}
+
+beforeAll(async () => {
+  work = scratch("docs-");
+  page = path.join(work, "api-reference.html");
+  model = buildModel(await loadContract(contractPath));
+});
+
+afterAll(() => remove(work));
+
+describe("npm run docs", () => {
+  it("renders the contract to one self-contained HTML page", async () => {
+    const result = expectSuccess(await run(process.execPath, [path.join(repoRoot, "scripts/docs.mjs"), "--out", page], { cwd: repoRoot, timeoutMs: 60_000 }), "npm run docs");
+    expect(result.stdout).toContain("self-contained");
+    const html = fs.readFileSync(page, "utf8");
+    expect(html.length).toBeGreaterThan(500_000); // the Redoc bundle is inlined
+    expect(externalLoads(html)).toEqual([]);
+  });
+
+  it("would refuse a page that loads its script from a CDN (Redocly's default without --inlineBundle)", async () => {
+    const cdnPage = path.join(work!, "cdn.html");
+    expectSuccess(
+      await run(path.join(repoRoot, "node_modules/.bin/redocly"), ["build-docs", contractPath, "-o", cdnPage], {
+        cwd: repoRoot,
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+        timeoutMs: 60_000,
+      }),
+      "redocly build-docs",
+    );
+    expect((externalLoads(fs.readFileSync(cdnPage, "utf8")) as string[]).join("\n")).toMatch(/https:\/\/cdn\.redocly\.com\//);
+  });
+});
+
+describe("the page in headless Chromium", { timeout: 120_000 }, () => {
+  it.skipIf(!binary)(`runs its script and shows every operation (${binary ? "chromium" : CHROMIUM_MISSING})`, async () => {
+    const url = `file://${page}`;
+    const dom = await chromium(binary!, url, ["--virtual-time-budget=10000", "--window-size=1280,2000", "--dump-dom"]);
+    const html = withoutScripts(dom.stdout);
+    // Links to the operations exist only once Redoc's script has run (the prerendered page has none).
+    expect(withoutScripts(fs.readFileSync(page, "utf8"))).not.toMatch(/href="#\/[^"]+\/[a-z0-9-]+"/);
+    const routes = new Map<string, string>();
+    for (const operation of model.operations) {
+      const route = new RegExp(`href="(#/[^"/]+/${operation.operationId.toLowerCase().replace(/[^a-z0-9]/g, "[^\"]?")})"`).exec(html)?.[1];
+      expect(route, `no link to ${operation.operationId} on the rendered page`).toBeDefined();
+      routes.set(operation.operationId, route!);
+    }
+    // Each operation's own route shows its summary (or operationId).
+    const pending = [...model.operations];
+    const check = async () => {
+      for (let operation = pending.shift(); operation; operation = pending.shift()) {
+        const result = await chromium(binary!, `${url}${routes.get(operation.operationId)}`, ["--virtual-time-budget=10000", "--window-size=1280,2000", "--dump-dom"]);
+        const text = visibleText(result.stdout);
+        expect(text, `${operation.operationId} at ${routes.get(operation.operationId)}`).toContain(operation.summary ?? operation.operationId);
+        expect(text).toContain(operation.path);
+      }
+    };
+    await Promise.all([check(), check(), check()]);
+  });
+
+  it.skipIf(!binary)(`saves a screenshot of the page to .tmp/docs/api-reference.png (${binary ? "chromium" : CHROMIUM_MISSING})`, async () => {
+    fs.mkdirSync(path.dirname(screenshot), { recursive: true });
+    fs.rmSync(screenshot, { force: true });
+    await chromium(binary!, `file://${page}`, ["--virtual-time-budget=10000", "--window-size=1280,2000", "--hide-scrollbars", `--screenshot=${screenshot}`]);
+    const png = fs.readFileSync(screenshot);
+    expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    expect(png.subarray(12, 16).toString("ascii")).toBe("IHDR");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 2000]);
+    // A blank 1280×2000 page compresses to a few kB; rendered text and layout do not.
+    expect(png.length).toBeGreaterThan(40_000);
+  });
+});

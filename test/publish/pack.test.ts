@@ -1,0 +1,162 @@
+/**
+ * The generated package as a consumer gets it: generated from the contract, built with its own
+ * `npm run build` (ESM + CommonJS), packed with `npm pack`, installed from the tarball into a fresh
+ * project outside the repository (its dependencies from the npm cache or registry), type-checked
+ * (strict, NodeNext) by a consumer that calls every operation, and run against Prism, from ESM and
+ * from CommonJS.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientClassName } from "../../generator/emit/client.ts";
+import { generateFiles, type Generated } from "../../generator/generate.ts";
+import { writeOutput } from "../../generator/write.ts";
+import { contractPath, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
+import {
+  buildPackage,
+  CONSUMER_TSCONFIG,
+  consumerCjsSource,
+  consumerProject,
+  consumerSource,
+  expectSuccess,
+  packPackage,
+  readmeExamplesSource,
+  remove,
+  run,
+  scratch,
+  toolEnv,
+  type Packed,
+} from "./support.ts";
+
+let work: string | undefined;
+let consumer: string | undefined;
+let prism: RunningPrism | undefined;
+let prismStarting: Promise<RunningPrism> | undefined;
+let generated: Generated;
+let packageDir: string;
+let packed: Packed;
+let manifest: any;
+
+beforeAll(async () => {
+  // Inside the repository (.tmp/, gitignored) so the package's build finds the workspace's TypeScript and types.
+  work = scratch("pack-", true);
+  packageDir = path.join(work, "package");
+  // Started now, awaited last; afterAll waits for it, so a failure in between cannot leak the process.
+  prismStarting = startPrism().then((running) => (prism = running));
+  prismStarting.catch(() => undefined);
+  generated = await generateFiles({ spec: contractPath, out: packageDir });
+  await writeOutput(packageDir, generated.files);
+  await buildPackage(packageDir);
+  packed = await packPackage(packageDir, work);
+  manifest = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8"));
+
+  // A fresh project outside the repository: nothing from the workspace's node_modules can leak in.
+  consumer = consumerProject(scratch("gpu-consumer-"));
+  expectSuccess(
+    await run("npm", ["install", packed.tarball, "--prefer-offline", "--no-audit", "--no-fund"], { cwd: consumer, env: toolEnv(), timeoutMs: 120_000 }),
+    "npm install <tarball>",
+  );
+  await prismStarting;
+}, 240_000);
+
+afterAll(async () => {
+  await prismStarting?.catch(() => undefined);
+  await prism?.stop();
+  remove(consumer);
+  remove(work);
+});
+
+describe("npm pack", () => {
+  it("ships the built ESM and CommonJS entry points, the README and the LICENSE, and no build or test files", () => {
+    for (const file of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/cjs/package.json", "src/index.ts"]) {
+      expect(packed.files, file).toContain(file);
+    }
+    expect(packed.files.filter((f) => /^(node_modules|test|\.tmp)\/|^tsconfig|\.tgz$/.test(f))).toEqual([]);
+    // Every file the manifest points at is in the tarball.
+    const targets: string[] = [];
+    const collect = (value: unknown) => {
+      if (typeof value === "string" && value.startsWith("./")) targets.push(value.slice(2));
+      else if (value && typeof value === "object") Object.values(value).forEach(collect);
+    };
+    [manifest.main, manifest.module, manifest.types, manifest.bin, manifest.exports].forEach(collect);
+    expect(targets.length).toBeGreaterThan(4);
+    for (const target of targets) expect(packed.files, target).toContain(target);
+  });
+
+  it("has a manifest a registry and a bundler can use", () => {
+    expect(manifest.name).toBe("gpu-cloud-client");
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(manifest).toMatchObject({ license: "MIT", type: "module", sideEffects: false, engines: { node: ">=20" } });
+    expect(manifest.exports["."]).toEqual({
+      import: { types: "./dist/index.d.ts", default: "./dist/index.js" },
+      require: { types: "./dist/cjs/index.d.ts", default: "./dist/cjs/index.js" },
+    });
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["openapi-fetch", "structured-headers"]);
+    expect(JSON.parse(fs.readFileSync(path.join(packageDir, "dist/cjs/package.json"), "utf8"))).toEqual({ type: "commonjs" });
+    expect(fs.readFileSync(path.join(packageDir, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) .+\n\nPermission is hereby granted/);
+  });
+
+  it("has a README with install, the key, and one example per operation and per model", () => {
+    const readme = fs.readFileSync(path.join(consumer!, "node_modules/gpu-cloud-client/README.md"), "utf8");
+    expect(readme).toContain("npm install gpu-cloud-client");
+    expect(readme).toContain(generated.model.apiKeyEnvVar);
+    const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+    for (const operation of generated.model.operations) {
+      expect(blocks.some((b) => b.includes(`client.${operation.methodName}(`)), operation.methodName).toBe(true);
+    }
+    for (const model of generated.model.models) {
+      expect(blocks.some((b) => b.includes(`client.runModelSync(${JSON.stringify(model.id)}`)), model.id).toBe(true);
+    }
+    // Contract text is not HTML-escaped in Markdown.
+    expect(readme).not.toMatch(/&#x27;|&quot;|&amp;/);
+  });
+});
+
+describe("a consumer project with the tarball installed", { timeout: 150_000 }, () => {
+  let compiled: Promise<void> | undefined;
+  const compile = () =>
+    (compiled ??= (async () => {
+      fs.writeFileSync(path.join(consumer!, "consumer.ts"), consumerSource(generated, manifest.name));
+      fs.writeFileSync(path.join(consumer!, "consumer-cjs.cts"), consumerCjsSource(generated, manifest.name));
+      const readme = fs.readFileSync(path.join(consumer!, "node_modules", manifest.name, "README.md"), "utf8");
+      fs.writeFileSync(path.join(consumer!, "readme-examples.ts"), readmeExamplesSource(readme, clientClassName(generated.model)));
+      fs.writeFileSync(path.join(consumer!, "tsconfig.json"), JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["consumer.ts", "consumer-cjs.cts", "readme-examples.ts"] }, null, 2));
+      const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+      expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc (strict, NodeNext) on the consumer");
+    })());
+
+  it("type-checks (strict, NodeNext, lib checks on) a consumer that calls every operation, rejects wrong calls, and the README's examples", async () => {
+    await compile();
+    const examples = fs.readFileSync(path.join(consumer!, "readme-examples.ts"), "utf8");
+    for (const operation of generated.model.operations) expect(examples).toContain(`client.${operation.methodName}(`);
+    expect(fs.existsSync(path.join(consumer!, "out/consumer.js"))).toBe(true);
+    expect(fs.existsSync(path.join(consumer!, "out/consumer-cjs.cjs"))).toBe(true);
+  });
+
+  it("runs it with node (ESM) against Prism: every operation succeeds, and errors are the package's classes", async () => {
+    await compile();
+    const result = expectSuccess(await run(process.execPath, ["out/consumer.js"], { cwd: consumer!, env: { ...process.env, PRISM_URL: prism!.baseUrl }, timeoutMs: 60_000 }), "node out/consumer.js");
+    const report = JSON.parse(result.stdout.trim().split("\n").at(-1)!);
+    expect(report.calls.map((c: { operation: string }) => c.operation)).toEqual(generated.model.operations.map((o) => o.methodName));
+    for (const call of report.calls) {
+      expect(call.status, call.operation).toBeGreaterThanOrEqual(200);
+      expect(call.status, call.operation).toBeLessThan(300);
+    }
+    expect(report.thrown).toMatchObject({ status: 401, isApiError: true, isBase: true });
+    expect(report.resolved).toMatch(/\/node_modules\/gpu-cloud-client\/dist\/index\.js$/);
+  });
+
+  it("require()s it from CommonJS, with the CommonJS build and its types", async () => {
+    await compile();
+    const result = expectSuccess(await run(process.execPath, ["out/consumer-cjs.cjs"], { cwd: consumer!, env: { ...process.env, PRISM_URL: prism!.baseUrl }, timeoutMs: 60_000 }), "node out/consumer-cjs.cjs");
+    const report = JSON.parse(result.stdout.trim().split("\n").at(-1)!);
+    expect(report.status).toBeGreaterThanOrEqual(200);
+    expect(report.status).toBeLessThan(300);
+    expect(report.apiError).toBe("function");
+    expect(report.resolved).toMatch(/\/node_modules\/gpu-cloud-client\/dist\/cjs\/index\.js$/);
+    // And plain require() of the package from a .cjs file, no TypeScript involved.
+    fs.writeFileSync(path.join(consumer!, "plain.cjs"), `const m = require(${JSON.stringify(manifest.name)}); console.log(Object.keys(m).length, typeof m.GpuCloudClient);\n`);
+    const plain = expectSuccess(await run(process.execPath, ["plain.cjs"], { cwd: consumer! }), "node plain.cjs");
+    expect(plain.stdout.trim()).toMatch(/^\d+ function$/);
+  });
+});
