@@ -1,0 +1,137 @@
+/**
+ * Part 4: what the client weighs in an app. Each entry is bundled by esbuild as an app would ship
+ * it (bundle, minify, tree-shake, platform browser, ES2022 modules) and gzipped with zlib
+ * (level 9) and Brotli (quality 11).
+ *
+ *   node --import tsx bench/bundle-size.ts [--json]
+ */
+import path from "node:path";
+import zlib from "node:zlib";
+import * as esbuild from "esbuild";
+import { bytes, GENERATED_SRC, isMain, markdownTable, progress, REPO_ROOT } from "./lib.ts";
+
+interface Entry {
+  id: string;
+  label: string;
+  code: string;
+}
+
+export interface BundleRow {
+  id: string;
+  label: string;
+  minified: number;
+  gzip: number;
+  brotli: number;
+  /** The biggest inputs in the minified output. */
+  inputs: { file: string; bytes: number }[];
+}
+
+export interface BundleResult {
+  rows: BundleRow[];
+  markdown: string;
+}
+
+const INDEX = JSON.stringify(path.join(GENERATED_SRC, "index.ts"));
+
+export const ENTRIES: Entry[] = [
+  {
+    id: "openapi-fetch",
+    label: "openapi-fetch alone (`createClient().GET`)",
+    code: `import createClient from "openapi-fetch";
+const client = createClient({ baseUrl: "https://api.runpod.io" });
+client.GET("/v2/pods", { params: { query: { includeClusterPods: true } } }).then((r) => console.log(r.data));`,
+  },
+  {
+    id: "management",
+    label: "management client (`new GpuCloudClient().listPods()`)",
+    code: `import { GpuCloudClient } from ${INDEX};
+new GpuCloudClient({ apiKey: "key" }).listPods().then((r) => console.log(r.data.pods.length));`,
+  },
+  {
+    id: "run-and-wait",
+    label: "one model, `runAndWait` (`flux-1-dev`)",
+    code: `import { GpuCloudClient, runAndWait } from ${INDEX};
+const client = new GpuCloudClient({ apiKey: "key" });
+runAndWait(client, "flux-1-dev", { prompt: "A lighthouse at dawn" }).then((job) => console.log(job.output));`,
+  },
+  {
+    id: "everything",
+    label: "everything (`import * as all`)",
+    code: `import * as all from ${INDEX};
+console.log(all);`,
+  },
+];
+
+function shortInput(file: string): string {
+  return file
+    .replace(/^.*generated\/gpu-cloud-client\//, "")
+    .replace(/^node_modules\/([^/]+)\/.*$/, "$1 (dependency)");
+}
+
+export async function bundleEntry(entry: Entry): Promise<BundleRow> {
+  const result = await esbuild.build({
+    stdin: { contents: entry.code, resolveDir: REPO_ROOT, loader: "ts", sourcefile: `${entry.id}.ts` },
+    bundle: true,
+    minify: true,
+    treeShaking: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    write: false,
+    metafile: true,
+    legalComments: "none",
+    logLevel: "error",
+  });
+  const code = result.outputFiles[0]!.contents;
+  const output = Object.values(result.metafile.outputs)[0]!;
+  const byInput = new Map<string, number>();
+  for (const [file, info] of Object.entries(output.inputs)) {
+    const key = shortInput(file);
+    byInput.set(key, (byInput.get(key) ?? 0) + info.bytesInOutput);
+  }
+  return {
+    id: entry.id,
+    label: entry.label,
+    minified: code.byteLength,
+    gzip: zlib.gzipSync(code, { level: 9 }).byteLength,
+    brotli: zlib.brotliCompressSync(code, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).byteLength,
+    inputs: [...byInput.entries()]
+      .filter(([, size]) => size > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([file, size]) => ({ file, bytes: size })),
+  };
+}
+
+export async function runBundleSize(): Promise<BundleResult> {
+  const rows: BundleRow[] = [];
+  for (const entry of ENTRIES) {
+    progress(`bundle: ${entry.id}`);
+    rows.push(await bundleEntry(entry));
+  }
+  const base = rows.find((row) => row.id === "openapi-fetch")!;
+  const table = markdownTable(
+    ["Bundle (esbuild, minified, browser)", "minified", "gzip -9", "brotli", "gzip vs openapi-fetch alone", "largest inputs (minified bytes)"],
+    rows.map((row) => [
+      row.label,
+      bytes(row.minified),
+      bytes(row.gzip),
+      bytes(row.brotli),
+      row.id === "openapi-fetch" ? "–" : `+${bytes(row.gzip - base.gzip)} (${(row.gzip / base.gzip).toFixed(1)}×)`,
+      row.inputs
+        .slice(0, 4)
+        .map((input) => `${input.file} ${bytes(input.bytes)}`)
+        .join(", "),
+    ]),
+  );
+  const markdown = [
+    table,
+    "",
+    "Each row is a tiny app importing the client from its sources, bundled the way an app ships it (tree-shaken; `sideEffects: false` in the package). Sizes include openapi-fetch and structured-headers.",
+  ].join("\n");
+  return { rows, markdown };
+}
+
+if (isMain(import.meta.url)) {
+  const result = await runBundleSize();
+  process.stdout.write(process.argv.includes("--json") ? `${JSON.stringify(result)}\n` : `${result.markdown}\n`);
+}

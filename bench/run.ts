@@ -1,0 +1,102 @@
+/**
+ * `npm run bench`: every benchmark in sequence, each in its own process, then one Markdown report
+ * on stdout (progress goes to stderr) to paste into the README's Performance section.
+ *
+ *   node --import tsx bench/run.ts [--quick] [--only bundle,overhead,generation] [--no-profile]
+ *
+ * Benchmarks are not tests: they fail nothing, they report figures and whether each goal is met.
+ * When the per-call goal is missed, a CPU profile of the client layer follows (bench/profile-client.ts).
+ */
+import type { BundleResult } from "./bundle-size.ts";
+import type { OverheadResult } from "./client-overhead.ts";
+import type { GenerationResult } from "./generation.ts";
+import { bytes, lastJsonLine, machineDescription, markdownTable, ms, percent, progress, ratio, runTsNode } from "./lib.ts";
+import type { ProfileReport } from "./profile-client.ts";
+
+const quick = process.argv.includes("--quick");
+const onlyIndex = process.argv.indexOf("--only");
+const only = onlyIndex === -1 ? undefined : new Set(process.argv[onlyIndex + 1]?.split(","));
+const wants = (part: string) => only === undefined || only.has(part);
+
+async function part<T>(name: string, script: string, nodeFlags: string[] = [], extra: string[] = []): Promise<T | undefined> {
+  const started = performance.now();
+  progress(`${name}…`);
+  const result = await runTsNode(script, ["--json", ...(quick ? ["--quick"] : []), ...extra], nodeFlags, { echoStderr: true });
+  progress(`${name} done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (result.code !== 0) {
+    process.stdout.write(`\n**${name} failed** (exit ${result.code}):\n\n\`\`\`\n${result.stderr.trim().split("\n").slice(-15).join("\n")}\n\`\`\`\n`);
+    return undefined;
+  }
+  return lastJsonLine<T>(result.stdout);
+}
+
+const started = performance.now();
+const machine = machineDescription();
+const out: string[] = [];
+out.push(
+  "## Performance",
+  "",
+  `Measured with \`npm run bench\` on ${machine.cpu}, ${machine.cores} cores, ${machine.memory} RAM, Node ${machine.node}, ${machine.os}` +
+    `${quick ? " (quick mode: fewer rounds, figures noisier)" : ""}. Loopback server in its own process; figures vary by a few percent between runs.`,
+);
+
+const goals: string[][] = [];
+let overhead: OverheadResult | undefined;
+
+if (wants("overhead")) {
+  overhead = await part<OverheadResult>("per-call overhead and memory", "bench/client-overhead.ts", ["--expose-gc"]);
+  if (overhead) {
+    out.push("", "### Per-call overhead (bench/client-overhead.ts)", "", overhead.markdown);
+    for (const goal of overhead.goal) {
+      goals.push([
+        `Per call, ${goal.operation}: generated client with request validation ≤ 5 % over openapi-fetch alone`,
+        `${percent(goal.ratio - 1)} at p50, ${goal.extraUs.toFixed(0)} µs/call (rounds p10–p90 ${percent(goal.p10 - 1)} … ${percent(goal.p90 - 1)}; by mean ${percent(goal.meanRatio - 1)})`,
+        goal.met ? "met" : "**missed**",
+      ]);
+    }
+    if (overhead.memory) {
+      goals.push([
+        `Memory: heap growth does not scale with calls (${overhead.memory.calls.toLocaleString("en-US")} calls)`,
+        `${overhead.memory.regressionBytesPerCall.toFixed(2)} B/call after the first ${overhead.memory.firstMark.toLocaleString("en-US")} (heap ${bytes(overhead.memory.heapBefore)} → ${bytes(overhead.memory.heapAt100k)})`,
+        overhead.memory.flat ? "met" : "**missed**",
+      ]);
+    }
+  }
+}
+
+if (wants("generation")) {
+  const generation = await part<GenerationResult>("generation time", "bench/generation.ts");
+  if (generation) {
+    out.push("", "### Generation time (bench/generation.ts)", "", generation.markdown);
+    const g = generation.goals;
+    goals.push(["This contract generates in under 2 s cold", ms(g.contractColdMs), g.contractColdMet ? "met" : "**missed**"]);
+    goals.push([
+      "Large document: whole generator ≤ 3× openapi-typescript",
+      `${Number.isFinite(g.largeRatioCold) ? `cold ${ratio(g.largeRatioCold, 1)}` : "did not finish"}${Number.isFinite(g.largeRatioWarm) ? `, warm ${ratio(g.largeRatioWarm, 1)}` : ""}${g.largeNote ? `; ${g.largeNote}` : ""}`,
+      g.largeMet ? "met" : "**missed**",
+    ]);
+  }
+}
+
+if (wants("bundle")) {
+  const bundle = await part<BundleResult>("bundle size", "bench/bundle-size.ts");
+  if (bundle) out.push("", "### Bundle size (bench/bundle-size.ts)", "", bundle.markdown);
+}
+
+if (overhead && overhead.goal.some((goal) => !goal.met) && !process.argv.includes("--no-profile")) {
+  const profile = await part<ProfileReport>("CPU profile of the client layer", "bench/profile-client.ts");
+  if (profile) {
+    out.push(
+      "",
+      "### Where the per-call time goes (bench/profile-client.ts)",
+      "",
+      "The per-call goal is missed, so the generated client (request validation on) and openapi-fetch alone were profiled with V8's CPU profiler on an in-memory fetch (no socket, no server), and the samples attributed to the client's source files and functions.",
+      "",
+      profile.markdown,
+    );
+  }
+}
+
+if (goals.length > 0) out.push("", "### Goals", "", markdownTable(["Goal", "Measured", "Result"], goals));
+out.push("", `_Whole run: ${((performance.now() - started) / 1000).toFixed(0)} s._`);
+process.stdout.write(`${out.join("\n")}\n`);

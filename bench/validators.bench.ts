@@ -1,0 +1,296 @@
+/**
+ * Benchmark of the generated validators against ajv (compiled at run time), ajv standalone code
+ * and hand-written zod 4 schemas for the same shapes. Run: `npx tsx bench/validators.bench.ts`.
+ *
+ * Cases: (a) a response listing 100 pods (copies of the contract's example pods), (b) a valid
+ * video input, (c) an invalid video input with four errors, every library in all-errors mode.
+ * For valid data ajv runs in its default (first error) mode, which is its fast path; the generated
+ * code is measured both as the `isX` guard and as `validateX` (which runs the guard first).
+ *
+ * Timing: a loop timer per contender, warm-up, then ROUNDS rounds of ROUND_MS each, taken
+ * round-robin over the contenders of a case; the median round's operations per second is reported.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import standaloneCode from "ajv/dist/standalone/index.js";
+import addFormats from "ajv-formats";
+import * as esbuild from "esbuild";
+import { z } from "zod";
+import { emitValidators } from "../generator/emit/validators.ts";
+import { loadContract } from "../generator/load.ts";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 7);
+const ROUND_MS = Number(process.env["BENCH_ROUND_MS"] ?? 250);
+const WARMUP_MS = 500;
+
+type Check = (value: unknown) => unknown;
+
+/* ------------------------------------------------------------ the contenders */
+
+const contract = await loadContract(path.join(repoRoot, "openapi/openapi.yaml"));
+const document = contract.document;
+const schemaNames = Object.keys(document.components?.schemas ?? {});
+
+/** Bundles JavaScript or TypeScript (stdin) into one ES module and imports it from a data: URL. */
+async function importBundle(contents: string, loader: "ts" | "js"): Promise<Record<string, any>> {
+  const result = await esbuild.build({
+    stdin: { contents, loader, resolveDir: repoRoot, sourcefile: `bench-input.${loader}` },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]?.text ?? "";
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`) as Promise<Record<string, any>>;
+}
+
+// Generated: emitted for every schema of the contract, transpiled and bundled with its runtime.
+const generated = await importBundle(
+  emitValidators({
+    document,
+    entries: schemaNames.map((name) => ({ name, pointer: `/components/schemas/${name}` })),
+    runtimeImport: path.join(repoRoot, "templates/runtime/validation.ts"),
+  }),
+  "ts",
+);
+
+// ajv compiled at run time (the whole document registered so internal $refs resolve as written).
+function ajvInstance(allErrors: boolean, source = false): InstanceType<typeof Ajv2020> {
+  const ajv = new Ajv2020({ strict: false, allErrors, validateSchema: false, code: { source } });
+  addFormats.default(ajv);
+  ajv.addSchema(document, "contract");
+  return ajv;
+}
+const ajvFirst = ajvInstance(false);
+const ajvAll = ajvInstance(true);
+const ajvValidator = (ajv: InstanceType<typeof Ajv2020>, name: string) => {
+  const validate = ajv.getSchema(`contract#/components/schemas/${name}`);
+  if (validate === undefined) throw new Error(name);
+  return validate;
+};
+
+// ajv standalone: module code generated once, bundled with ajv's runtime helpers and ajv-formats.
+async function ajvStandalone(allErrors: boolean): Promise<Record<string, any>> {
+  const ajv = ajvInstance(allErrors, true);
+  const refs = { PodList: "contract#/components/schemas/PodList", ImageToVideoInput: "contract#/components/schemas/ImageToVideoInput" };
+  const module = await importBundle(standaloneCode.default(ajv, refs), "js");
+  return (module["default"] ?? module) as Record<string, any>;
+}
+const standaloneFirst = await ajvStandalone(false);
+const standaloneAll = await ajvStandalone(true);
+
+// zod 4, written by hand for the same shapes. Open enums (`anyOf: [enum, string]`) as unions.
+const openEnum = <T extends readonly [string, ...string[]]>(values: T) => z.union([z.enum(values), z.string()]);
+const sshEndpoint = z.object({ host: z.string(), port: z.int().min(1).max(65535), username: z.string(), command: z.string() });
+const zodPod = z.object({
+  id: z.string(),
+  name: z.string(),
+  image: z.string(),
+  args: z.string(),
+  disk: z.int(),
+  ports: z.array(z.string().regex(/^[0-9]{1,5}\/[a-z]+$/u)),
+  env: z.record(z.string(), z.string()),
+  registry: z.string().nullable(),
+  status: openEnum(["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"]),
+  actions: z.array(openEnum(["start", "stop", "restart", "terminate"])),
+  mounts: z.object({ persistent: z.object({ size: z.int(), path: z.string() }) }),
+  gpu: z.object({ id: z.string(), count: z.int().min(0) }),
+  cloud: openEnum(["SECURE", "COMMUNITY"]),
+  dataCenterId: z.string(),
+  ssh: z.object({ proxy: sshEndpoint, direct: sshEndpoint }),
+  template: z.string(),
+  cost: z.number(),
+  locked: z.boolean(),
+  globalNetworking: z.object({ enabled: z.boolean() }),
+  runtime: z.object({
+    uptime: z.int(),
+    ports: z.array(z.object({ private: z.int(), public: z.int(), type: z.string(), ip: z.string() })),
+  }),
+  createdAt: z.iso.datetime({ offset: true }),
+  startedAt: z.iso.datetime({ offset: true }),
+  cluster: z.union([z.object({ id: z.string(), rank: z.int().nullable() }), z.null()]),
+});
+const zodPodList = z.object({ pods: z.array(zodPod) });
+const zodVideoInput = z.strictObject({
+  prompt: z.string(),
+  image: z.url(),
+  audio: z.url().optional(),
+  negative_prompt: z.string().optional(),
+  size: z.enum(["1280*720", "1920*1080"]).optional(),
+  duration: z.union([z.literal(5), z.literal(10), z.literal(15)]).optional(),
+  shot_type: z.enum(["single", "multi"]).optional(),
+  seed: z.int().optional(),
+  enable_prompt_expansion: z.boolean().optional(),
+  enable_safety_checker: z.boolean().optional(),
+});
+
+/* ------------------------------------------------------------ the data */
+
+const examplePods = contract.at<{ value: { pods: unknown[] } }>("/components/examples/PodListWithClusterPods")?.value.pods ?? [];
+const podList = { pods: Array.from({ length: 100 }, (_, i) => structuredClone(examplePods[i % examplePods.length])) };
+const validVideo = {
+  prompt: "The camera slowly pushes in while the lanterns sway in the wind",
+  image: "https://images.example.org/lanterns.jpg",
+  audio: "https://audio.example.org/wind.mp3",
+  negative_prompt: "blur, text",
+  size: "1920*1080",
+  duration: 10,
+  shot_type: "multi",
+  seed: 42,
+  enable_prompt_expansion: true,
+  enable_safety_checker: true,
+};
+/** Four errors: image not a URI, duration not in the enum, shot_type not in the enum, seed not an integer. */
+const invalidVideo = { ...validVideo, image: "not a url", duration: 7, shot_type: "triple", seed: 1.5 };
+
+/* ------------------------------------------------------------ timing */
+
+let sink = 0;
+function consume(result: unknown): void {
+  sink = (sink + (result === true ? 1 : Array.isArray(result) ? result.length : result ? 2 : 3)) | 0;
+}
+
+/**
+ * A fresh copy of the timing loop for each contender: closures of one function literal share V8's
+ * type feedback, so a shared loop would turn megamorphic and favour whoever runs first.
+ */
+const LOOP_SOURCE = `
+  let ops = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < ms) {
+    for (let i = 0; i < 64; i++) consume(check(value));
+    ops += 64;
+    now = performance.now();
+  }
+  return (ops * 1000) / (now - start);
+`;
+
+/** Per contender: a timed loop of its own, run for `ms`, returning operations per second. */
+function timer(check: Check, value: unknown): (ms: number) => number {
+  // Benchmark harness only (the generated validators never evaluate code).
+  const loop = new Function("check", "value", "consume", "ms", LOOP_SOURCE) as (c: Check, v: unknown, s: typeof consume, ms: number) => number;
+  return (ms) => loop(check, value, consume, ms);
+}
+
+/**
+ * Median ops/s of each contender. Rounds go round-robin over the contenders, so a slow spell of
+ * the machine (other processes) hits all of them alike.
+ */
+function measure(checks: Check[], value: unknown): number[] {
+  const timers = checks.map((check) => timer(check, value));
+  for (const run of timers) run(WARMUP_MS);
+  const rounds: number[][] = checks.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) timers.forEach((run, index) => rounds[index]?.push(run(ROUND_MS)));
+  return rounds.map((list) => list.sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0);
+}
+
+interface Contender {
+  library: string;
+  check: Check;
+  /** Whether the value is accepted, and how many errors are reported. */
+  verdict: (value: unknown) => { valid: boolean; errors: number };
+}
+
+function ajvContender(library: string, validate: { (value: unknown): boolean; errors?: unknown[] | null }): Contender {
+  return {
+    library,
+    check: (value) => validate(value),
+    verdict: (value) => ({ valid: validate(value), errors: validate(value) ? 0 : (validate.errors?.length ?? 0) }),
+  };
+}
+
+function zodContender(schema: z.ZodType): Contender {
+  return {
+    library: "zod 4 (safeParse)",
+    check: (value) => schema.safeParse(value).success,
+    verdict: (value) => {
+      const result = schema.safeParse(value);
+      return { valid: result.success, errors: result.success ? 0 : result.error.issues.length };
+    },
+  };
+}
+
+function generatedContenders(name: string, guard: boolean): Contender[] {
+  const is = generated[`is${name}`] as (value: unknown) => boolean;
+  const validate = generated[`validate${name}`] as (value: unknown) => unknown[];
+  const verdict = (value: unknown) => ({ valid: is(value), errors: validate(value).length });
+  const list: Contender[] = [{ library: `generated validate${name}`, check: validate, verdict }];
+  if (guard) list.unshift({ library: `generated is${name}`, check: is, verdict });
+  return list;
+}
+
+interface Case {
+  title: string;
+  value: unknown;
+  expectValid: boolean;
+  contenders: Contender[];
+}
+
+const cases: Case[] = [
+  {
+    title: "(a) PodList, 100 pods (valid)",
+    value: podList,
+    expectValid: true,
+    contenders: [
+      ...generatedContenders("PodList", true),
+      ajvContender("ajv (compiled at run time)", ajvValidator(ajvFirst, "PodList")),
+      ajvContender("ajv standalone", standaloneFirst["PodList"]),
+      zodContender(zodPodList),
+    ],
+  },
+  {
+    title: "(b) ImageToVideoInput (valid)",
+    value: validVideo,
+    expectValid: true,
+    contenders: [
+      ...generatedContenders("ImageToVideoInput", true),
+      ajvContender("ajv (compiled at run time)", ajvValidator(ajvFirst, "ImageToVideoInput")),
+      ajvContender("ajv standalone", standaloneFirst["ImageToVideoInput"]),
+      zodContender(zodVideoInput),
+    ],
+  },
+  {
+    title: "(c) ImageToVideoInput with 4 errors (all errors)",
+    value: invalidVideo,
+    expectValid: false,
+    contenders: [
+      ...generatedContenders("ImageToVideoInput", false),
+      ajvContender("ajv allErrors (compiled at run time)", ajvValidator(ajvAll, "ImageToVideoInput")),
+      ajvContender("ajv allErrors standalone", standaloneAll["ImageToVideoInput"]),
+      zodContender(zodVideoInput),
+    ],
+  },
+];
+
+/* ------------------------------------------------------------ run */
+
+const format = (n: number) => Math.round(n).toLocaleString("en-US");
+console.log(`node ${process.version}, ${ROUNDS} rounds × ${ROUND_MS} ms after ${WARMUP_MS} ms warm-up, median ops/s\n`);
+for (const { title, value, expectValid, contenders } of cases) {
+  const speeds = measure(
+    contenders.map((contender) => contender.check),
+    value,
+  );
+  const rows = contenders.map((contender, index) => {
+    const { valid, errors } = contender.verdict(value);
+    if (valid !== expectValid) throw new Error(`${contender.library}: expected valid=${expectValid} on ${title}`);
+    return { library: contender.library, "ops/s": speeds[index] ?? 0, errors };
+  });
+  const ops = (match: (library: string) => boolean) => rows.find((row) => match(row.library))?.["ops/s"] ?? Number.NaN;
+  const generatedOps = ops((library) => library.startsWith("generated"));
+  const ajvOps = ops((library) => library.startsWith("ajv") && !library.includes("standalone"));
+  const standaloneOps = ops((library) => library.includes("standalone"));
+  const zodOps = ops((library) => library.startsWith("zod"));
+  console.log(title);
+  console.table(rows.map((row) => ({ library: row.library, "ops/s": format(row["ops/s"]), errors: row.errors })));
+  console.log(
+    `  generated ÷ ajv: ${(generatedOps / ajvOps).toFixed(2)}×   generated ÷ ajv standalone: ${(generatedOps / standaloneOps).toFixed(2)}×   generated ÷ zod: ${(generatedOps / zodOps).toFixed(1)}×` +
+      `   (generated = ${rows[0]?.library})\n`,
+  );
+}
+if (sink === 42) console.log("");
