@@ -141,8 +141,6 @@ export class ClientCore {
     const baseUrl = this.baseUrl(spec.server);
     const validateRequest = spec.validateRequest;
     if (validateRequest) this.assertValid(spec.operationId, () => validateRequest(params));
-    // Built here first so a bad path parameter is refused before anything is sent.
-    buildPath(spec.path, (params.path ?? {}) as Record<string, unknown>);
     const fetch = createTransportFetch(this.#transport, {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
@@ -163,6 +161,7 @@ export class ClientCore {
       params: { path: params.path, query: params.query },
       body: params.body,
       bodySerializer: (body: unknown) => serializeBody(body, spec.requestMediaType),
+      // openapi-fetch builds the URL before calling fetch: a bad path parameter is refused before anything is sent.
       pathSerializer: (template: string, values: Record<string, unknown>) => buildPath(template, values),
       headers,
       fetch,
@@ -189,8 +188,22 @@ export class ClientCore {
         });
       }
     }
-    return { data, status: response.status, headers: response.headers, rateLimit: parseRateLimit(response.headers) };
+    return resultOf(data, response);
   }
+}
+
+/** The rate-limit headers are parsed when first read, so calls that never look pay nothing. */
+function resultOf<T>(data: T, response: Response): ApiResult<T> {
+  let rateLimit: RateLimitState | undefined | null = null;
+  return {
+    data,
+    status: response.status,
+    headers: response.headers,
+    get rateLimit() {
+      if (rateLimit === null) rateLimit = parseRateLimit(response.headers);
+      return rateLimit;
+    },
+  };
 }
 
 /** `body` + `/input/duration` → `body.input.duration`; JSON pointer escapes undone. */

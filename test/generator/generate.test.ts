@@ -134,6 +134,8 @@ describe("npm run generate", { timeout: 120_000 }, () => {
   it.each([
     ["an undeclared path parameter", MINIMAL.replace("- { name: id, in: path, required: true, schema: { type: string } }", "- { name: other, in: query, schema: { type: string } }"), "/paths/~1things~1{id}/get: path parameter {id} is in the path but not declared"],
     ["a server variable without default", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: [{ url: 'https://{region}.example.test', variables: { region: { enum: [eu] } } }]"), "/servers/0/variables/region: server variable {region} has no default"],
+    ["a format the validators cannot check", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, format: 'x*/y' } }"), '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/format: format "x*/y" is not supported'],
+    ["a keyword the validators do not support", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string } }, unevaluatedProperties: false"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/unevaluatedProperties"],
     ["an unsupported request media type", MINIMAL.replace("      responses:", "      requestBody:\n        content: { application/xml: { schema: { type: string } } }\n      responses:"), "/paths/~1things~1{id}/get/requestBody/content: no supported request media type"],
   ])("names the pointer of %s", async (_, text, expected) => {
     const result = await cli("--spec", writeContract(`bad-${expected.length}.yaml`, text), "--out", path.join(scratch, "never"));

@@ -1,7 +1,7 @@
 /**
  * A tiny statement builder for the validator emitter. It knows when a block ends in an
  * unconditional jump (`return false;`, `break L1;`) so nothing unreachable is emitted after it,
- * and it drops labels no `break` uses: generated code compiles cleanly even with
+ * and it drops labels no emitted `break` uses: generated code compiles cleanly even with
  * `allowUnreachableCode: false` and `allowUnusedLabels: false`.
  *
  * Only code built by the emitter goes in here; contract text arrives already escaped
@@ -64,11 +64,12 @@ export class Block {
    * `label: { inner }` when a `break label` inside uses the label, else a plain block. The block
    * jumps on when the inner one ends in a jump to somewhere outside it.
    */
-  labeled(label: string, inner: Block, usedLabels: ReadonlySet<string>): this {
+  labeled(label: string, inner: Block): this {
     if (inner.isEmpty || this.exit !== undefined) return this;
-    const head = usedLabels.has(label) ? `${label}: {` : "{";
-    this.lines.push(head, ...indent(inner.lines), "}");
-    if (inner.exit !== undefined && inner.exit !== label) this.exit = inner.exit;
+    // A `break label` that was emitted (labels are unique per function) lets the block complete.
+    const used = usesName(inner.lines, label);
+    this.lines.push(used ? `${label}: {` : "{", ...indent(inner.lines), "}");
+    if (inner.exit !== undefined && inner.exit !== label && !used) this.exit = inner.exit;
     return this;
   }
 }
@@ -77,19 +78,17 @@ export function indent(lines: readonly string[], by = "  "): string[] {
   return lines.map((line) => (line === "" ? line : `${by}${line}`));
 }
 
-/** Per generated function: fresh local names and labels, and which labels are used. */
+/** Per generated function: fresh local names and labels. */
 export class Scope {
   private counter = 0;
-  readonly usedLabels = new Set<string>();
 
   local(prefix: string): string {
     this.counter += 1;
     return `${prefix}${this.counter}`;
   }
 
-  /** The jump's statement, noting that its label is used. */
+  /** The jump's statement. */
   use(jump: Jump): string {
-    if (jump.target !== "return") this.usedLabels.add(jump.target);
     return jump.statement;
   }
 }

@@ -79,6 +79,7 @@ export const FORMAT_CHECKERS: ReadonlyMap<string, { helper: string; noun: string
   ["date-time", { helper: "validDateTime", noun: "an RFC 3339 date-time" }],
   ["date", { helper: "validDate", noun: "an RFC 3339 date" }],
   ["uri", { helper: "validUri", noun: "an absolute URI" }],
+  ["uri-reference", { helper: "validUriReference", noun: "a URI reference" }],
   ["uuid", { helper: "validUuid", noun: "a UUID" }],
   ["email", { helper: "validEmail", noun: "an email address" }],
 ]);

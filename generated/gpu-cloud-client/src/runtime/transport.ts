@@ -64,18 +64,25 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND"
 export function createTransportFetch(config: TransportConfig, call: CallOptions = {}): (input: Request) => Promise<Response> {
   return async function transportFetch(input: Request): Promise<Response> {
     const method = input.method.toUpperCase();
-    const url = sanitizeUrl(input.url);
+    // Sanitised only when a log line or an error needs it: most calls need neither.
+    let sanitized: string | undefined;
+    const target = {
+      method,
+      get url(): string {
+        return (sanitized ??= sanitizeUrl(input.url));
+      },
+    };
     const timeoutMs = call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxRetries = call.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const maxRetryAfterMs = config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(method);
     const log = (fields: Record<string, unknown>): void =>
-      config.logger?.debug?.("gpu-cloud request attempt", { method, url, ...fields });
+      config.logger?.debug?.("gpu-cloud request attempt", { method, url: target.url, ...fields });
 
     // Both the call options and the Request (openapi-fetch's `signal` option) may carry a signal.
     const callerSignals = [call.signal, input.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const aborted = (): AbortedError =>
-      new AbortedError({ method, url, reason: callerSignals.find((signal) => signal.aborted)?.reason });
+      new AbortedError({ method, url: target.url, reason: callerSignals.find((signal) => signal.aborted)?.reason });
 
     if (callerSignals.some((signal) => signal.aborted)) throw aborted();
     // Read the body once so that every attempt can send the same bytes.
@@ -88,13 +95,13 @@ export function createTransportFetch(config: TransportConfig, call: CallOptions 
       const retriesLeft = attempt <= maxRetries;
       let delayMs: number | undefined;
       try {
-        const response = await sendAttempt(config, input, init, callerSignals, timeoutMs, { method, url });
+        const response = await sendAttempt(config, input, init, callerSignals, timeoutMs, target);
         if (retriesLeft && idempotent && RETRYABLE_STATUSES.has(response.status)) {
           delayMs = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
           if (delayMs === undefined) {
             config.logger?.warn?.("gpu-cloud Retry-After exceeds maxRetryAfterMs; not retrying", {
               method,
-              url,
+              url: target.url,
               retryAfter: response.headers.get("retry-after"),
               maxRetryAfterMs,
             });
@@ -164,9 +171,10 @@ async function sendAttempt(
     return await fetchImpl(new Request(input, { ...init, signal: attempt.controller.signal }));
   } catch (error) {
     const callerAbort = callerSignals.find((signal) => signal.aborted);
-    if (callerAbort !== undefined) throw new AbortedError({ ...target, reason: callerAbort.reason });
-    if (timedOut) throw new TimeoutError({ ...target, timeoutMs });
-    throw new ConnectionError({ ...target, cause: sanitizeCause(error, config.apiKey) });
+    const { method, url } = target;
+    if (callerAbort !== undefined) throw new AbortedError({ method, url, reason: callerAbort.reason });
+    if (timedOut) throw new TimeoutError({ method, url, timeoutMs });
+    throw new ConnectionError({ method, url, cause: sanitizeCause(error, config.apiKey) });
   } finally {
     clearTimeout(timer);
     attempt.dispose();

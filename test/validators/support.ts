@@ -1,0 +1,76 @@
+/**
+ * Test helpers: run emitted validator modules in memory. Tests may evaluate code (the generated
+ * modules themselves never do): the module is transpiled to CommonJS and run with
+ * `new Function`, its one import answered with the runtime module.
+ */
+import ts from "typescript";
+import * as runtime from "../../templates/runtime/validation.ts";
+import type { ValidationIssue } from "../../templates/runtime/validation.ts";
+
+export type { ValidationIssue };
+
+export interface LoadedValidators {
+  [name: string]: (value: unknown) => any;
+}
+
+export function transpile(source: string): string {
+  return ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+    reportDiagnostics: false,
+  }).outputText;
+}
+
+/** Evaluates an emitted module; `./runtime/validation.js` resolves to the runtime under test. */
+export function loadValidators(source: string, runtimeSpecifier = "./runtime/validation.js"): LoadedValidators {
+  const js = transpile(source);
+  const exports: Record<string, unknown> = {};
+  const require = (specifier: string): unknown => {
+    if (specifier === runtimeSpecifier) return runtime;
+    throw new Error(`unexpected import ${specifier}`);
+  };
+  new Function("exports", "require", js)(exports, require);
+  return exports as LoadedValidators;
+}
+
+/** Type-checks modules (under /virtual/) together in memory: strict and then some, ES2022 library only. */
+export function diagnosticsOf(modules: Map<string, string>, extra: ts.CompilerOptions = {}): string[] {
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
+    allowUnreachableCode: false,
+    allowUnusedLabels: false,
+    noImplicitReturns: true,
+    noFallthroughCasesInSwitch: true,
+    exactOptionalPropertyTypes: true,
+    verbatimModuleSyntax: true,
+    target: ts.ScriptTarget.ES2022,
+    // ES modules throughout; "./x.js" specifiers resolve to the virtual "./x.ts" as under NodeNext.
+    module: ts.ModuleKind.ES2022,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ["lib.es2022.d.ts"],
+    types: [],
+    noEmit: true,
+    ...extra,
+  };
+  const host = ts.createCompilerHost(options);
+  const readLibrary = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  const readFile = host.readFile.bind(host);
+  const directoryExists = host.directoryExists?.bind(host);
+  host.fileExists = (fileName) => modules.has(fileName) || fileExists(fileName);
+  host.directoryExists = (name) => [...modules.keys()].some((file) => file.startsWith(`${name}/`)) || (directoryExists?.(name) ?? false);
+  host.readFile = (fileName) => modules.get(fileName) ?? readFile(fileName);
+  host.getSourceFile = (fileName, languageVersion, onError) => {
+    const source = modules.get(fileName);
+    return source === undefined
+      ? readLibrary(fileName, languageVersion, onError)
+      : ts.createSourceFile(fileName, source, languageVersion, true);
+  };
+  const program = ts.createProgram([...modules.keys()], options, host);
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : "";
+    return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
+  });
+}
