@@ -120,6 +120,8 @@ function emitIndex(project: Project, model: ApiModel, className: string, hasMode
     { moduleSpecifier: "./runtime/rate-limit.js", isTypeOnly: true, namedExports: ["RateLimitState", "RateLimitWindow"] },
     { moduleSpecifier: "./runtime/client-core.js", isTypeOnly: true, namedExports: ["ApiResult", "RequestOptions", "CoreOptions"] },
     { moduleSpecifier: "./runtime/transport.js", isTypeOnly: true, namedExports: ["Logger"] },
+    { moduleSpecifier: "./runtime/validation.js", namedExports: ["formatIssues"] },
+    { moduleSpecifier: "./runtime/validation.js", isTypeOnly: true, namedExports: ["ValidationIssue"] },
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedExports: ["paths", "components", "operations"] },
   ]);
   file.insertStatements(0, `/** ${className}: the typed client of ${model.packageName.replace(/\*\//g, "")}. */`);

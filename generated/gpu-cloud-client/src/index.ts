@@ -9,4 +9,6 @@ export { parseRateLimit, parseRetryAfter } from "./runtime/rate-limit.js";
 export type { RateLimitState, RateLimitWindow } from "./runtime/rate-limit.js";
 export type { ApiResult, RequestOptions, CoreOptions } from "./runtime/client-core.js";
 export type { Logger } from "./runtime/transport.js";
+export { formatIssues } from "./runtime/validation.js";
+export type { ValidationIssue } from "./runtime/validation.js";
 export type { paths, components, operations } from "./schema.js";
