@@ -3,7 +3,7 @@
  * of contract text goes through the escaping helpers: descriptions through `docComment`, values
  * through `stringLiteral`, names through `identifier` and `propertyKey`.
  */
-import { Scope, VariableDeclarationKind, type Project, type SourceFile } from "ts-morph";
+import { Scope, VariableDeclarationKind, type MethodDeclarationStructure, type OptionalKind, type Project, type SourceFile, type TypeAliasDeclarationStructure } from "ts-morph";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, stringLiteral } from "../escape.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
@@ -53,7 +53,9 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     })),
   });
 
-  for (const operation of model.operations) addOperationTypes(file, operation);
+  // One insertion per kind: ts-morph re-parses the file on every insertion, so adding them one by
+  // one costs time quadratic in the number of operations.
+  file.addTypeAliases(model.operations.flatMap(operationTypes));
 
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
@@ -92,10 +94,11 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     ],
   });
 
-  for (const operation of model.operations) {
+  classDeclaration.addMethods(
+    model.operations.map((operation): OptionalKind<MethodDeclarationStructure> => {
     const names = typeNames(operation);
     const optional = !paramsRequired(operation);
-    classDeclaration.addMethod({
+    return {
       name: operation.methodName,
       scope: Scope.Public,
       docs: [operationDoc(operation)],
@@ -107,8 +110,9 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
       ],
       returnType: `Promise<ApiResult<${names.response}>>`,
       statements: [`return this.request(OPERATIONS.${operation.methodName}, ${hasParams(operation) ? "params" : "{}"}, options);`],
-    });
-  }
+    };
+    }),
+  );
 
   if (hasModels) addModelMethods(classDeclaration, model, Boolean(validators));
   return file;
@@ -130,9 +134,10 @@ function paramsRequired(operation: OperationModel): boolean {
   return operation.parameters.some((p) => p.required) || operation.requestBody?.required === true;
 }
 
-function addOperationTypes(file: SourceFile, operation: OperationModel): void {
+function operationTypes(operation: OperationModel): Array<OptionalKind<TypeAliasDeclarationStructure>> {
   const names = typeNames(operation);
   const base = operationTypePath(operation);
+  const aliases: Array<OptionalKind<TypeAliasDeclarationStructure>> = [];
   if (hasParams(operation)) {
     const members: string[] = [];
     for (const location of ["path", "query", "header"] as const) {
@@ -145,7 +150,7 @@ function addOperationTypes(file: SourceFile, operation: OperationModel): void {
       const body = `NonNullable<${base}["requestBody"]>["content"][${stringLiteral(operation.requestBody.mediaType)}]`;
       members.push(`body${operation.requestBody.required ? "" : "?"}: ${body};`);
     }
-    file.addTypeAlias({
+    aliases.push({
       name: names.params,
       isExported: true,
       docs: [`Parameters of {@link ${operation.methodName}}, grouped by where they are sent.`],
@@ -157,12 +162,13 @@ function addOperationTypes(file: SourceFile, operation: OperationModel): void {
       ? `${base}["responses"][${stringLiteral(response.status)}]["content"][${stringLiteral(response.mediaType)}]`
       : "undefined",
   );
-  file.addTypeAlias({
+  aliases.push({
     name: names.response,
     isExported: true,
     docs: [`Successful response body of {@link ${operation.methodName}}.`],
     type: bodies.length ? [...new Set(bodies)].join(" | ") : "undefined",
   });
+  return aliases;
 }
 
 function operationSpecLiteral(operation: OperationModel, validators: { request?: string; response?: string } = {}): string {

@@ -17,8 +17,7 @@ export function emitTypeAliases(project: Project, model: ApiModel, fileName: str
     case: "pascal",
     taken: [...TAKEN, className, `${className}Options`, ...operationTypes, "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
   });
-  model.schemaNames.forEach((schema, index) => {
-    file.addTypeAlias({ name: names[index]!, isExported: true, type: `components["schemas"][${stringLiteral(schema)}]` });
-  });
+  // One insertion: ts-morph re-parses the file on each, which is quadratic over thousands of schemas.
+  file.addTypeAliases(model.schemaNames.map((schema, index) => ({ name: names[index]!, isExported: true, type: `components["schemas"][${stringLiteral(schema)}]` })));
   return file;
 }

@@ -16,7 +16,7 @@
  */
 import { ContractError, parsePointer, pointer } from "../errors.ts";
 import { jsDoc, stringLiteral } from "../escape.ts";
-import { usesName } from "./validators/code.ts";
+import { identifiersIn } from "./validators/code.ts";
 import { isObject, valueAt, ValidatorCompiler, type Declaration } from "./validators/compile.ts";
 import { DefaultsCompiler } from "./validators/defaults.ts";
 
@@ -136,28 +136,39 @@ export function emitValidators(options: EmitValidatorsOptions): string {
   // Keep only what the exports reach: code behind a check that always fails, or a schema that is
   // compiled only to be checked (an `if` without `then`/`else`), leaves nothing unused behind.
   const kept = reachable([...compiler.constants, ...declarations], exported);
-  const body = kept.flatMap((declaration) => [...declaration.lines, ""]);
-  const code = [...body, ...exported];
-  const values = RUNTIME_VALUES.filter((name) => usesName(code, name));
-  const types = RUNTIME_TYPES.filter((name) => usesName(code, name)).map((name) => `type ${name}`);
+  const code: string[] = [];
+  for (const declaration of kept) {
+    for (const line of declaration.lines) code.push(line);
+    code.push("");
+  }
+  for (const line of exported) code.push(line);
+  const mentioned = identifiersIn(code);
+  const values = RUNTIME_VALUES.filter((name) => mentioned.has(name));
+  const types = RUNTIME_TYPES.filter((name) => mentioned.has(name)).map((name) => `type ${name}`);
   const imported = [...values, ...types];
 
   const lines: string[] = [];
   if (options.typeImport !== undefined && options.typeImport !== "") lines.push(options.typeImport);
   if (imported.length > 0) lines.push(`import { ${imported.join(", ")} } from ${stringLiteral(runtimeImport)};`);
   if (lines.length > 0) lines.push("");
-  lines.push(...code);
+  // A loop, not push(...code): a large contract's module has more lines than a call takes arguments.
+  for (const line of code) lines.push(line);
   while (lines.at(-1) === "") lines.pop();
   return `${lines.join("\n")}\n`;
 }
 
-/** The declarations `roots` use, directly or through each other, in their original order. */
+/**
+ * The declarations `roots` use, directly or through each other, in their original order: a walk
+ * over the graph of names, each declaration's code scanned once.
+ */
 function reachable(declarations: Declaration[], roots: string[]): Declaration[] {
+  const byName = new Map(declarations.map((declaration) => [declaration.name, declaration]));
   const used = new Set<Declaration>();
   const queue = [roots];
   for (let lines = queue.pop(); lines !== undefined; lines = queue.pop()) {
-    for (const declaration of declarations) {
-      if (used.has(declaration) || !usesName(lines, declaration.name)) continue;
+    for (const name of identifiersIn(lines)) {
+      const declaration = byName.get(name);
+      if (declaration === undefined || used.has(declaration)) continue;
       used.add(declaration);
       queue.push(declaration.lines);
     }

@@ -95,6 +95,22 @@ export class Scope {
 
 const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
 
+/**
+ * Every identifier generated code mentions (string literals do not count): one pass, so callers
+ * asking about many names do not rescan the code for each.
+ */
+export function identifiersIn(lines: readonly string[], into: Set<string> = new Set()): Set<string> {
+  for (const line of lines) {
+    for (const match of line.replace(STRING_LITERAL, '""').matchAll(WORD)) {
+      // A run starting with a digit is a number (`1e5`), not a name.
+      if (!/^[0-9]/.test(match[0])) into.add(match[0]);
+    }
+  }
+  return into;
+}
+
+const WORD = /[\w$]+/g;
+
 /** Whether generated code reads `name` (string literals do not count). */
 export function usesName(lines: readonly string[], name: string): boolean {
   const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
