@@ -16,7 +16,7 @@
  */
 import { ContractError, parsePointer, pointer } from "../errors.ts";
 import { jsDoc, stringLiteral } from "../escape.ts";
-import { identifiersIn } from "./validators/code.ts";
+import { forEachIdentifier } from "./validators/code.ts";
 import { isObject, valueAt, ValidatorCompiler, type Declaration } from "./validators/compile.ts";
 import { DefaultsCompiler } from "./validators/defaults.ts";
 
@@ -68,6 +68,7 @@ const RUNTIME_VALUES = [
   "validUuid",
 ];
 const RUNTIME_TYPES = ["DefaultsInput", "ValidationIssue"];
+const RUNTIME_NAMES: ReadonlySet<string> = new Set([...RUNTIME_VALUES, ...RUNTIME_TYPES]);
 
 export function emitValidators(options: EmitValidatorsOptions): string {
   const { document, entries } = options;
@@ -135,14 +136,17 @@ export function emitValidators(options: EmitValidatorsOptions): string {
 
   // Keep only what the exports reach: code behind a check that always fails, or a schema that is
   // compiled only to be checked (an `if` without `then`/`else`), leaves nothing unused behind.
-  const kept = reachable([...compiler.constants, ...declarations], exported);
+  // The same walk notes the runtime helpers the kept code mentions: the module imports those.
+  const mentioned = new Set<string>();
+  const kept = reachable(compiler.constants.concat(declarations), exported, (name) => {
+    if (RUNTIME_NAMES.has(name)) mentioned.add(name);
+  });
   const code: string[] = [];
   for (const declaration of kept) {
     for (const line of declaration.lines) code.push(line);
     code.push("");
   }
   for (const line of exported) code.push(line);
-  const mentioned = identifiersIn(code);
   const values = RUNTIME_VALUES.filter((name) => mentioned.has(name));
   const types = RUNTIME_TYPES.filter((name) => mentioned.has(name)).map((name) => `type ${name}`);
   const imported = [...values, ...types];
@@ -159,19 +163,23 @@ export function emitValidators(options: EmitValidatorsOptions): string {
 
 /**
  * The declarations `roots` use, directly or through each other, in their original order: a walk
- * over the graph of names, each declaration's code scanned once.
+ * over the graph of names (a name→declaration map), the roots' and each reached declaration's
+ * code scanned once, so O(size of the code). `visit` sees every identifier of the scanned code
+ * (roots and kept declarations), repeats included.
  */
-function reachable(declarations: Declaration[], roots: string[]): Declaration[] {
-  const byName = new Map(declarations.map((declaration) => [declaration.name, declaration]));
+function reachable(declarations: readonly Declaration[], roots: readonly string[], visit: (name: string) => void = () => {}): Declaration[] {
+  const byName = new Map<string, Declaration>();
+  for (const declaration of declarations) byName.set(declaration.name, declaration);
   const used = new Set<Declaration>();
-  const queue = [roots];
+  const queue: (readonly string[])[] = [roots];
   for (let lines = queue.pop(); lines !== undefined; lines = queue.pop()) {
-    for (const name of identifiersIn(lines)) {
+    forEachIdentifier(lines, (name) => {
+      visit(name);
       const declaration = byName.get(name);
-      if (declaration === undefined || used.has(declaration)) continue;
+      if (declaration === undefined || used.has(declaration)) return;
       used.add(declaration);
       queue.push(declaration.lines);
-    }
+    });
   }
   return declarations.filter((declaration) => used.has(declaration));
 }

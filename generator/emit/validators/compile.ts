@@ -14,7 +14,7 @@
  */
 import { ContractError, parsePointer, pointer } from "../../errors.ts";
 import { identifier, stringLiteral } from "../../escape.ts";
-import { Block, breakTo, indent, RETURN_FALSE, Scope, usesName, type Jump } from "./code.ts";
+import { Block, breakTo, emitterWork, indent, RETURN_FALSE, Scope, usesName, type Jump } from "./code.ts";
 import { ASSERTION_KEYWORDS, checkKeywords, FORMAT_CHECKERS, IGNORED_FORMATS } from "./keywords.ts";
 
 export type SchemaObject = Record<string, unknown>;
@@ -76,8 +76,15 @@ export class ValidatorCompiler {
   private readonly sameInstanceRefs = new Map<Unit, Map<Unit, string>>();
   private readonly pending: Unit[] = [];
   private readonly stems = new Set<string>();
+  /**
+   * Per stem base already taken, the suffix to try next: many units share a base (every
+   * parameter's schema is a "schema"), and trying 2, 3, … from the start each time is quadratic.
+   */
+  private readonly nextSuffix = new Map<string, number>();
   private readonly regexes = new Map<string, string>();
   private readonly jsonConstants = new Map<string, string>();
+  /** `resolveRef` answers per `$ref` string: a much-referenced schema is resolved once. */
+  private readonly resolvedRefs = new Map<string, string>();
   private anchors: Map<string, string[]> | undefined;
   private readonly rootId: string | undefined;
 
@@ -99,7 +106,17 @@ export class ValidatorCompiler {
     if (schema === undefined) throw new ContractError(at, "no schema here");
     const base = stemHint ?? identifier(parsePointer(at).at(-1) ?? "root");
     let stem = base;
-    for (let n = 2; this.stems.has(stem); n++) stem = `${base}${/[0-9]$/.test(base) ? "_" : ""}${n}`;
+    if (this.stems.has(stem)) {
+      // The first free suffix from 2 on: stems are never released, so every suffix below the
+      // one this base stopped at last time is still taken.
+      const separator = /[0-9]$/.test(base) ? "_" : "";
+      let n = this.nextSuffix.get(base) ?? 2;
+      while (this.stems.has((stem = `${base}${separator}${n}`))) {
+        emitterWork.stemProbes++;
+        n++;
+      }
+      this.nextSuffix.set(base, n + 1);
+    }
     this.stems.add(stem);
     const unit: Unit = { pointer: at, schema, stem, check: `c_${stem}`, collect: `e_${stem}` };
     this.units.set(at, unit);
@@ -110,9 +127,12 @@ export class ValidatorCompiler {
   /** Compiles every unit reached so far (and the ones they reach); returns their functions. */
   compilePending(): Declaration[] {
     const out: Declaration[] = [];
-    for (let unit = this.pending.shift(); unit !== undefined; unit = this.pending.shift()) {
+    // By index (the list grows while it is compiled), not shift(): no copying of what is left.
+    for (let next = 0; next < this.pending.length; next++) {
+      const unit = this.pending[next] as Unit;
       out.push({ name: unit.check, lines: this.checkFunction(unit) }, { name: unit.collect, lines: this.collectFunction(unit) });
     }
+    this.pending.length = 0;
     this.refuseEndlessRecursion();
     return out;
   }
@@ -140,6 +160,15 @@ export class ValidatorCompiler {
   /** The JSON pointer a `$ref` leads to, normalized. */
   resolveRef(ref: unknown, at: string): string {
     if (typeof ref !== "string") throw new ContractError(at, "$ref must be a string");
+    // Only answers are kept: a refused `$ref` is refused again, at each place that uses it.
+    const known = this.resolvedRefs.get(ref);
+    if (known !== undefined) return known;
+    const target = this.resolveNewRef(ref, at);
+    this.resolvedRefs.set(ref, target);
+    return target;
+  }
+
+  private resolveNewRef(ref: string, at: string): string {
     const hash = ref.indexOf("#");
     const resource = hash === -1 ? ref : ref.slice(0, hash);
     const fragment = hash === -1 ? "" : ref.slice(hash + 1);
@@ -187,20 +216,36 @@ export class ValidatorCompiler {
     return [`function ${unit.collect}(${params.join(", ")}): void {`, ...indent(body.lines), "}"];
   }
 
+  /**
+   * A depth-first walk over the same-instance `$ref`s, with its own stack: a long chain of
+   * `allOf: [{$ref}]` schemas must not overflow the call stack.
+   */
   private refuseEndlessRecursion(): void {
     const state = new Map<Unit, "visiting" | "done">();
-    const visit = (unit: Unit): void => {
-      state.set(unit, "visiting");
-      for (const [target, at] of this.sameInstanceRefs.get(unit) ?? []) {
+    const edgesOf = (unit: Unit) => (this.sameInstanceRefs.get(unit) ?? new Map<Unit, string>()).entries();
+    for (const root of this.units.values()) {
+      if (state.has(root)) continue;
+      state.set(root, "visiting");
+      const stack = [{ unit: root, edges: edgesOf(root) }];
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1] as (typeof stack)[number];
+        const edge = top.edges.next();
+        if (edge.done === true) {
+          state.set(top.unit, "done");
+          stack.pop();
+          continue;
+        }
+        const [target, at] = edge.value;
         const seen = state.get(target);
         if (seen === "visiting") {
           throw new ContractError(at, "$ref cycle that never descends into the value: validation would not terminate");
         }
-        if (seen === undefined) visit(target);
+        if (seen === undefined) {
+          state.set(target, "visiting");
+          stack.push({ unit: target, edges: edgesOf(target) });
+        }
       }
-      state.set(unit, "done");
-    };
-    for (const unit of this.units.values()) if (!state.has(unit)) visit(unit);
+    }
   }
 
   /* ------------------------------------------------------------ schemas */
@@ -240,7 +285,7 @@ export class ValidatorCompiler {
     }
     b.add(`if (${failed}) {`, `  ${this.failStatement(ctx, "type", message, at + "/type")}`);
     if (rest.isEmpty) return b.add("}");
-    return b.add("} else {", ...indent(rest.lines), "}");
+    return b.add("} else {").addIndented(rest.lines).add("}");
   }
 
   /**
@@ -351,9 +396,9 @@ export class ValidatorCompiler {
       this.constants.push({ name, lines: [`const ${name}: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>([${primitives.map(literal).join(", ")}]);`] });
       parts.push(`!${name}.has(${v})`);
     } else {
-      parts.push(...primitives.map((value) => `${v} !== ${literal(value)}`));
+      for (const value of primitives) parts.push(`${v} !== ${literal(value)}`);
     }
-    parts.push(...composites.map((value) => `!${this.helper("deepEqual")}(${v}, ${this.jsonConstant(value)})`));
+    for (const value of composites) parts.push(`!${this.helper("deepEqual")}(${v}, ${this.jsonConstant(value)})`);
     return parts.join(" && ");
   }
 
@@ -556,7 +601,7 @@ export class ValidatorCompiler {
       } else {
         b.add(`if (${value} === undefined) {`, `  ${this.failStatement(ctx, "required", requiredMessage(name), at + "/required")}`);
         if (inner.isEmpty) b.add("}");
-        else b.add("} else {", ...indent(inner.lines), "}");
+        else b.add("} else {").addIndented(inner.lines).add("}");
       }
     }
 
