@@ -10,9 +10,12 @@ import fs from "node:fs";
 import { Session } from "node:inspector/promises";
 import { buildOperations, inMemoryFetch } from "./client-overhead.ts";
 
+// The platform-like stand-in, for every contender (see inMemoryFetch).
+globalThis.fetch = inMemoryFetch() as typeof fetch;
+
 const [contenderId = "gen-validate", operationId = "getJobStatus", callsText = "20000", out = "worker.cpuprofile"] = process.argv.slice(2);
 const calls = Number(callsText);
-const operation = buildOperations("http://127.0.0.1:9", inMemoryFetch()).find((o) => o.id === operationId);
+const operation = buildOperations("http://127.0.0.1:9").find((o) => o.id === operationId);
 const contender = operation?.contenders.find((c) => c.id === contenderId);
 if (!contender) throw new Error(`unknown contender ${contenderId} or operation ${operationId}`);
 

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortedError,
   GpuCloudClient,
+  InvalidRequestError,
   ServerError,
   TimeoutError,
   UnexpectedStatusError,
@@ -18,16 +19,17 @@ import {
 const KEY = "sk-live-resilience-0123456789";
 type Reply = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 let replies: Reply[] = [];
-let received: Array<{ method: string; url: string; authorization?: string }> = [];
+let received: Array<{ method: string; url: string; authorization?: string; body: string }> = [];
 let server: http.Server;
 let baseUrl: string;
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
-    received.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization });
-    req.resume();
+    const entry = { method: req.method!, url: req.url!, authorization: req.headers.authorization, body: "" };
+    received.push(entry);
+    req.setEncoding("utf8").on("data", (chunk: string) => (entry.body += chunk));
     const reply = replies.shift() ?? ((_, r) => json(r, 200, { pods: [] }));
-    reply(req, res);
+    req.on("end", () => reply(req, res));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -127,5 +129,57 @@ describe("the generated client's resilience", () => {
     expect(everything).not.toContain(KEY);
     expect(util.inspect(client(), { depth: 10, showHidden: true })).not.toContain(KEY);
     expect(JSON.stringify(client())).not.toContain(KEY);
+  });
+
+  it("resends a run refused before it left the machine, with the same body", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const attempts: string[] = [];
+    // The first attempt goes to a port nobody listens on (ECONNREFUSED), the next to the server.
+    const fetch = (request: Request) => {
+      attempts.push(request.url);
+      return globalThis.fetch(attempts.length === 1 ? new Request(request.url.replace(baseUrl, closedUrl), request) : request);
+    };
+    replies = [(_, res) => json(res, 200, { id: "job-1", status: "IN_QUEUE" })];
+    const { data } = await client({ fetch }).runModel("wan-2-6-i2v", video);
+    expect(data.id).toBe("job-1");
+    expect(attempts).toHaveLength(2);
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0]!.body)).toEqual({ input: video });
+  });
+
+  it("replaces an Authorization header the caller set, whatever its spelling", async () => {
+    await client().listPods({}, { headers: { AUTHORIZATION: "Bearer someone-else", "X-Trace": "t-1" } });
+    expect(received[0]?.authorization).toBe(`Bearer ${KEY}`);
+  });
+
+  it("refuses a key that cannot be a header value when the client is made, without quoting it", async () => {
+    let error: any;
+    try {
+      new GpuCloudClient({ apiKey: `${KEY}\r\nX-Injected: 1`, baseUrl });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.field).toBe("apiKey");
+    expect([error.message, util.inspect(error, { depth: 10, showHidden: true })].join("\n")).not.toContain(KEY);
+    expect(received).toHaveLength(0);
+  });
+
+  it("sends nothing when the signal is already aborted, and aborts a request in flight", async () => {
+    const aborted = AbortSignal.abort(new Error("user left"));
+    await expect(client().listPods({}, { signal: aborted })).rejects.toBeInstanceOf(AbortedError);
+    expect(received).toHaveLength(0);
+
+    replies = [(_, res) => setTimeout(() => json(res, 200, { pods: [] }), 2_000)];
+    const controller = new AbortController();
+    const pending = client().listPods({}, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    await expect(pending).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(received).toHaveLength(1);
   });
 });

@@ -8,8 +8,8 @@ import { errorFromResponse, ApiError, InvalidRequestError, ResponseValidationErr
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { createTransportFetch } from "./transport.js";
-import type { Logger, TransportConfig } from "./transport.js";
+import { authenticationHeaders, prepareCall } from "./transport.js";
+import type { Logger, ReusableBody, TransportConfig } from "./transport.js";
 import type { ValidationIssue } from "./validation.js";
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
@@ -92,6 +92,8 @@ export class ClientCore {
   readonly #validateRequests: boolean;
   readonly #validateResponses: boolean;
   readonly #api = createOpenApiFetch();
+  /** `Authorization` (and `X-Client-Name`), checked once: a key that cannot be a header value is refused here. */
+  readonly #authentication: Record<string, string>;
 
   constructor(options: CoreOptions & { servers?: Record<string, string | undefined> }, defaults: CoreDefaults) {
     const { apiKey: explicitKey, servers, validateRequests = true, validateResponses = false, ...transport } = options;
@@ -104,6 +106,7 @@ export class ClientCore {
       });
     }
     this.#transport = { ...transport, apiKey };
+    this.#authentication = authenticationHeaders(this.#transport);
     this.#servers = { ...defaults.servers };
     for (const [key, url] of Object.entries(servers ?? {})) {
       if (url !== undefined) this.#servers[key] = url.replace(/\/+$/, "");
@@ -140,49 +143,57 @@ export class ClientCore {
   /** Sends one operation and returns its typed body, or throws a typed error. */
   protected async request<T>(spec: OperationSpec, params: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
     const baseUrl = this.baseUrl(spec.server);
-    const validateRequest = spec.validateRequest;
-    if (validateRequest) this.assertValid(spec.operationId, () => validateRequest(params));
-    const fetch = createTransportFetch(this.#transport, {
+    if (this.#validateRequests && spec.validateRequest !== undefined) {
+      const issues = spec.validateRequest(params);
+      if (issues.length > 0) this.assertValid(spec.operationId, () => issues);
+    }
+    // Serialised here rather than by openapi-fetch, so that a retry can send the same body again.
+    const body = params.body === undefined ? undefined : serializeBody(params.body, spec.requestMediaType);
+    const call = prepareCall(this.#transport, {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
       operationId: spec.operationId,
+      body: isReusable(body) ? body : undefined,
     });
-    const headers: Record<string, string> = { ...options.headers, ...stringifyHeaders(params.header) };
-    delete headers.authorization;
-    delete headers.Authorization;
+    const headers: Record<string, string> = {};
+    if (options.headers !== undefined) copyHeaders(options.headers, headers);
+    if (params.header !== undefined) copyHeaders(params.header, headers);
     // multipart bodies get their content type (with the boundary) from fetch itself.
-    if (spec.requestMediaType && params.body !== undefined && spec.requestMediaType !== "multipart/form-data") {
+    if (spec.requestMediaType && body !== undefined && spec.requestMediaType !== "multipart/form-data") {
       headers["content-type"] = spec.requestMediaType;
     }
+    // Last, so they replace whatever a caller set under any spelling.
+    for (const name in this.#authentication) headers[name] = this.#authentication[name] as string;
 
     const api = this.#api as unknown as UntypedOpenApiFetch;
     const { response, error } = await api.request(spec.method, spec.path, {
       baseUrl,
       params: { path: params.path, query: params.query },
-      body: params.body,
-      bodySerializer: (body: unknown) => serializeBody(body, spec.requestMediaType),
+      body,
+      bodySerializer: passThrough,
       // openapi-fetch builds the URL before calling fetch: a bad path parameter is refused before anything is sent.
-      pathSerializer: (template: string, values: Record<string, unknown>) => buildPath(template, values),
+      pathSerializer: buildPath,
       headers,
-      fetch,
+      signal: call.signal,
+      fetch: call.fetch,
       parseAs: "stream",
     });
 
-    const request = { method: spec.method, url: response.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: [this.#transport.apiKey] };
     if (!response.ok) {
+      const request = this.describe(spec, response, baseUrl);
       // openapi-fetch has read the body: hand its text (or re-serialised JSON) back to the error builder.
       const raw = error === undefined ? "" : typeof error === "string" ? error : JSON.stringify(error);
       throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
     }
-    const data = (await readBody(response, spec.responseKind, request)) as T;
+    const data = (await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl))) as T;
     if (this.#validateResponses && spec.validateResponse && spec.responseKind === "json") {
       const issues = spec.validateResponse(data);
       if (issues.length > 0) {
         throw new ResponseValidationError({
           status: response.status,
           method: spec.method,
-          url: sanitizeUrl(request.url),
+          url: sanitizeUrl(this.describe(spec, response, baseUrl).url),
           operationId: spec.operationId,
           rawBody: JSON.stringify(data),
           problems: issues,
@@ -191,20 +202,36 @@ export class ClientCore {
     }
     return resultOf(data, response);
   }
+
+  /** The request as errors describe it (only built for an error: reading `response.url` costs). */
+  private describe(spec: OperationSpec, response: Response, baseUrl: string) {
+    return { method: spec.method, url: response.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: [this.#transport.apiKey] };
+  }
 }
 
 /** The rate-limit headers are parsed when first read, so calls that never look pay nothing. */
+class Result<T> implements ApiResult<T> {
+  #rateLimit: RateLimitState | undefined | null = null;
+
+  constructor(
+    readonly data: T,
+    readonly status: number,
+    readonly headers: Headers,
+  ) {}
+
+  get rateLimit(): RateLimitState | undefined {
+    if (this.#rateLimit === null) this.#rateLimit = parseRateLimit(this.headers);
+    return this.#rateLimit;
+  }
+
+  /** With `rateLimit`, which lives on the prototype. */
+  toJSON(): { data: T; status: number; headers: Headers; rateLimit: RateLimitState | undefined } {
+    return { data: this.data, status: this.status, headers: this.headers, rateLimit: this.rateLimit };
+  }
+}
+
 function resultOf<T>(data: T, response: Response): ApiResult<T> {
-  let rateLimit: RateLimitState | undefined | null = null;
-  return {
-    data,
-    status: response.status,
-    headers: response.headers,
-    get rateLimit() {
-      if (rateLimit === null) rateLimit = parseRateLimit(response.headers);
-      return rateLimit;
-    },
-  };
+  return new Result(data, response.status, response.headers);
 }
 
 /** `body` + `/input/duration` → `body.input.duration`; JSON pointer escapes undone. */
@@ -225,12 +252,31 @@ interface UntypedOpenApiFetch {
   ): Promise<{ response: Response; error?: unknown; data?: unknown }>;
 }
 
-function stringifyHeaders(header: object | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(header ?? {})) {
-    if (value !== undefined && value !== null) out[name] = String(value);
+/**
+ * Copies headers as strings, leaving out undefined and null; any `Authorization` (in any case) is
+ * dropped: the client's key is always the one sent.
+ */
+function copyHeaders(from: object, into: Record<string, string>): void {
+  for (const [name, value] of Object.entries(from)) {
+    if (value === undefined || value === null || name.toLowerCase() === "authorization") continue;
+    into[name] = String(value);
   }
-  return out;
+}
+
+/** The body is serialised before openapi-fetch sees it. */
+function passThrough(body: unknown): unknown {
+  return body;
+}
+
+function isReusable(body: BodyInit | undefined): body is ReusableBody {
+  return (
+    typeof body === "string" ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    body instanceof Blob ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams
+  );
 }
 
 function serializeBody(body: unknown, mediaType: string | undefined): BodyInit | undefined {
@@ -251,7 +297,7 @@ function serializeBody(body: unknown, mediaType: string | undefined): BodyInit |
   return body as BodyInit;
 }
 
-async function readBody(response: Response, kind: OperationSpec["responseKind"], request: { method: string; url: string; operationId: string }): Promise<unknown> {
+async function readBody(response: Response, kind: OperationSpec["responseKind"], describe: () => { method: string; url: string; operationId: string }): Promise<unknown> {
   if (kind === "none" || response.status === 204) {
     await response.body?.cancel();
     return undefined;
@@ -263,6 +309,7 @@ async function readBody(response: Response, kind: OperationSpec["responseKind"],
   try {
     return JSON.parse(text);
   } catch {
+    const request = describe();
     throw new ApiError("unexpected_status", {
       message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
       status: response.status,

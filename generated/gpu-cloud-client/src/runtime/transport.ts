@@ -61,123 +61,219 @@ const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 /** Failures that prove the request never left this machine, so even a POST may be resent. */
 const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
 
+/**
+ * A fetch for any Request: a copy of it with the key set (any Authorization the caller set is
+ * replaced) is sent on every attempt. The body is read once so that every attempt sends the
+ * same bytes.
+ */
 export function createTransportFetch(config: TransportConfig, call: CallOptions = {}): (input: Request) => Promise<Response> {
   return async function transportFetch(input: Request): Promise<Response> {
-    const method = input.method.toUpperCase();
-    // Sanitised only when a log line or an error needs it: most calls need neither.
-    let sanitized: string | undefined;
-    const target = {
-      method,
-      get url(): string {
-        return (sanitized ??= sanitizeUrl(input.url));
-      },
-    };
-    const timeoutMs = call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const maxRetries = call.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
-    const maxRetryAfterMs = config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-    const idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(method);
-    const log = (fields: Record<string, unknown>): void =>
-      config.logger?.debug?.("gpu-cloud request attempt", { method, url: target.url, ...fields });
-
     // Both the call options and the Request (openapi-fetch's `signal` option) may carry a signal.
     const callerSignals = [call.signal, input.signal].filter((signal): signal is AbortSignal => signal !== undefined);
-    const aborted = (): AbortedError =>
-      new AbortedError({ method, url: target.url, reason: callerSignals.find((signal) => signal.aborted)?.reason });
+    const abortedSignal = callerSignals.find((signal) => signal.aborted);
+    if (abortedSignal !== undefined) throw new AbortedError({ method: input.method, url: sanitizeUrl(input.url), reason: abortedSignal.reason });
+    const headers = new Headers(input.headers);
+    for (const [name, value] of Object.entries(authenticationHeaders(config))) headers.set(name, value);
+    const body = input.body === null ? undefined : await input.arrayBuffer();
+    return new Attempts(config, call, input, callerSignals, { kind: "copy", headers, body }).run();
+  };
+}
 
-    if (callerSignals.some((signal) => signal.aborted)) throw aborted();
-    // Read the body once so that every attempt can send the same bytes.
-    const init = {
-      headers: authenticatedHeaders(input.headers, config),
-      body: input.body === null ? undefined : await input.arrayBuffer(),
-    };
+/** A body that can be sent again as it is: not a stream, which is read once. */
+export type ReusableBody = Exclude<BodyInit, ReadableStream>;
 
+/**
+ * One call prepared before its Request exists (the generated client's path): the headers (and,
+ * for a custom fetch, the signal) to build the Request with, and the fetch to hand it to. The
+ * first attempt sends that Request as it is, with no copy; a retry sends it again with the
+ * reusable body.
+ */
+export interface PreparedCall {
+  /**
+   * The signal to build the Request with, when a custom `fetch` is configured (it only sees the
+   * Request). With the platform's fetch it is undefined: the signal goes to `fetch(request, { signal })`
+   * instead, which spares a Request that follows a signal (the costliest part of building one).
+   */
+  signal: AbortSignal | undefined;
+  fetch: (input: Request) => Promise<Response>;
+}
+
+/**
+ * Prepares one call. `authentication` is `authenticationHeaders(config)`, computed once per client:
+ * the Request must be built with these headers set last, over any caller header.
+ */
+export function prepareCall(config: TransportConfig, call: CallOptions & { body?: ReusableBody } = {}): PreparedCall {
+  const first = new AbortController();
+  const viaInit = config.fetch === undefined;
+  let used = false;
+  return {
+    signal: viaInit ? undefined : first.signal,
+    fetch(input: Request): Promise<Response> {
+      // Once: a second call of this fetch (a middleware resending) takes the copying path.
+      if (used || (input.body !== null && call.body === undefined)) return createTransportFetch(config, call)(input);
+      used = true;
+      if (call.signal?.aborted) {
+        return Promise.reject(new AbortedError({ method: input.method, url: sanitizeUrl(input.url), reason: call.signal.reason }));
+      }
+      const callerSignals = call.signal === undefined ? NO_SIGNALS : [call.signal];
+      return new Attempts(config, call, input, callerSignals, { kind: "prepared", first, viaInit, body: call.body }).run();
+    },
+  };
+}
+
+const NO_SIGNALS: readonly AbortSignal[] = [];
+
+/** The headers that authenticate a request, checked so a bad key never reaches a Headers error message. */
+export function authenticationHeaders(config: TransportConfig): Record<string, string> {
+  const authorization = `Bearer ${config.apiKey}`;
+  if (!isHeaderValue(authorization)) {
+    // The platform's message would quote the invalid value, which here is the key.
+    throw new InvalidRequestError("apiKey contains characters that are not allowed in an HTTP header", { field: "apiKey" });
+  }
+  if (config.userAgent === undefined) return { Authorization: authorization };
+  if (!isHeaderValue(config.userAgent)) {
+    throw new InvalidRequestError("userAgent contains characters that are not allowed in an HTTP header", { field: "userAgent" });
+  }
+  return { Authorization: authorization, "X-Client-Name": config.userAgent };
+}
+
+/**
+ * Whether `fetch` accepts the text as a header value: no NUL, CR or LF (they would split or end
+ * the header) and nothing beyond Latin-1 (headers are byte strings).
+ */
+export function isHeaderValue(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 255 || c === 0 || c === 10 || c === 13) return false;
+  }
+  return true;
+}
+
+/** How the attempts of a call get their Request. */
+type Source =
+  /** A copy of the caller's Request per attempt, with our headers and the body read up front. */
+  | { kind: "copy"; headers: Headers; body: ArrayBuffer | undefined }
+  /**
+   * The Request the client built: sent as it is the first time (aborted by `first`); with
+   * `viaInit`, the signal (and on a retry the body) go to the platform's fetch as `init`.
+   */
+  | { kind: "prepared"; first: AbortController; viaInit: boolean; body: ReusableBody | undefined };
+
+/** The attempts of one call: timeouts, caller aborts, retries and their waits, logging. */
+class Attempts {
+  private readonly method: string;
+  private readonly idempotent: boolean;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+  private sanitized: string | undefined;
+
+  constructor(
+    private readonly config: TransportConfig,
+    call: CallOptions,
+    private readonly input: Request,
+    private readonly callerSignals: readonly AbortSignal[],
+    private readonly source: Source,
+  ) {
+    this.method = input.method.toUpperCase();
+    this.idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(this.method);
+    this.timeoutMs = call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxRetries = call.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
+  }
+
+  /** Sanitised only when a log line or an error needs it: most calls need neither. */
+  private get url(): string {
+    return (this.sanitized ??= sanitizeUrl(this.input.url));
+  }
+
+  private aborted(): AbortedError {
+    return new AbortedError({ method: this.method, url: this.url, reason: this.callerSignals.find((signal) => signal.aborted)?.reason });
+  }
+
+  private log(fields: Record<string, unknown>): void {
+    const logger = this.config.logger;
+    logger?.debug?.("gpu-cloud request attempt", { method: this.method, url: this.url, ...fields });
+  }
+
+  async run(): Promise<Response> {
+    const { config, method } = this;
+    const maxRetryAfterMs = config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     for (let attempt = 1; ; attempt++) {
-      const retriesLeft = attempt <= maxRetries;
+      const retriesLeft = attempt <= this.maxRetries;
       let delayMs: number | undefined;
       try {
-        const response = await sendAttempt(config, input, init, callerSignals, timeoutMs, target);
-        if (retriesLeft && idempotent && RETRYABLE_STATUSES.has(response.status)) {
+        const response = await this.send(attempt);
+        if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
           delayMs = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
           if (delayMs === undefined) {
             config.logger?.warn?.("gpu-cloud Retry-After exceeds maxRetryAfterMs; not retrying", {
               method,
-              url: target.url,
+              url: this.url,
               retryAfter: response.headers.get("retry-after"),
               maxRetryAfterMs,
             });
           }
         }
-        log({ attempt, status: response.status, delayMs });
+        if (config.logger?.debug !== undefined) this.log({ attempt, status: response.status, delayMs });
         if (delayMs === undefined) return response;
         await response.body?.cancel().catch(() => undefined); // frees the connection for reuse
       } catch (error) {
-        if (!(retriesLeft && isRetryableFailure(error, idempotent))) {
-          log({ attempt, error: describeFailure(error) });
+        if (!(retriesLeft && isRetryableFailure(error, this.idempotent))) {
+          this.log({ attempt, error: describeFailure(error) });
           throw error;
         }
         delayMs = backoffDelayMs(attempt, config);
-        log({ attempt, error: describeFailure(error), delayMs });
+        this.log({ attempt, error: describeFailure(error), delayMs });
       }
-      const wait = linkSignals(callerSignals);
+      const wait = linkSignals(this.callerSignals);
       try {
         await sleep(delayMs, wait.controller.signal);
       } catch {
-        throw aborted();
+        throw this.aborted();
       } finally {
         wait.dispose();
       }
     }
-  };
-}
-
-/** A copy of the request headers with ours set, overwriting any caller-provided credentials. */
-function authenticatedHeaders(original: Headers, config: TransportConfig): Headers {
-  const headers = new Headers(original);
-  try {
-    headers.set("Authorization", `Bearer ${config.apiKey}`);
-  } catch {
-    // The platform's message quotes the invalid value, which here is the key.
-    throw new InvalidRequestError("apiKey contains characters that are not allowed in an HTTP header", {
-      field: "apiKey",
-    });
   }
-  if (config.userAgent !== undefined) headers.set("X-Client-Name", config.userAgent);
-  return headers;
-}
 
-/**
- * One attempt under its own AbortController, fed by the caller's signals and
- * the timeout timer; both are detached whatever happens.
- */
-async function sendAttempt(
-  config: TransportConfig,
-  input: Request,
-  init: { headers: Headers; body: ArrayBuffer | undefined },
-  callerSignals: readonly AbortSignal[],
-  timeoutMs: number,
-  target: { method: string; url: string },
-): Promise<Response> {
-  const attempt = linkSignals(callerSignals);
-  let timedOut = false;
-  const timer =
-    timeoutMs > 0
-      ? setTimeout(() => {
-          timedOut = true;
-          attempt.controller.abort();
-        }, timeoutMs)
-      : undefined;
-  try {
-    const fetchImpl = config.fetch ?? globalThis.fetch;
-    return await fetchImpl(new Request(input, { ...init, signal: attempt.controller.signal }));
-  } catch (error) {
-    const callerAbort = callerSignals.find((signal) => signal.aborted);
-    const { method, url } = target;
-    if (callerAbort !== undefined) throw new AbortedError({ method, url, reason: callerAbort.reason });
-    if (timedOut) throw new TimeoutError({ method, url, timeoutMs });
-    throw new ConnectionError({ method, url, cause: sanitizeCause(error, config.apiKey) });
-  } finally {
-    clearTimeout(timer);
-    attempt.dispose();
+  /**
+   * One attempt under its own controller, fed by the caller's signals and the timeout timer; both
+   * are detached whatever happens.
+   */
+  private async send(attempt: number): Promise<Response> {
+    const { config, timeoutMs, callerSignals, source, input } = this;
+    const controller = source.kind === "prepared" && attempt === 1 ? source.first : new AbortController();
+    const detach = callerSignals.length === 0 ? undefined : follow(controller, callerSignals);
+    let timedOut = false;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs)
+        : undefined;
+    try {
+      if (source.kind === "copy") {
+        const request = new Request(input, { headers: source.headers, body: source.body, signal: controller.signal });
+        return await (config.fetch ?? globalThis.fetch)(request);
+      }
+      // A retry needs the body again: the first attempt read the Request's own.
+      const retryBody = attempt === 1 ? undefined : source.body;
+      if (source.viaInit) {
+        return await globalThis.fetch(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
+      }
+      if (attempt === 1) return await (config.fetch ?? globalThis.fetch)(input);
+      const request = new Request(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
+      return await (config.fetch ?? globalThis.fetch)(request);
+    } catch (error) {
+      const callerAbort = callerSignals.find((signal) => signal.aborted);
+      const { method, url } = this;
+      if (callerAbort !== undefined) throw new AbortedError({ method, url, reason: callerAbort.reason });
+      if (timedOut) throw new TimeoutError({ method, url, timeoutMs });
+      throw new ConnectionError({ method, url, cause: sanitizeCause(error, config.apiKey) });
+    } finally {
+      clearTimeout(timer);
+      detach?.();
+    }
   }
 }
 
@@ -255,22 +351,24 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * A controller that aborts when any of `signals` does (and can be aborted on
- * its own); `dispose` detaches it, so long-lived caller signals collect no listeners.
- */
-function linkSignals(signals: readonly AbortSignal[]): { controller: AbortController; dispose(): void } {
-  const controller = new AbortController();
+/** Aborts `controller` when any of `signals` does; returns the function that detaches it again. */
+function follow(controller: AbortController, signals: readonly AbortSignal[]): () => void {
   const listeners = signals.map((source) => {
     const onAbort = (): void => controller.abort(source.reason);
     if (source.aborted) onAbort();
     else source.addEventListener("abort", onAbort, { once: true });
     return { source, onAbort };
   });
-  return {
-    controller,
-    dispose: () => {
-      for (const { source, onAbort } of listeners) source.removeEventListener("abort", onAbort);
-    },
+  return () => {
+    for (const { source, onAbort } of listeners) source.removeEventListener("abort", onAbort);
   };
+}
+
+/**
+ * A controller that aborts when any of `signals` does (and can be aborted on
+ * its own); `dispose` detaches it, so long-lived caller signals collect no listeners.
+ */
+function linkSignals(signals: readonly AbortSignal[]): { controller: AbortController; dispose(): void } {
+  const controller = new AbortController();
+  return { controller, dispose: follow(controller, signals) };
 }
