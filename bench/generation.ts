@@ -3,9 +3,11 @@
  * openapi-typescript alone, on this contract and on a large synthetic one
  * (bench/make-large-contract.ts: 1,000 operations, 2,000 schemas):
  *
- * - cold: a fresh process per run. For the generator, `tsx generator/cli.ts --spec X --out TMP`
- *   timed from spawn to exit (what `npm run generate` runs, without npm), and
- *   bench/generation-child.ts, which splits the same cold run into startup, import and stages;
+ * - cold: a fresh process per run. For the generator, `node generator/run.mjs --spec X --out TMP`
+ *   timed from spawn to exit (what `npm run generate` runs, without npm; its bundle of the generator
+ *   already built, as after any earlier run), once more with an empty bundle cache (the first run
+ *   after a change to the generator), and bench/generation-child.ts, which splits a cold run of the
+ *   sources in one thread into startup, import and stages;
  * - warm: a second `generate` in the same process;
  * - openapi-typescript: `openapiTS(file URL)` + `astToString` + write, cold and warm, and its CLI.
  *
@@ -32,7 +34,6 @@ import {
   REPO_ROOT,
   runProcess,
   runTsNode,
-  TSX_CLI,
 } from "./lib.ts";
 
 const OTS_CLI = path.join(REPO_ROOT, "node_modules", "openapi-typescript", "bin", "cli.js");
@@ -60,6 +61,8 @@ export interface DocumentResult {
   document: string;
   description: string;
   generatorCli: { runs: number[]; error?: string };
+  /** The same with an empty bundle cache: the first run after the generator's sources changed. */
+  generatorCliFirst: { runs: number[]; error?: string };
   generator: ChildReport & { timedOut?: boolean; deadlineMs?: number; stall?: StallReport };
   otsCli: { runs: number[]; error?: string };
   ots: ChildReport;
@@ -69,7 +72,19 @@ export interface GenerationResult {
   documents: DocumentResult[];
   /** Import time of the generator's dependencies in a fresh process (median of runs per module). */
   imports: { module: string; ms: number }[];
-  goals: { contractColdMs: number; contractColdMet: boolean; largeRatioCold: number; largeRatioWarm: number; largeMet: boolean; largeNote: string };
+  goals: {
+    contractColdMs: number;
+    /** The same, the first run after the generator's sources changed (it bundles them first). */
+    contractFirstRunMs: number;
+    contractColdMet: boolean;
+    /** `npm run generate`'s command against openapi-typescript's CLI, both spawn → exit (NaN when not run). */
+    largeRatioCli: number;
+    /** In-process, one thread: generate() against openapiTS(), both cold. */
+    largeRatioCold: number;
+    largeRatioWarm: number;
+    largeMet: boolean;
+    largeNote: string;
+  };
   markdown: string;
 }
 
@@ -133,13 +148,19 @@ export function analyseStall(file: string): StallReport | undefined {
   };
 }
 
-async function timeCli(label: string, args: (out: string) => string[], runs: number, timeoutMs: number): Promise<{ runs: number[]; error?: string }> {
+async function timeCli(
+  label: string,
+  args: (out: string) => string[],
+  runs: number,
+  timeoutMs: number,
+  env?: () => NodeJS.ProcessEnv,
+): Promise<{ runs: number[]; error?: string }> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "bench-gen-cli-"));
     try {
       progress(`${label} (${i + 1}/${runs})`);
-      const result = await runProcess(process.execPath, args(out), { timeoutMs });
+      const result = await runProcess(process.execPath, args(out), { timeoutMs, env: env?.() });
       if (result.code !== 0) return { runs: times, error: result.code === null ? `killed after ${ms(timeoutMs)}` : result.stderr.trim().split("\n").slice(0, 3).join(" ") };
       times.push(result.wallMs);
     } finally {
@@ -190,15 +211,20 @@ async function measureDocument(
     const both = await runChild("generator", spec, { warm: true, deadlineMs: options.deadlineMs * 2 });
     if (!both.error && !both.timedOut) generator = both;
   }
-  const generatorCli =
-    options.cliRuns > 0 && !generator.timedOut && !generator.error
-      ? await timeCli(
-          `generation on ${document}: tsx generator/cli.ts`,
-          (out) => [TSX_CLI, path.join(REPO_ROOT, "generator", "cli.ts"), "--spec", spec, "--out", path.join(out, "pkg")],
-          options.cliRuns,
-          options.deadlineMs,
-        )
-      : { runs: [] };
+  const cliArgs = (out: string) => [path.join(REPO_ROOT, "generator", "run.mjs"), "--spec", spec, "--out", path.join(out, "pkg")];
+  const canRun = !generator.timedOut && !generator.error;
+  // Builds the bundle if the sources changed since the last run, so the timed runs below find it.
+  if (canRun) await timeCli(`generation on ${document}: node generator/run.mjs, warming the bundle cache`, cliArgs, 1, options.deadlineMs);
+  const generatorCli = canRun ? await timeCli(`generation on ${document}: node generator/run.mjs`, cliArgs, options.cliRuns, options.deadlineMs) : { runs: [] };
+  const generatorCliFirst = canRun
+    ? await timeCli(`generation on ${document}: node generator/run.mjs, empty bundle cache`, cliArgs, 1, options.deadlineMs, () => {
+        // Inside node_modules, so the bundle's imports resolve; removed with the run's output.
+        const cache = fs.mkdtempSync(path.join(REPO_ROOT, "node_modules", ".cache", "bench-generator-"));
+        emptyCaches.push(cache);
+        return { ...process.env, GPU_CLOUD_GENERATOR_CACHE: cache };
+      })
+    : { runs: [] };
+  for (const cache of emptyCaches.splice(0)) fs.rmSync(cache, { recursive: true, force: true });
   progress(`generation on ${document}: openapi-typescript, cold + warm in one process`);
   const ots = await runChild("openapi-typescript", spec, { warm: true, deadlineMs: options.deadlineMs });
   const otsCli = await timeCli(
@@ -207,8 +233,10 @@ async function measureDocument(
     Math.max(1, options.cliRuns),
     options.deadlineMs,
   );
-  return { document, description, generator, generatorCli, ots, otsCli };
+  return { document, description, generator, generatorCli, generatorCliFirst, ots, otsCli };
 }
+
+const emptyCaches: string[] = [];
 
 async function measureImports(runs: number): Promise<GenerationResult["imports"]> {
   const samples = new Map<string, number[]>();
@@ -245,16 +273,23 @@ export async function runGeneration(options: { quick?: boolean } = {}): Promise<
     const imports = await measureImports(options.quick ? 1 : 3);
     const [contract, synthetic] = documents as [DocumentResult, DocumentResult];
     const contractColdMs = contract.generatorCli.runs.length > 0 ? median(contract.generatorCli.runs) : (contract.generator.coldMs ?? NaN);
+    const contractFirstRunMs = contract.generatorCliFirst.runs.length > 0 ? median(contract.generatorCliFirst.runs) : NaN;
     const otsCold = synthetic.ots.coldMs ?? NaN;
     const genCold = synthetic.generator.timedOut ? Infinity : (synthetic.generator.coldMs ?? NaN);
     const largeRatioCold = genCold / otsCold;
     const largeRatioWarm = synthetic.generator.warm && synthetic.ots.warm ? synthetic.generator.warm.total / synthetic.ots.warm.total : NaN;
+    const largeRatioCli =
+      synthetic.generatorCli.runs.length > 0 && synthetic.otsCli.runs.length > 0 ? median(synthetic.generatorCli.runs) / median(synthetic.otsCli.runs) : NaN;
+    // Judged on what a maintainer runs (both CLIs) when measured, else on the in-process cold runs.
+    const judged = Number.isFinite(largeRatioCli) ? largeRatioCli : largeRatioCold;
     const goals = {
       contractColdMs,
-      contractColdMet: contractColdMs < 2_000,
+      contractFirstRunMs,
+      contractColdMet: contractColdMs < 2_000 && !(contractFirstRunMs >= 2_000),
+      largeRatioCli,
       largeRatioCold,
       largeRatioWarm,
-      largeMet: Number.isFinite(largeRatioCold) && largeRatioCold <= 3 && !synthetic.generator.error,
+      largeMet: Number.isFinite(judged) && judged <= 3 && !synthetic.generator.error,
       largeNote: synthetic.generator.timedOut
         ? `the generator did not finish within ${ms(deadlineMs)} (≥ ${ratio(deadlineMs / otsCold, 1)} openapi-typescript's cold time)`
         : synthetic.generator.error
@@ -280,7 +315,10 @@ function generationMarkdown(result: GenerationResult, deadlineMs: number): strin
   const notes: string[] = [];
   for (const doc of result.documents) {
     const g = doc.generator;
-    const cliCold = doc.generatorCli.runs.length ? `${ms(median(doc.generatorCli.runs))}${doc.generatorCli.runs.length > 1 ? ` (median of ${doc.generatorCli.runs.length})` : ""}` : "–";
+    const cliCold = doc.generatorCli.runs.length
+      ? `${ms(median(doc.generatorCli.runs))}${doc.generatorCli.runs.length > 1 ? ` (median of ${doc.generatorCli.runs.length})` : ""}` +
+        (doc.generatorCliFirst.runs.length ? `; ${ms(median(doc.generatorCliFirst.runs))} with an empty bundle cache` : "")
+      : (doc.generatorCli.error ?? "–");
     if (g.timedOut) {
       rows.push([doc.document, "generator", "–", `> ${ms(deadlineMs)} (stopped)`, ms(g.startupMs), "–", "–", "–", "–", "–", "–", "–"]);
       if (g.stall) {
@@ -314,13 +352,15 @@ function generationMarkdown(result: GenerationResult, deadlineMs: number): strin
   const contractOtsCold = contract.ots.coldMs ?? NaN;
   return [
     markdownTable(
-      ["Document", "Tool", "cold, CLI process (spawn → exit)", "cold, process start → first run done", "of which startup", "import", "load", "model", "emit", "write", "first run", "warm run (same process)"],
+      ["Document", "Tool", "cold, CLI process (spawn → exit)", "cold, in-process, one thread: start → first run done", "of which startup", "import", "load", "model", "emit", "write", "first run", "warm run (same process)"],
       rows,
     ),
     "",
     `Documents: this contract is ${result.documents[0]!.description}; the large one is ${result.documents[1]!.description}, written by \`bench/make-large-contract.ts\`. ` +
-      "Cold = a fresh Node process (`tsx` for TypeScript; its transform cache warm, as on a maintainer's machine). \"startup\" is Node + tsx until the benchmark's first line, \"import\" loading the tool's modules " +
-      "(Redocly, openapi-typescript, TypeScript, ts-morph, Handlebars for the generator). openapi-typescript alone = `openapiTS(file URL)` + `astToString` + one write; its CLI is `openapi-typescript FILE --output FILE`.",
+      "The generator's CLI is `node generator/run.mjs` (what `npm run generate` runs): the generator bundled once per version of its sources (\"empty bundle cache\": the first run after a change, which bundles first), " +
+      "`src/schema.ts` emitted by openapi-typescript in a worker thread beside the ts-morph emitters. " +
+      "The in-process columns run the sources through `tsx` in one thread (its transform cache warm), split into \"startup\" (Node + tsx until the benchmark's first line), \"import\" (the tool's modules) and the stages. " +
+      "openapi-typescript alone = `openapiTS(file URL)` + `astToString` + one write; its CLI is `openapi-typescript FILE --output FILE`.",
     ...(notes.length ? ["", ...notes] : []),
     ...(result.imports.length
       ? [
@@ -330,13 +370,15 @@ function generationMarkdown(result: GenerationResult, deadlineMs: number): strin
             [["median", ...result.imports.map((i) => ms(i.ms)), ms(result.imports.reduce((sum, i) => sum + i.ms, 0))]],
           ),
           "",
-          "`ts-morph` ships its own copy of the TypeScript compiler (`@ts-morph/common/dist/typescript.js`), so a run loads TypeScript twice.",
+          "`ts-morph` ships its own copy of the TypeScript compiler (`@ts-morph/common/dist/typescript.js`), so a run loads TypeScript twice; the CLI loads the second copy in the worker thread, on the other core, and loads both with `require` (importing them as ES modules makes Node scan each 9 MB file for export names first).",
         ]
       : []),
     "",
-    `Goal (this contract generates in under 2 s cold): ${ms(g.contractColdMs)} → **${g.contractColdMet ? "met" : "missed"}**` +
-      `${Number.isFinite(contractOtsCold) ? ` (openapi-typescript alone, cold: ${ms(contractOtsCold)}).` : "."}`,
-    `Goal (large document: whole generator ≤ 3× openapi-typescript): cold ${Number.isFinite(g.largeRatioCold) ? ratio(g.largeRatioCold, 1) : "∞"}` +
+    `Goal (this contract generates in under 2 s cold): ${ms(g.contractColdMs)}` +
+      `${Number.isFinite(g.contractFirstRunMs) ? `, ${ms(g.contractFirstRunMs)} for the first run after a change to the generator` : ""} → **${g.contractColdMet ? "met" : "missed"}**` +
+      `${Number.isFinite(contractOtsCold) ? ` (openapi-typescript alone, in-process cold: ${ms(contractOtsCold)}).` : "."}`,
+    `Goal (large document: whole generator ≤ 3× openapi-typescript): ` +
+      `${Number.isFinite(g.largeRatioCli) ? `CLI against CLI ${ratio(g.largeRatioCli, 1)}; ` : ""}in-process cold ${Number.isFinite(g.largeRatioCold) ? ratio(g.largeRatioCold, 1) : "∞"}` +
       `${Number.isFinite(g.largeRatioWarm) ? `, warm ${ratio(g.largeRatioWarm, 1)}` : ""} → **${g.largeMet ? "met" : "missed"}**${g.largeNote ? ` (${g.largeNote})` : ""}.`,
     ...(synthetic.generator.first && !synthetic.generator.timedOut
       ? [`Large document, slowest generator stage: ${slowestStage(synthetic.generator.first)}.`]

@@ -69,10 +69,15 @@ if (wants("generation")) {
   if (generation) {
     out.push("", "### Generation time (bench/generation.ts)", "", generation.markdown);
     const g = generation.goals;
-    goals.push(["This contract generates in under 2 s cold", ms(g.contractColdMs), g.contractColdMet ? "met" : "**missed**"]);
+    goals.push([
+      "This contract generates in under 2 s cold",
+      `${ms(g.contractColdMs)}${Number.isFinite(g.contractFirstRunMs) ? ` (${ms(g.contractFirstRunMs)} right after a change to the generator)` : ""}`,
+      g.contractColdMet ? "met" : "**missed**",
+    ]);
     goals.push([
       "Large document: whole generator ≤ 3× openapi-typescript",
-      `${Number.isFinite(g.largeRatioCold) ? `cold ${ratio(g.largeRatioCold, 1)}` : "did not finish"}${Number.isFinite(g.largeRatioWarm) ? `, warm ${ratio(g.largeRatioWarm, 1)}` : ""}${g.largeNote ? `; ${g.largeNote}` : ""}`,
+      `${Number.isFinite(g.largeRatioCli) ? `CLI against CLI ${ratio(g.largeRatioCli, 1)}; ` : ""}` +
+        `${Number.isFinite(g.largeRatioCold) ? `in-process cold ${ratio(g.largeRatioCold, 1)}` : "did not finish"}${Number.isFinite(g.largeRatioWarm) ? `, warm ${ratio(g.largeRatioWarm, 1)}` : ""}${g.largeNote ? `; ${g.largeNote}` : ""}`,
       g.largeMet ? "met" : "**missed**",
     ]);
   }

@@ -5,13 +5,36 @@
  * nothing and exits 1 listing every file that would change: CI's drift check.
  */
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import type { Worker } from "node:worker_threads";
+import { schemaTypesThread, type SchemaTypesThread } from "./emit/schema-types-thread.ts";
 import { ContractError } from "./errors.ts";
 import { check, generate } from "./generate.ts";
 
+export interface CliExtras {
+  /** A worker started from the built `schema-types-worker` (generator/run.mjs): `src/schema.ts` is emitted there. */
+  schemaTypesWorker?: Worker;
+}
+
 const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check]`;
 
-async function main(argv: string[]): Promise<number> {
+/** Runs the command; resolves with the exit code. */
+export async function runCli(argv: string[], extras: CliExtras = {}): Promise<number> {
+  const thread = extras.schemaTypesWorker === undefined ? undefined : schemaTypesThread(extras.schemaTypesWorker);
+  try {
+    return await main(argv, thread);
+  } catch (error) {
+    // A contract problem is the user's to fix: its pointer, not a stack trace.
+    if (error instanceof ContractError) process.stderr.write(`error: ${error.message}\n`);
+    else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  } finally {
+    await thread?.close();
+  }
+}
+
+async function main(argv: string[], thread: SchemaTypesThread | undefined): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
@@ -33,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const options = { spec: values.spec, out: values.out, packageName: values.name };
+  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit };
   const relative = (p: string) => path.relative(process.cwd(), p) || ".";
 
   if (values.check) {
@@ -60,12 +83,7 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    // A contract problem is the user's to fix: its pointer, not a stack trace.
-    if (error instanceof ContractError) process.stderr.write(`error: ${error.message}\n`);
-    else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+// Run directly (`tsx generator/cli.ts`); generator/run.mjs imports the built module and calls runCli.
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runCli(process.argv.slice(2)).then((code) => process.exit(code));
+}

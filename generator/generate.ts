@@ -3,7 +3,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Project, type SourceFile } from "ts-morph";
+import type { SourceFile } from "ts-morph";
+import { Project } from "./emit/ts-morph.ts";
 import { clientClassName, emitClient } from "./emit/client.ts";
 import { emitBin, emitJobs } from "./emit/jobs.ts";
 import { emitModels } from "./emit/models.ts";
@@ -14,15 +15,17 @@ import { emitSchemaTypes } from "./emit/schema-types.ts";
 import { emitTypeAliases } from "./emit/types.ts";
 import { loadContract, type LoadedContract } from "./load.ts";
 import { buildModel, type ApiModel, type ModelOptions } from "./model.ts";
+import { REPO_ROOT } from "./paths.ts";
 import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
-const REPO_ROOT = path.resolve(import.meta.dirname, "..");
 
 export interface GenerateOptions extends ModelOptions {
   spec: string;
   /** The package folder to write, e.g. `generated/gpu-cloud-client`. */
   out?: string;
+  /** How `src/schema.ts` is emitted; by default `emitSchemaTypes` in this thread (the CLI may use a worker). */
+  emitSchemaTypes?: (contract: Pick<LoadedContract, "document">) => Promise<string>;
 }
 
 export interface StageTimings {
@@ -51,7 +54,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   timings.model = performance.now() - started;
 
   started = performance.now();
-  const files = await emitAll(contract, model);
+  const files = await emitAll(contract, model, options.emitSchemaTypes ?? emitSchemaTypes);
   timings.emit = performance.now() - started;
   return { contract, model, files, timings };
 }
@@ -76,9 +79,17 @@ export async function check(options: GenerateOptions): Promise<CheckResult & { o
   return { ...(await checkOutput(outDir, generated.files)), outDir };
 }
 
-async function emitAll(contract: LoadedContract, model: ApiModel): Promise<OutputFile[]> {
+async function emitAll(
+  contract: LoadedContract,
+  model: ApiModel,
+  schemaTypes: (contract: Pick<LoadedContract, "document">) => Promise<string>,
+): Promise<OutputFile[]> {
   const tsHeader = header({ contractHash: contract.hash, generatorName: GENERATOR_NAME, commentStyle: "ts" });
   const mdHeader = header({ contractHash: contract.hash, generatorName: GENERATOR_NAME, commentStyle: "markdown" });
+  // Started first: with a worker it runs beside the ts-morph emitters below.
+  const schemaSource = schemaTypes(contract);
+  // Until it is awaited below, a failure must not count as unhandled.
+  schemaSource.catch(() => undefined);
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
 
   const className = clientClassName(model);
@@ -92,7 +103,7 @@ async function emitAll(contract: LoadedContract, model: ApiModel): Promise<Outpu
   sources.push(emitIndex(project, model, className, Boolean(models)));
 
   const files: OutputFile[] = [
-    { path: "src/schema.ts", contents: tsHeader + (await emitSchemaTypes(contract)) },
+    { path: "src/schema.ts", contents: tsHeader + (await schemaSource) },
     { path: "src/validators.ts", contents: tsHeader + validators.source },
   ];
   for (const source of sources) {

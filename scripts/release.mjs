@@ -17,7 +17,6 @@ import { fileURLToPath } from "node:url";
 import YAML from "yaml";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const USAGE = "usage: npm run release -- [--registry URL] [--dry-run] [--tag TAG] [--skip-tests] [--spec FILE] [--out DIR] [--test-command CMD]";
 
 class Refusal extends Error {}
@@ -69,7 +68,7 @@ export async function release(argv) {
 
   // 1. Drift.
   log(`checking that ${path.relative(root, out) || out} is what ${path.relative(root, spec) || spec} generates`);
-  const drift = run(bin("tsx"), [path.join(root, "generator", "cli.ts"), "--check", "--spec", spec, "--out", out], { capture: true });
+  const drift = run(process.execPath, [path.join(root, "generator", "run.mjs"), "--check", "--spec", spec, "--out", out], { capture: true });
   if (drift.status !== 0) throw new Refusal(`refused: the package drifts from the contract; run \`npm run generate\` and commit:\n${drift.stderr.trim()}`);
 
   // 2. Tests.

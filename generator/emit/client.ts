@@ -3,7 +3,8 @@
  * of contract text goes through the escaping helpers: descriptions through `docComment`, values
  * through `stringLiteral`, names through `identifier` and `propertyKey`.
  */
-import { Scope, VariableDeclarationKind, type MethodDeclarationStructure, type OptionalKind, type Project, type SourceFile, type TypeAliasDeclarationStructure } from "ts-morph";
+import type { MethodDeclarationStructure, OptionalKind, Project, SourceFile, TypeAliasDeclarationStructure } from "ts-morph";
+import { Scope, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, stringLiteral } from "../escape.ts";
 import type { ApiModel, OperationModel } from "../model.ts";

@@ -3,7 +3,8 @@
  * and the models' metadata (kind, output URL field and lifetime, pricing, terminal job statuses)
  * as constants the job helpers read at run time.
  */
-import { VariableDeclarationKind, type Project, type SourceFile } from "ts-morph";
+import type { Project, SourceFile } from "ts-morph";
+import { VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, jsonLiteral, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import type { ApiModel } from "../model.ts";

@@ -17,8 +17,7 @@ import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, st
 import { ContractError } from "../errors.ts";
 import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
-
-export const TEMPLATES_DIR = path.resolve(import.meta.dirname, "../../templates");
+import { TEMPLATES_DIR } from "../paths.ts";
 
 /** Semver 2.0.0 (no leading "v"). */
 export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { TEMPLATES_DIR } from "./package.ts";
+import { TEMPLATES_DIR } from "../paths.ts";
 
 export function runtimeFiles(): Array<{ path: string; contents: string }> {
   const dir = path.join(TEMPLATES_DIR, "runtime");

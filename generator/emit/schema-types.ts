@@ -4,11 +4,30 @@
  * naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
  * still offer the known values instead of collapsing the union to `string`.
  */
-import openapiTS, { astToString } from "openapi-typescript";
-import ts from "typescript";
+import { createRequire } from "node:module";
+import type * as OpenapiTypescript from "openapi-typescript";
+import type * as Typescript from "typescript";
 import type { LoadedContract } from "../load.ts";
 
-export async function emitSchemaTypes(contract: LoadedContract): Promise<string> {
+/**
+ * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
+ * worker never loads them in the main thread) and with `require`: their CommonJS builds load as
+ * they are, whereas importing them as ES modules makes Node scan TypeScript's 9 MB for its export
+ * names first (a fifth of a cold run).
+ */
+let libraries: { openapiTS: typeof OpenapiTypescript.default; astToString: typeof OpenapiTypescript.astToString; ts: typeof Typescript } | undefined;
+function load(): NonNullable<typeof libraries> {
+  if (libraries === undefined) {
+    const require = createRequire(import.meta.url);
+    const openapiTypescript = require("openapi-typescript") as typeof OpenapiTypescript;
+    libraries = { openapiTS: openapiTypescript.default, astToString: openapiTypescript.astToString, ts: require("typescript") as typeof Typescript };
+  }
+  return libraries;
+}
+
+/** `src/schema.ts` of a loaded contract (without the header). */
+export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">): Promise<string> {
+  const { openapiTS, astToString } = load();
   // openapi-typescript may annotate its input: hand it a private copy of the frozen document.
   const document = structuredClone(contract.document) as Parameters<typeof openapiTS>[0];
   const ast = await openapiTS(document, {
@@ -28,7 +47,8 @@ function isAnyString(schema: any): boolean {
   return schema?.type === "string" && Object.keys(schema).every((k) => ["type", "description", "title"].includes(k));
 }
 
-export function openEnumType(schema: any): ts.TypeNode | undefined {
+export function openEnumType(schema: any): Typescript.TypeNode | undefined {
+  const { ts } = load();
   const branches = schema?.anyOf;
   if (!Array.isArray(branches) || branches.length !== 2) return undefined;
   const known = branches.find(isKnownValues);

@@ -13,10 +13,9 @@ const contract = path.join(repoRoot, "openapi/openapi.yaml");
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "generate-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
-/** Runs the CLI as a user would; never throws, returns exit code and output. */
+/** Runs the CLI as `npm run generate` does; never throws, returns exit code and output. */
 async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
-  return run(tsx, [path.join(repoRoot, "generator/cli.ts"), ...args], { cwd: repoRoot }).then(
+  return run(process.execPath, [path.join(repoRoot, "generator/run.mjs"), ...args], { cwd: repoRoot }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error) => ({ code: error.code as number, stdout: String(error.stdout), stderr: String(error.stderr) }),
   );

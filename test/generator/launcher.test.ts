@@ -1,0 +1,101 @@
+/**
+ * `npm run generate` runs generator/run.mjs: the generator bundled once per version of its sources
+ * (kept under node_modules/.cache), `src/schema.ts` emitted in a worker thread. These tests run it
+ * in a scratch workspace (a copy of generator/, the rest linked) so they can change a source and
+ * choose the bundle folder: the output must be what the sources give in-process, a changed source
+ * must give a new bundle, concurrent first runs must share one, and the tsx fallback must agree.
+ */
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateFiles } from "../../generator/generate.ts";
+import { repoRoot } from "../support/prism.ts";
+
+const run = promisify(execFile);
+const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "launcher-"));
+const bundles = path.join(workspace, ".bundles");
+const contract = path.join(repoRoot, "openapi/openapi.yaml");
+
+beforeAll(() => {
+  fs.cpSync(path.join(repoRoot, "generator"), path.join(workspace, "generator"), { recursive: true });
+  for (const linked of ["node_modules", "templates", "openapi"]) fs.symlinkSync(path.join(repoRoot, linked), path.join(workspace, linked));
+  fs.copyFileSync(path.join(repoRoot, "package.json"), path.join(workspace, "package.json"));
+});
+afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));
+
+async function launch(out: string, env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, [path.join(workspace, "generator/run.mjs"), "--spec", contract, "--out", out], {
+    cwd: workspace,
+    env: { ...process.env, GPU_CLOUD_GENERATOR_CACHE: bundles, ...env },
+  });
+}
+
+/** Every file under `dir`, by relative path. */
+function files(dir: string): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const full = path.join(entry.parentPath, entry.name);
+      found[path.relative(dir, full)] = fs.readFileSync(full, "utf8");
+    }
+  }
+  return found;
+}
+
+const bundleFolders = () => (fs.existsSync(bundles) ? fs.readdirSync(bundles).sort() : []);
+
+describe("generator/run.mjs", { timeout: 120_000 }, () => {
+  it("writes what the generator gives in-process, and bundles only once", async () => {
+    const expected = Object.fromEntries((await generateFiles({ spec: contract })).files.map((file) => [file.path, file.contents]));
+    await launch(path.join(workspace, "out-1"));
+    expect(files(path.join(workspace, "out-1"))).toEqual(expected);
+    const [bundle] = bundleFolders();
+    expect(bundleFolders()).toHaveLength(1);
+    expect(fs.readdirSync(path.join(bundles, bundle!)).sort()).toEqual(["cli.mjs", "schema-types-worker.mjs"]);
+
+    const builtAt = fs.statSync(path.join(bundles, bundle!, "cli.mjs")).mtimeMs;
+    await launch(path.join(workspace, "out-2"));
+    expect(files(path.join(workspace, "out-2"))).toEqual(expected);
+    expect(bundleFolders()).toEqual([bundle]);
+    expect(fs.statSync(path.join(bundles, bundle!, "cli.mjs")).mtimeMs).toBe(builtAt);
+  });
+
+  it("bundles anew when a source changes", async () => {
+    const before = bundleFolders();
+    const model = path.join(workspace, "generator/model.ts");
+    fs.appendFileSync(model, "\n// a change\n");
+    await launch(path.join(workspace, "out-3"));
+    const after = bundleFolders();
+    expect(after).toHaveLength(before.length + 1);
+    expect(files(path.join(workspace, "out-3"))).toEqual(files(path.join(workspace, "out-1")));
+  });
+
+  it("lets concurrent first runs share one bundle, leaving nothing half-built", async () => {
+    fs.rmSync(bundles, { recursive: true, force: true });
+    await Promise.all([launch(path.join(workspace, "out-4")), launch(path.join(workspace, "out-5")), launch(path.join(workspace, "out-6"))]);
+    expect(bundleFolders()).toHaveLength(1);
+    for (const out of ["out-4", "out-5", "out-6"]) expect(files(path.join(workspace, out))).toEqual(files(path.join(workspace, "out-1")));
+  });
+
+  it("runs the sources through tsx on request, with the same output", async () => {
+    fs.rmSync(bundles, { recursive: true, force: true });
+    await launch(path.join(workspace, "out-7"), { GPU_CLOUD_GENERATOR_FROM_SOURCES: "1" });
+    expect(bundleFolders()).toEqual([]);
+    expect(files(path.join(workspace, "out-7"))).toEqual(files(path.join(workspace, "out-1")));
+  });
+
+  it("reports an error of the worker's emitter as the run's error", async () => {
+    // The loader refuses what openapi-typescript would choke on, so break the worker itself.
+    fs.writeFileSync(path.join(workspace, "generator/emit/schema-types-worker.ts"), 'throw new Error("worker broke");\n');
+    const failure = await launch(path.join(workspace, "out-8")).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toContain("worker broke");
+    expect(fs.existsSync(path.join(workspace, "out-8"))).toBe(false);
+  });
+});
