@@ -258,6 +258,13 @@ const EDGE_SCHEMAS: unknown[] = [
   { type: [], enum: [] },
   { enum: [1, "a", null, true, { a: [1] }, [1, 2], 2, 3, 4, 5, 6, 7] },
   { minLength: 0, maxLength: 0, minItems: 0, minProperties: 0, multipleOf: 0.01, uniqueItems: false },
+  // Patterns scanned without a RegExp (validators/patterns.ts), of every shape the scan emits.
+  { pattern: "^$" },
+  { pattern: "^a*b*$" },
+  { pattern: "^x" },
+  { pattern: "^[0-9]{1,5}/[a-z]+$" },
+  { pattern: "^\\d{4}-[ab]?$" },
+  { patternProperties: { "^[a-c]+$": { type: "string" } }, additionalProperties: false, propertyNames: { pattern: "^\\w{2,}" } },
 ];
 
 describe("edge-case and random schemas", () => {

@@ -33,8 +33,8 @@ const FORMAT_DISAGREEMENTS: Array<{ format: string; value: string; runtime: bool
 ];
 
 /**
- * Where ajv itself is wrong (checked against the JSON Schema spec); the random schemas avoid these
- * shapes, and the generated validators must give the spec's answer here.
+ * Where ajv itself is wrong (checked against the JSON Schema spec); the random comparison
+ * sidesteps them (`forAjv`), and the generated validators must give the spec's answer here.
  */
 const AJV_BUGS: Array<{ schema: unknown; data: unknown[]; expected: boolean[]; why: string }> = [
   {
@@ -51,7 +51,39 @@ const AJV_BUGS: Array<{ schema: unknown; data: unknown[]; expected: boolean[]; w
     expected: [true, true, true, true],
     why: "ajv 8.20 throws (Cannot set properties of undefined) on a false property schema under allOf in anyOf next to patternProperties",
   },
+  {
+    // Found by this test: ajv's `contains` flag is a `var` that keeps the previous item's answer
+    // when the next array is empty (its loop never runs).
+    schema: { items: { contains: { type: "string" } } },
+    data: [[["x"], []], [[], ["x"]], [["x"], ["y"]]],
+    expected: [false, false, true],
+    why: "ajv 8.20 accepts an empty array for contains when an earlier sibling array had a match",
+  },
 ];
+
+/** Keywords whose value is one schema, an array of schemas, or a map of schemas. */
+const ONE_SCHEMA = ["items", "contains", "additionalProperties", "propertyNames", "not", "if", "then", "else"];
+const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
+const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
+
+/**
+ * The schema as handed to ajv: every `contains` (with minContains ≥ 1) also gets `minItems` through
+ * `allOf`. The same language by the spec (such an array needs that many items anyway), and it keeps
+ * ajv's empty-array `contains` bug (AJV_BUGS above) from deciding the comparison.
+ */
+function forAjv(schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema;
+  const copy: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  for (const key of ONE_SCHEMA) if (key in copy) copy[key] = forAjv(copy[key]);
+  for (const key of SCHEMA_ARRAYS) if (Array.isArray(copy[key])) copy[key] = (copy[key] as unknown[]).map(forAjv);
+  for (const key of SCHEMA_MAPS) {
+    const map = copy[key];
+    if (typeof map === "object" && map !== null) copy[key] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, forAjv(sub)]));
+  }
+  const minContains = typeof copy["minContains"] === "number" ? copy["minContains"] : 1;
+  if ("contains" in copy && minContains >= 1) copy["allOf"] = [...((copy["allOf"] as unknown[] | undefined) ?? []), { minItems: minContains }];
+  return copy;
+}
 
 /** Schema/value pairs that once disagreed with ajv, or are easy to get wrong. */
 const REGRESSIONS: Array<{ schema: unknown; data: unknown[] }> = [
@@ -92,9 +124,9 @@ interface Verdict {
   issues: number;
 }
 
-function compare(schemaValue: unknown, data: readonly unknown[]): Array<{ data: unknown; verdict: Verdict }> {
+function compare(schemaValue: unknown, data: readonly unknown[], oracle: "ajv" | "ajv, bug avoided" = "ajv, bug avoided"): Array<{ data: unknown; verdict: Verdict }> {
   const module = loadValidators(emitValidators({ document: schemaValue as object, entries: [{ name: "X", pointer: "" }] }));
-  const validate = ajv.compile(schemaValue as object);
+  const validate = ajv.compile((oracle === "ajv" ? schemaValue : forAjv(schemaValue)) as object);
   const ajvSays = (item: unknown): boolean | "threw" => {
     try {
       return validate(item) as boolean;
@@ -144,7 +176,7 @@ describe("generated validators agree with ajv", () => {
   });
 
   it.each(AJV_BUGS)("gives the spec's answer where ajv does not: $why", ({ schema: schemaValue, data, expected }) => {
-    const results = compare(schemaValue, data);
+    const results = compare(schemaValue, data, "ajv");
     expect(results.map(({ verdict }) => verdict.guard)).toEqual(expected);
     expect(results.map(({ verdict }) => verdict.issues === 0)).toEqual(expected);
     // Still an ajv bug? Otherwise move the case to REGRESSIONS.

@@ -329,9 +329,15 @@ describe("emitted code", () => {
     expect(Object.keys(validators).some((name) => name.startsWith("c_") || name.startsWith("e_"))).toBe(false);
   });
 
-  it("precompiles regular expressions at module level with the u flag", () => {
-    expect(source).toContain('const re_1 = /* @__PURE__ */ new RegExp("^[0-9]{1,5}/[a-z]+$", "u");');
-    expect(source).not.toMatch(/function[^]*new RegExp/);
+  it("precompiles regular expressions at module level with the u flag, and scans simple anchored patterns", () => {
+    // A group: stays a RegExp, built once.
+    expect(source).toContain('const re_2 = /* @__PURE__ */ new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "u");');
+    // Only at module level: never built per call.
+    for (const line of source.split("\n").filter((l) => l.includes("new RegExp"))) expect(line).toMatch(/^const re_\d+ = /);
+    // The port pattern: a scan function, called where the RegExp's test was.
+    expect(source).toContain("function match_1(s: string): boolean {");
+    expect(source).toContain("if (!match_1(v)) return false;");
+    expect(source).not.toContain('new RegExp("^[0-9]{1,5}/[a-z]+$"');
   });
 
   it("uses the runtime import it is given", () => {

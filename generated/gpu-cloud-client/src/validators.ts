@@ -4,11 +4,41 @@ import { addIssue, cloneJson, escapeSegment, validDateTime, validUri, type Defau
 
 const re_0 = /* @__PURE__ */ new RegExp("\\b(minute|hour|day)\\b", "u");
 
-const re_1 = /* @__PURE__ */ new RegExp("^[0-9]{1,5}/[a-z]+$", "u");
+function match_1(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  let start = 0;
+  let end = 0;
+  let c = 0;
+  start = i;
+  end = i + 5 < n ? i + 5 : n;
+  while (i < end && (((c = s.charCodeAt(i)) >= 48 && c <= 57))) i++;
+  if (i - start < 1) return false;
+  if (i >= n || !(s.charCodeAt(i) === 47)) return false;
+  i++;
+  start = i;
+  while (i < n && (((c = s.charCodeAt(i)) >= 97 && c <= 122))) i++;
+  if (i - start < 1) return false;
+  return i === n;
+}
 
 const re_2 = /* @__PURE__ */ new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "u");
 
-const re_3 = /* @__PURE__ */ new RegExp("^sync-", "u");
+function match_3(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  if (i >= n || !(s.charCodeAt(i) === 115)) return false;
+  i++;
+  if (i >= n || !(s.charCodeAt(i) === 121)) return false;
+  i++;
+  if (i >= n || !(s.charCodeAt(i) === 110)) return false;
+  i++;
+  if (i >= n || !(s.charCodeAt(i) === 99)) return false;
+  i++;
+  if (i >= n || !(s.charCodeAt(i) === 45)) return false;
+  i++;
+  return true;
+}
 
 function c_Problem(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
@@ -145,7 +175,7 @@ function e_RateLimitPolicyHeader(v: any, p: string, issues: ValidationIssue[]): 
 
 function c_Port(v: any): boolean {
   if (typeof v !== "string") return false;
-  if (!re_1.test(v)) return false;
+  if (!match_1(v)) return false;
   return true;
 }
 
@@ -153,7 +183,7 @@ function e_Port(v: any, p: string, issues: ValidationIssue[]): void {
   if (typeof v !== "string") {
     addIssue(issues, p, "type", "must be a string", "/components/schemas/Port/type");
   } else {
-    if (!re_1.test(v)) addIssue(issues, p, "pattern", "must match pattern \"^[0-9]{1,5}/[a-z]+$\"", "/components/schemas/Port/pattern");
+    if (!match_1(v)) addIssue(issues, p, "pattern", "must match pattern \"^[0-9]{1,5}/[a-z]+$\"", "/components/schemas/Port/pattern");
   }
 }
 
@@ -1417,7 +1447,7 @@ function c_SyncJob(v: any): boolean {
   const x2 = v1.id;
   if (x2 !== undefined) {
     if (typeof x2 !== "string") return false;
-    if (!re_3.test(x2)) return false;
+    if (!match_3(x2)) return false;
   }
   return true;
 }
@@ -1433,7 +1463,7 @@ function e_SyncJob(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof x2 !== "string") {
         addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/SyncJob/allOf/1/properties/id/type");
       } else {
-        if (!re_3.test(x2)) addIssue(issues, p + "/id", "pattern", "must match pattern \"^sync-\"", "/components/schemas/SyncJob/allOf/1/properties/id/pattern");
+        if (!match_3(x2)) addIssue(issues, p + "/id", "pattern", "must match pattern \"^sync-\"", "/components/schemas/SyncJob/allOf/1/properties/id/pattern");
       }
     }
   }

@@ -16,6 +16,7 @@ import { ContractError, parsePointer, pointer } from "../../errors.ts";
 import { identifier, stringLiteral } from "../../escape.ts";
 import { Block, breakTo, emitterWork, indent, RETURN_FALSE, Scope, usesName, type Jump } from "./code.ts";
 import { ASSERTION_KEYWORDS, checkKeywords, FORMAT_CHECKERS, IGNORED_FORMATS } from "./keywords.ts";
+import { parsePattern, patternScan } from "./patterns.ts";
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ interface DynamicMessage {
 
 export class ValidatorCompiler {
   readonly units = new Map<string, Unit>();
-  /** Module-level constants (regular expressions, JSON data, sets), in creation order. */
+  /** Module-level constants (regular expressions, pattern scans, JSON data, sets), in creation order. */
   readonly constants: Declaration[] = [];
   /** `$ref`s evaluated on the same value as their schema: a cycle of them would never end. */
   private readonly sameInstanceRefs = new Map<Unit, Map<Unit, string>>();
@@ -448,8 +449,8 @@ export class ValidatorCompiler {
     }
     if ("pattern" in schema) {
       const source = schema["pattern"];
-      const re = this.regex(source, at + "/pattern");
-      this.check(b, ctx, `!${re}.test(${v})`, "pattern", `must match pattern ${JSON.stringify(source)}`, at + "/pattern");
+      const matches = this.pattern(source, at + "/pattern");
+      this.check(b, ctx, `!${matches(v)}`, "pattern", `must match pattern ${JSON.stringify(source)}`, at + "/pattern");
     }
     if ("format" in schema) {
       const format = schema["format"];
@@ -466,8 +467,12 @@ export class ValidatorCompiler {
     }
   }
 
-  /** A module-level RegExp with the `u` flag (ECMAScript semantics, as JSON Schema asks). */
-  private regex(source: unknown, at: string): string {
+  /**
+   * The test of a `pattern` (ECMAScript semantics with the `u` flag, as JSON Schema asks), as a
+   * function from the tested expression to code: a module-level scan function where the pattern
+   * compiles to one (validators/patterns.ts), else a module-level RegExp.
+   */
+  private pattern(source: unknown, at: string): (value: string) => string {
     if (typeof source !== "string") throw new ContractError(at, "a pattern must be a string");
     try {
       new RegExp(source, "u");
@@ -476,11 +481,17 @@ export class ValidatorCompiler {
     }
     let name = this.regexes.get(source);
     if (name === undefined) {
-      name = `re_${this.regexes.size}`;
+      const scan = parsePattern(source);
+      name = `${scan === undefined ? "re" : "match"}_${this.regexes.size}`;
       this.regexes.set(source, name);
-      this.constants.push({ name, lines: [`const ${name} = /* @__PURE__ */ new RegExp(${stringLiteral(source)}, "u");`] });
+      const lines =
+        scan === undefined
+          ? [`const ${name} = /* @__PURE__ */ new RegExp(${stringLiteral(source)}, "u");`]
+          : [`function ${name}(s: string): boolean {`, ...indent(patternScan(scan)), "}"];
+      this.constants.push({ name, lines });
     }
-    return name;
+    const compiled = name;
+    return compiled.startsWith("re_") ? (value) => `${compiled}.test(${value})` : (value) => `${compiled}(${value})`;
   }
 
   /* ------------------------------------------------------------ arrays */
@@ -646,7 +657,7 @@ export class ValidatorCompiler {
     const names = "propertyNames" in schema ? schema["propertyNames"] : true;
     if (names === true && additional === true && patterns.every(([, sub]) => sub === true)) {
       // Still validate the patterns as regular expressions.
-      for (const [source] of patterns) this.regex(source, at + pointer("patternProperties", source));
+      for (const [source] of patterns) this.pattern(source, at + pointer("patternProperties", source));
       return;
     }
     const k = ctx.scope.local("k");
@@ -675,10 +686,10 @@ export class ValidatorCompiler {
     const unmatched: string[] = declared.map((name) => `${k} !== ${stringLiteral(name)}`);
     for (const [source, sub] of patterns) {
       const patternAt = at + pointer("patternProperties", source);
-      const re = this.regex(source, patternAt);
-      unmatched.push(`!${re}.test(${k})`);
+      const matches = this.pattern(source, patternAt);
+      unmatched.push(`!${matches(k)}`);
       if (sub === true) continue;
-      body.wrap(`if (${re}.test(${k})) {`, this.gen(sub, patternAt, this.child(ctx, x, memberPath)));
+      body.wrap(`if (${matches(k)}) {`, this.gen(sub, patternAt, this.child(ctx, x, memberPath)));
     }
 
     if (additional === false) {
