@@ -105,6 +105,7 @@ async function emitAll(
   const files: OutputFile[] = [
     { path: "src/schema.ts", contents: tsHeader + (await schemaSource) },
     { path: "src/validators.ts", contents: tsHeader + validators.source },
+    ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: tsHeader + validators.responseSource }]),
   ];
   for (const source of sources) {
     source.formatText({ indentSize: 2, convertTabsToSpaces: true });

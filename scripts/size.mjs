@@ -2,8 +2,9 @@
 // `npm run size [-- --package generated/gpu-cloud-client] [--budget scripts/size-budget.json] [--json] [--update-budget]`
 //
 // Bundles the generated client the way a browser app would (esbuild, bundle + minify + tree
-// shaking, platform "browser", dependencies included) for two apps, prints each bundle's minified
-// and gzipped size, and exits 1 when one is above its budget in scripts/size-budget.json:
+// shaking + code splitting, platform "browser", dependencies included) for two apps, prints the
+// minified and gzipped size of what each loads at startup (code loaded on demand, such as the
+// response validators, apart), and exits 1 when one is above its budget in scripts/size-budget.json:
 //
 //   models      only the per-model calls: `new Client().runModelSync(...)`, plus `runAndWait`
 //               when the package has job helpers (src/jobs.ts exporting it)
@@ -53,30 +54,72 @@ function clientClassName(packageDir) {
   return match[1];
 }
 
-/** Bundles `contents` (an app importing `name`) for the browser; the package resolves to its sources. */
-export async function bundle(contents, { packageDir, name, metafile = false }) {
+/**
+ * Bundles `contents` (an app) for the browser as apps ship it: code splitting on (as Vite and
+ * Rollup do), so a dynamic import becomes a chunk fetched when first needed. An import of `name`
+ * resolves to the package's sources in `packageDir`.
+ *
+ * `startup` is what the app loads before it runs (the entry and the chunks it imports statically),
+ * `onDemand` the chunks only dynamic imports reach; sizes are summed over their files, each
+ * compressed on its own. `inputs`: bytes of each source file in the startup code.
+ */
+export async function bundle(contents, { packageDir, name, resolveDir = packageDir, loader = "js" }) {
+  const outdir = path.join(root, ".tmp", "size-bundle");
   const result = await esbuild.build({
-    stdin: { contents, resolveDir: packageDir, sourcefile: "app.js", loader: "js" },
+    stdin: { contents, resolveDir, sourcefile: `app.${loader}`, loader },
     bundle: true,
+    splitting: true,
     minify: true,
     treeShaking: true,
     platform: "browser",
     format: "esm",
     target: "es2022",
+    outdir,
     write: false,
-    metafile,
+    metafile: true,
+    legalComments: "none",
     logLevel: "silent",
-    plugins: [
-      {
-        name: "package-sources",
-        setup(build) {
-          build.onResolve({ filter: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`) }, () => ({ path: path.join(packageDir, "src", "index.ts") }));
-        },
-      },
-    ],
+    plugins:
+      name === undefined
+        ? []
+        : [
+            {
+              name: "package-sources",
+              setup(build) {
+                build.onResolve({ filter: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`) }, () => ({ path: path.join(packageDir, "src", "index.ts") }));
+              },
+            },
+          ],
   });
-  const code = result.outputFiles[0].contents;
-  return { minified: code.length, gzipped: zlib.gzipSync(code, { level: 9 }).length, metafile: result.metafile };
+  const outputs = result.metafile.outputs;
+  const codeOf = new Map(result.outputFiles.map((file) => [path.relative(process.cwd(), file.path), file.contents]));
+  // The app's own entry (esbuild names the stdin entry "stdin.js"; each dynamically imported chunk is an entry point too).
+  const entry = Object.keys(outputs).find((file) => path.basename(file) === "stdin.js");
+  const startup = new Set();
+  for (const queue = [entry]; queue.length > 0; ) {
+    const file = queue.pop();
+    if (startup.has(file)) continue;
+    startup.add(file);
+    for (const imported of outputs[file].imports) if (imported.kind === "import-statement") queue.push(imported.path);
+  }
+  const sizeOf = (files) => {
+    let minified = 0;
+    let gzipped = 0;
+    let brotli = 0;
+    for (const file of files) {
+      const code = codeOf.get(file);
+      minified += code.length;
+      gzipped += zlib.gzipSync(code, { level: 9 }).length;
+      brotli += zlib.brotliCompressSync(code, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    }
+    return { minified, gzipped, brotli, files: files.length };
+  };
+  const inputs = {};
+  for (const file of startup) {
+    for (const [input, info] of Object.entries(outputs[file].inputs)) inputs[input] = (inputs[input] ?? 0) + info.bytesInOutput;
+  }
+  const onDemand = Object.keys(outputs).filter((file) => file.endsWith(".js") && !startup.has(file));
+  return { ...sizeOf([...startup]), onDemand: sizeOf(onDemand), inputs };
 }
 
 export async function measure(packageDir = DEFAULT_PACKAGE) {

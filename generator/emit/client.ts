@@ -33,12 +33,14 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     file.addImportDeclaration({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
     if (validators) file.addImportDeclaration({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
   }
+  // Response validators live in their own module, imported only when validateResponses is on.
   const validatorImports = validators
     ? model.operations.flatMap((o) => {
-        const names = validators.operations.get(o.operationId) ?? {};
-        return [names.request, names.response].filter((n): n is string => Boolean(n)).map((n) => `validate${n}`);
+        const request = validators.operations.get(o.operationId)?.request;
+        return request ? [`validate${request}`] : [];
       })
     : [];
+  const hasResponseValidators = validators !== undefined && model.operations.some((o) => validators.operations.get(o.operationId)?.response);
   if (validatorImports.length) file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: [...new Set(validatorImports)].sort() });
 
   file.addInterface({
@@ -87,7 +89,13 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
           (writer) => {
             writer.write("super(").newLine();
             writer.write(`{ ...core, servers: { ${model.servers.map((s) => s.key).join(", ")} } },`).newLine();
-            writer.write(`{ servers: { ${model.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} }, apiKeyEnvVar: ${stringLiteral(model.apiKeyEnvVar)} },`).newLine();
+            writer.write("{").newLine();
+            writer.write(`servers: { ${model.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} },`).newLine();
+            writer.write(`apiKeyEnvVar: ${stringLiteral(model.apiKeyEnvVar)},`).newLine();
+            if (hasResponseValidators) {
+              writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
+            }
+            writer.write("},").newLine();
             writer.write(");");
           },
         ],
@@ -118,6 +126,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
   if (hasModels) addModelMethods(classDeclaration, model, Boolean(validators));
   return file;
 }
+
 
 function typeNames(operation: OperationModel) {
   return { params: `${operation.typeName}Params`, response: `${operation.typeName}Response` };
@@ -172,7 +181,7 @@ function operationTypes(operation: OperationModel): Array<OptionalKind<TypeAlias
   return aliases;
 }
 
-function operationSpecLiteral(operation: OperationModel, validators: { request?: string; response?: string } = {}): string {
+function operationSpecLiteral(operation: OperationModel, validators: { request?: string } = {}): string {
   const entries = [
     `operationId: ${stringLiteral(operation.operationId)}`,
     `method: ${stringLiteral(operation.method.toUpperCase())}`,
@@ -181,7 +190,6 @@ function operationSpecLiteral(operation: OperationModel, validators: { request?:
     ...(operation.requestBody ? [`requestMediaType: ${stringLiteral(operation.requestBody.mediaType)}`] : []),
     `responseKind: ${stringLiteral(operation.responseKind)}`,
     ...(validators.request ? [`validateRequest: validate${validators.request}`] : []),
-    ...(validators.response ? [`validateResponse: validate${validators.response}`] : []),
   ];
   return `{ ${entries.join(", ")} }`;
 }

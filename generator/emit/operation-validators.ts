@@ -3,12 +3,16 @@
  * (`{ path, query, header, body }`, a schema this stage composes from `$ref`s to the contract's own
  * parameter and body schemas, so issues still point into the contract) and for each JSON success
  * response. The emitting itself is `emit/validators.ts`.
+ *
+ * `src/response-validators.ts`: the response validators again, from the same compilation, in a
+ * module of their own that the client imports only once `validateResponses` is on (bundlers split
+ * by module, so code the startup graph imports, even unused, would ship with every app).
  */
 import { pointer } from "../errors.ts";
-import { stringLiteral, uniqueIdentifiers } from "../escape.ts";
+import { propertyKey, stringLiteral, uniqueIdentifiers } from "../escape.ts";
 import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
-import { emitValidators, type ValidatorEntry } from "./validators.ts";
+import { emitValidatorModules, type ValidatorEntry } from "./validators.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
 const PARAMS_ROOT = "x-generated-operation-parameters";
@@ -49,7 +53,15 @@ function parameterSchema(operation: OperationModel): object {
   return { type: "object", properties, required };
 }
 
-export function emitOperationValidators(contract: LoadedContract, model: ApiModel): { source: string; names: ValidatorNames } {
+export interface OperationValidators {
+  /** `src/validators.ts`. */
+  source: string;
+  /** `src/response-validators.ts`, when an operation has a JSON success response. */
+  responseSource: string | undefined;
+  names: ValidatorNames;
+}
+
+export function emitOperationValidators(contract: LoadedContract, model: ApiModel): OperationValidators {
   const schemaNames = model.schemaNames;
   const operations = model.operations;
   const stems = uniqueIdentifiers(
@@ -86,9 +98,30 @@ export function emitOperationValidators(contract: LoadedContract, model: ApiMode
     names.operations.set(operation.operationId, entry);
   });
 
+  const responses = operations.flatMap((operation) => {
+    const stem = names.operations.get(operation.operationId)?.response;
+    return stem === undefined ? [] : [{ operationId: operation.operationId, stem }];
+  });
   const document = { ...contract.document, [PARAMS_ROOT]: composed };
-  const source = emitValidators({ document, entries, typeImport: 'import type { components } from "./schema.js";' });
+  const modules = emitValidatorModules({
+    document,
+    entries,
+    typeImport: 'import type { components } from "./schema.js";',
+    views: { responses: [...new Set(responses.map((response) => response.stem))] },
+  });
+  const source = modules.source;
   // One pass over the module (not one per entry: a large contract has thousands).
   for (const match of source.matchAll(/^export function withDefaults([A-Za-z0-9_$]+)\b/gm)) names.withDefaults.add(match[1]!);
-  return { source, names };
+  const responseSource =
+    responses.length === 0
+      ? undefined
+      : [
+          modules.views["responses"] as string,
+          "/** Per operation id, the validator of its successful JSON response body (loaded by the client only with `validateResponses: true`). */",
+          "export const RESPONSE_VALIDATORS: Readonly<Record<string, (body: unknown) => ValidationIssue[]>> = {",
+          ...responses.map((response) => `  ${propertyKey(response.operationId)}: validate${response.stem},`),
+          "};",
+          "",
+        ].join("\n");
+  return { source, responseSource, names };
 }

@@ -43,6 +43,19 @@ export interface EmitValidatorsOptions {
    * with a ContractError, so each one ignored is a decision the caller states here.
    */
   ignoredFormats?: readonly string[];
+  /**
+   * Further modules from the same compilation, by name: each exports `validateX` for the listed
+   * entries only, with just the code those reach, and imports nothing of the main module. (The
+   * client's response validators are one: an app that never loads them never bundles them.)
+   */
+  views?: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface ValidatorModules {
+  /** The module with every entry's exports. */
+  source: string;
+  /** Per view name, its module. */
+  views: Record<string, string>;
 }
 
 const EXPORT_STEM = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -71,6 +84,10 @@ const RUNTIME_TYPES = ["DefaultsInput", "ValidationIssue"];
 const RUNTIME_NAMES: ReadonlySet<string> = new Set([...RUNTIME_VALUES, ...RUNTIME_TYPES]);
 
 export function emitValidators(options: EmitValidatorsOptions): string {
+  return emitValidatorModules(options).source;
+}
+
+export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorModules {
   const { document, entries } = options;
   const runtimeImport = options.runtimeImport ?? "./runtime/validation.js";
   const compiler = new ValidatorCompiler(document, options.ignoredFormats ?? []);
@@ -88,17 +105,14 @@ export function emitValidators(options: EmitValidatorsOptions): string {
   const declarations: Declaration[] = compiler.compilePending();
 
   const exported: string[] = [];
+  /** Per entry name, its `validateX` function: what a view exports. */
+  const validateFunctions = new Map<string, string[]>();
   let withDefaults = false;
   for (const { entry, unit } of roots) {
     const type = entry.typeName ?? "unknown";
     const description = isObject(unit.schema) && typeof unit.schema["description"] === "string" ? unit.schema["description"] : undefined;
     const where = `\`${entry.name}\` (\`#${unit.pointer}\`)`;
-    exported.push(
-      jsDoc(`Whether a value matches the schema ${where}; agrees with \`validate${entry.name}\`, faster.${description === undefined ? "" : `\n\n${description}`}`),
-      `export function is${entry.name}(value: unknown): value is ${type} {`,
-      `  return ${unit.check}(value);`,
-      "}",
-      "",
+    const validate = [
       jsDoc(`Every way a value breaks the schema ${where}; empty when it matches.`),
       `export function validate${entry.name}(value: unknown): ValidationIssue[] {`,
       "  const issues: ValidationIssue[] = [];",
@@ -106,6 +120,15 @@ export function emitValidators(options: EmitValidatorsOptions): string {
       "  return issues;",
       "}",
       "",
+    ];
+    validateFunctions.set(entry.name, validate);
+    exported.push(
+      jsDoc(`Whether a value matches the schema ${where}; agrees with \`validate${entry.name}\`, faster.${description === undefined ? "" : `\n\n${description}`}`),
+      `export function is${entry.name}(value: unknown): value is ${type} {`,
+      `  return ${unit.check}(value);`,
+      "}",
+      "",
+      ...validate,
     );
     if (!defaults.unitHasDefaults(unit)) continue;
     withDefaults = true;
@@ -134,11 +157,29 @@ export function emitValidators(options: EmitValidatorsOptions): string {
     }
   }
 
-  // Keep only what the exports reach: code behind a check that always fails, or a schema that is
-  // compiled only to be checked (an `if` without `then`/`else`), leaves nothing unused behind.
-  // The same walk notes the runtime helpers the kept code mentions: the module imports those.
+  const available = compiler.constants.concat(declarations);
+  const views: Record<string, string> = {};
+  for (const [view, names] of Object.entries(options.views ?? {})) {
+    const lines: string[] = [];
+    for (const name of names) {
+      const validate = validateFunctions.get(name);
+      if (validate === undefined) throw new TypeError(`view ${JSON.stringify(view)} names ${JSON.stringify(name)}, which is not an entry`);
+      for (const line of validate) lines.push(line);
+    }
+    // A view's own functions: it needs no type import (validateX takes unknown).
+    views[view] = moduleText(available, lines, undefined, runtimeImport);
+  }
+  return { source: moduleText(available, exported, options.typeImport, runtimeImport), views };
+}
+
+/**
+ * A module: the declarations the exports reach (code behind a check that always fails, or a schema
+ * compiled only to be checked, an `if` without `then`/`else`, leaves nothing unused behind), then
+ * the exports, after the imports of the runtime helpers the kept code mentions.
+ */
+function moduleText(available: readonly Declaration[], exported: readonly string[], typeImport: string | undefined, runtimeImport: string): string {
   const mentioned = new Set<string>();
-  const kept = reachable(compiler.constants.concat(declarations), exported, (name) => {
+  const kept = reachable(available, exported, (name) => {
     if (RUNTIME_NAMES.has(name)) mentioned.add(name);
   });
   const code: string[] = [];
@@ -152,7 +193,7 @@ export function emitValidators(options: EmitValidatorsOptions): string {
   const imported = [...values, ...types];
 
   const lines: string[] = [];
-  if (options.typeImport !== undefined && options.typeImport !== "") lines.push(options.typeImport);
+  if (typeImport !== undefined && typeImport !== "") lines.push(typeImport);
   if (imported.length > 0) lines.push(`import { ${imported.join(", ")} } from ${stringLiteral(runtimeImport)};`);
   if (lines.length > 0) lines.push("");
   // A loop, not push(...code): a large contract's module has more lines than a call takes arguments.

@@ -144,6 +144,10 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     }
     expect(report.thrown).toMatchObject({ status: 401, isApiError: true, isBase: true });
     expect(report.resolved).toMatch(/\/node_modules\/gpu-cloud-client\/dist\/index\.js$/);
+    // The validators entry point, and a call that loads the response validators on demand.
+    expect(report.guard).toBe("function");
+    expect(report.validators).toMatch(/\/node_modules\/gpu-cloud-client\/dist\/validators\.js$/);
+    expect(report.validated).toBe(200);
   });
 
   it("require()s it from CommonJS, with the CommonJS build and its types", async () => {
@@ -153,6 +157,8 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     expect(report.status).toBeGreaterThanOrEqual(200);
     expect(report.status).toBeLessThan(300);
     expect(report.apiError).toBe("function");
+    expect(report.guard).toBe("function");
+    expect(report.validated).toBe(200);
     expect(report.resolved).toMatch(/\/node_modules\/gpu-cloud-client\/dist\/cjs\/index\.js$/);
     // And plain require() of the package from a .cjs file, no TypeScript involved.
     fs.writeFileSync(path.join(consumer!, "plain.cjs"), `const m = require(${JSON.stringify(manifest.name)}); console.log(Object.keys(m).length, typeof m.GpuCloudClient);\n`);

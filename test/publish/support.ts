@@ -134,13 +134,29 @@ export const CONSUMER_TSCONFIG = {
  * that must not compile (`@ts-expect-error`, which fails the type-check when they do compile).
  * It prints one JSON line: the status of each call and what an error call threw.
  */
+/** The first guard (`isX`) of the package's `./validators` entry point. */
+export function firstGuard(generated: Generated): string {
+  const validators = generated.files.find((file) => file.path === "src/validators.ts");
+  const guard = validators === undefined ? undefined : /^export function (is\w+)\(/m.exec(validators.contents)?.[1];
+  if (guard === undefined) throw new Error("the package has no guard in src/validators.ts");
+  return guard;
+}
+
+/** The first operation a consumer can call without arguments, if any. */
+function argumentless(generated: Generated) {
+  return generated.model.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody);
+}
+
 export function consumerSource(generated: Generated, packageName: string): string {
   const { model, contract } = generated;
   const className = clientClassName(model);
   const servers = model.servers.map((s) => `${s.key}: url`).join(", ");
+  const guard = firstGuard(generated);
+  const checked = argumentless(generated);
   const lines: string[] = [
     `import { ${className}, ApiError, GpuCloudError } from ${JSON.stringify(packageName)};`,
     `import type { ApiResult } from ${JSON.stringify(packageName)};`,
+    `import { ${guard} } from ${JSON.stringify(`${packageName}/validators`)};`,
     "",
     "declare const process: { env: Record<string, string | undefined>; exitCode?: number };",
     "const url = process.env.PRISM_URL;",
@@ -177,7 +193,20 @@ export function consumerSource(generated: Generated, packageName: string): strin
   const firstModel = model.models[0];
   if (firstModel) lines.push("  // @ts-expect-error a model's input is an object", `  void client.runModelSync(${JSON.stringify(firstModel.id)}, 42);`);
   lines.push("}");
-  lines.push("", "console.log(JSON.stringify({ calls, thrown, resolved: import.meta.resolve(" + JSON.stringify(packageName) + ") }));", "");
+  // Response validation loads its validators with a dynamic import: it must resolve in the build.
+  lines.push(`const strict = new ${className}({ apiKey: "consumer-key", ${servers}, maxRetries: 0, validateResponses: true });`);
+  lines.push(checked ? `const validated = (await strict.${checked.methodName}()).status;` : "const validated = 0;");
+  lines.push(
+    "",
+    "console.log(JSON.stringify({ calls, thrown, validated, guard: typeof " +
+      guard +
+      ", resolved: import.meta.resolve(" +
+      JSON.stringify(packageName) +
+      "), validators: import.meta.resolve(" +
+      JSON.stringify(`${packageName}/validators`) +
+      ") }));",
+    "",
+  );
   return lines.join("\n");
 }
 
@@ -185,9 +214,11 @@ export function consumerSource(generated: Generated, packageName: string): strin
 export function consumerCjsSource(generated: Generated, packageName: string): string {
   const className = clientClassName(generated.model);
   const servers = generated.model.servers.map((s) => `${s.key}: url`).join(", ");
-  const first = generated.model.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody);
+  const first = argumentless(generated);
+  const guard = firstGuard(generated);
   return [
     `import { ${className}, ApiError } from ${JSON.stringify(packageName)};`,
+    `import { ${guard} } from ${JSON.stringify(`${packageName}/validators`)};`,
     "",
     "declare const process: { env: Record<string, string | undefined>; exitCode?: number };",
     "declare const require: { resolve(id: string): string };",
@@ -196,7 +227,9 @@ export function consumerCjsSource(generated: Generated, packageName: string): st
     '  if (!url) throw new Error("PRISM_URL is not set");',
     `  const client = new ${className}({ apiKey: "consumer-key", ${servers}, maxRetries: 0 });`,
     first ? `  const result = await client.${first.methodName}();` : "  const result = { status: 0 };",
-    `  console.log(JSON.stringify({ status: result.status, apiError: typeof ApiError, resolved: require.resolve(${JSON.stringify(packageName)}) }));`,
+    `  const strict = new ${className}({ apiKey: "consumer-key", ${servers}, maxRetries: 0, validateResponses: true });`,
+    first ? `  const validated = (await strict.${first.methodName}()).status;` : "  const validated = 0;",
+    `  console.log(JSON.stringify({ status: result.status, validated, guard: typeof ${guard}, apiError: typeof ApiError, resolved: require.resolve(${JSON.stringify(packageName)}) }));`,
     "}",
     "main().catch((error: unknown) => {",
     "  console.error(error);",

@@ -4,7 +4,7 @@ import type { ApiResult, CoreOptions, OperationSpec, RequestOptions } from "./ru
 import type { paths } from "./schema.js";
 import type { ModelId, ModelInput, ModelJob } from "./models.js";
 import { validateModelInput } from "./models.js";
-import { validateDeleteRegistryParams, validateGetJobStatusParams, validateGetJobStatusResponse, validateListPodsParams, validateListPodsResponse, validateListTemplatesResponse, validateRunParams, validateRunResponse, validateRunSyncParams, validateRunSyncResponse } from "./validators.js";
+import { validateDeleteRegistryParams, validateGetJobStatusParams, validateListPodsParams, validateRunParams, validateRunSyncParams } from "./validators.js";
 
 /** Options of {@link GpuCloudClient}. The API key comes from `apiKey` or the `GPU_CLOUD_API_KEY` environment variable. */
 export interface GpuCloudClientOptions extends CoreOptions {
@@ -38,12 +38,12 @@ export type GetJobStatusParams = { path: paths["/v2/{model_endpoint_id}/status/{
 export type GetJobStatusResponse = paths["/v2/{model_endpoint_id}/status/{job_id}"]["get"]["responses"]["200"]["content"]["application/json"];
 
 const OPERATIONS = {
-  listPods: { operationId: "listPods", method: "GET", path: "/v2/pods", server: "baseUrl", responseKind: "json", validateRequest: validateListPodsParams, validateResponse: validateListPodsResponse },
-  listTemplates: { operationId: "listTemplates", method: "GET", path: "/v2/templates", server: "baseUrl", responseKind: "json", validateResponse: validateListTemplatesResponse },
+  listPods: { operationId: "listPods", method: "GET", path: "/v2/pods", server: "baseUrl", responseKind: "json", validateRequest: validateListPodsParams },
+  listTemplates: { operationId: "listTemplates", method: "GET", path: "/v2/templates", server: "baseUrl", responseKind: "json" },
   deleteRegistry: { operationId: "deleteRegistry", method: "DELETE", path: "/v2/registries/{id}", server: "baseUrl", responseKind: "none", validateRequest: validateDeleteRegistryParams },
-  runSync: { operationId: "runSync", method: "POST", path: "/v2/{model_endpoint_id}/runsync", server: "publicEndpointBaseUrl", requestMediaType: "application/json", responseKind: "json", validateRequest: validateRunSyncParams, validateResponse: validateRunSyncResponse },
-  run: { operationId: "run", method: "POST", path: "/v2/{model_endpoint_id}/run", server: "publicEndpointBaseUrl", requestMediaType: "application/json", responseKind: "json", validateRequest: validateRunParams, validateResponse: validateRunResponse },
-  getJobStatus: { operationId: "getJobStatus", method: "GET", path: "/v2/{model_endpoint_id}/status/{job_id}", server: "publicEndpointBaseUrl", responseKind: "json", validateRequest: validateGetJobStatusParams, validateResponse: validateGetJobStatusResponse },
+  runSync: { operationId: "runSync", method: "POST", path: "/v2/{model_endpoint_id}/runsync", server: "publicEndpointBaseUrl", requestMediaType: "application/json", responseKind: "json", validateRequest: validateRunSyncParams },
+  run: { operationId: "run", method: "POST", path: "/v2/{model_endpoint_id}/run", server: "publicEndpointBaseUrl", requestMediaType: "application/json", responseKind: "json", validateRequest: validateRunParams },
+  getJobStatus: { operationId: "getJobStatus", method: "GET", path: "/v2/{model_endpoint_id}/status/{job_id}", server: "publicEndpointBaseUrl", responseKind: "json", validateRequest: validateGetJobStatusParams },
 } as const satisfies Record<string, OperationSpec>;
 
 /**
@@ -76,7 +76,11 @@ export class GpuCloudClient extends ClientCore {
     const { baseUrl, publicEndpointBaseUrl, ...core } = options;
     super(
       { ...core, servers: { baseUrl, publicEndpointBaseUrl } },
-      { servers: { baseUrl: "https://api.runpod.io", publicEndpointBaseUrl: "https://api.runpod.ai" }, apiKeyEnvVar: "GPU_CLOUD_API_KEY" },
+      {
+        servers: { baseUrl: "https://api.runpod.io", publicEndpointBaseUrl: "https://api.runpod.ai" },
+        apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+        loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),
+      },
     );
   }
 

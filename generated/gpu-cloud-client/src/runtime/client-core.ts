@@ -28,9 +28,10 @@ export interface OperationSpec {
   responseKind: "json" | "text" | "blob" | "none";
   /** The generated validator of the parameters (`{ path, query, header, body }`). */
   validateRequest?: (params: unknown) => ValidationIssue[];
-  /** The generated validator of the successful JSON body. */
-  validateResponse?: (body: unknown) => ValidationIssue[];
 }
+
+/** Per operation id, the validator of its successful JSON body. */
+export type ResponseValidators = Readonly<Record<string, (body: unknown) => ValidationIssue[]>>;
 
 /** Parameters of one call, grouped by where they go. */
 export interface OperationParams {
@@ -74,6 +75,11 @@ export interface CoreDefaults {
   servers: Record<string, string>;
   /** Environment variable read when no `apiKey` option is given. */
   apiKeyEnvVar: string;
+  /**
+   * Loads the response validators (a dynamic import of their module): called on the first response
+   * to check, so an app without `validateResponses` never loads, or bundles, them.
+   */
+  loadResponseValidators?: () => Promise<ResponseValidators>;
 }
 
 /** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */
@@ -91,6 +97,8 @@ export class ClientCore {
   readonly #servers: Record<string, string>;
   readonly #validateRequests: boolean;
   readonly #validateResponses: boolean;
+  readonly #loadResponseValidators: (() => Promise<ResponseValidators>) | undefined;
+  #responseValidators: Promise<ResponseValidators> | undefined;
   readonly #api = createOpenApiFetch();
   /** `Authorization` (and `X-Client-Name`), checked once: a key that cannot be a header value is refused here. */
   readonly #authentication: Record<string, string>;
@@ -99,6 +107,7 @@ export class ClientCore {
     const { apiKey: explicitKey, servers, validateRequests = true, validateResponses = false, ...transport } = options;
     this.#validateRequests = validateRequests;
     this.#validateResponses = validateResponses;
+    this.#loadResponseValidators = defaults.loadResponseValidators;
     const apiKey = explicitKey ?? readEnvironment(defaults.apiKeyEnvVar);
     if (!apiKey) {
       throw new InvalidRequestError(`No API key: pass { apiKey } or set the ${defaults.apiKeyEnvVar} environment variable.`, {
@@ -187,8 +196,9 @@ export class ClientCore {
       throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
     }
     const data = (await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl))) as T;
-    if (this.#validateResponses && spec.validateResponse && spec.responseKind === "json") {
-      const issues = spec.validateResponse(data);
+    const validateResponse = this.#validateResponses && spec.responseKind === "json" ? (await this.responseValidators())[spec.operationId] : undefined;
+    if (validateResponse !== undefined) {
+      const issues = validateResponse(data);
       if (issues.length > 0) {
         throw new ResponseValidationError({
           status: response.status,
@@ -201,6 +211,16 @@ export class ClientCore {
       }
     }
     return resultOf(data, response);
+  }
+
+  /** The response validators, loaded once (a failed load is tried again on the next call). */
+  private responseValidators(): Promise<ResponseValidators> {
+    const load = this.#loadResponseValidators;
+    if (load === undefined) return Promise.resolve({});
+    return (this.#responseValidators ??= load().catch((error: unknown) => {
+      this.#responseValidators = undefined;
+      throw error;
+    }));
   }
 
   /** The request as errors describe it (only built for an error: reading `response.url` costs). */

@@ -1,0 +1,100 @@
+/**
+ * Response validators are a module of their own (`src/response-validators.ts`), imported by the
+ * client only once `validateResponses` is on: an app bundled without it ships none of them, one
+ * with it loads them in a separate chunk, and a failed load is tried again on the next call.
+ */
+import path from "node:path";
+import * as esbuild from "esbuild";
+import { describe, expect, it } from "vitest";
+import { ClientCore, type OperationSpec, type ResponseValidators } from "../../generated/gpu-cloud-client/src/runtime/client-core.ts";
+import { ResponseValidationError } from "../../generated/gpu-cloud-client/src/index.ts";
+import { repoRoot } from "../support/prism.ts";
+
+const INDEX = JSON.stringify(path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts"));
+/** A string only the pod list's response validator holds (the pointer of a pod's `createdAt` format). */
+const POD_VALIDATOR_MARK = "/components/schemas/Pod/properties/createdAt/format";
+
+/**
+ * The app bundled as a browser app ships it (code splitting on, as Vite and Rollup do): the code
+ * loaded at startup (the entry and what it imports statically) and the code loaded on demand.
+ */
+async function bundle(code: string): Promise<{ startup: string; onDemand: string }> {
+  const result = await esbuild.build({
+    stdin: { contents: code, resolveDir: repoRoot, loader: "ts", sourcefile: "app.ts" },
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    outdir: path.join(repoRoot, ".tmp", "response-validators-bundle"),
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  const outputs = result.metafile.outputs;
+  const text = new Map(result.outputFiles.map((file) => [path.relative(process.cwd(), file.path), file.text]));
+  const startup = new Set<string>();
+  // The app's own entry (esbuild names the stdin entry "stdin.js"; each dynamically imported chunk is an entry point too).
+  const queue = Object.keys(outputs).filter((file) => path.basename(file) === "stdin.js");
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (startup.has(file)) continue;
+    startup.add(file);
+    for (const imported of outputs[file]?.imports ?? []) if (imported.kind === "import-statement") queue.push(imported.path);
+  }
+  const join = (files: string[]) => files.map((file) => text.get(file) ?? "").join("\n");
+  const all = Object.keys(outputs).filter((file) => file.endsWith(".js"));
+  return { startup: join(all.filter((file) => startup.has(file))), onDemand: join(all.filter((file) => !startup.has(file))) };
+}
+
+describe("response validators", () => {
+  it("stay out of an app that does not check responses", async () => {
+    const { startup, onDemand } = await bundle(`import { GpuCloudClient } from ${INDEX};
+new GpuCloudClient({ apiKey: "k" }).listPods().then((r) => console.log(r.data.pods.length));`);
+    expect(startup).toContain("listPods");
+    expect(startup).not.toContain(POD_VALIDATOR_MARK);
+    // Still reachable, in the chunk the client would load if asked to.
+    expect(onDemand).toContain(POD_VALIDATOR_MARK);
+  });
+
+  it("are loaded on the first checked response, once, and a failed load is tried again", async () => {
+    let loads = 0;
+    const validators: ResponseValidators = { listThings: (body) => (Array.isArray(body) ? [] : [{ path: "", keyword: "type", message: "must be an array", schemaPath: "/x" }]) };
+    const spec: OperationSpec = { operationId: "listThings", method: "GET", path: "/things", server: "api", responseKind: "json" };
+    let answer: unknown = [];
+    class Client extends ClientCore {
+      constructor(validateResponses: boolean) {
+        super(
+          {
+            apiKey: "k",
+            validateResponses,
+            maxRetries: 0,
+            fetch: async () => new Response(JSON.stringify(answer), { headers: { "content-type": "application/json" } }),
+          },
+          {
+            servers: { api: "https://api.example.test" },
+            apiKeyEnvVar: "NONE",
+            loadResponseValidators: async () => {
+              loads++;
+              if (loads === 1) throw new Error("chunk failed to load");
+              return validators;
+            },
+          },
+        );
+      }
+      list() {
+        return this.request<unknown>(spec);
+      }
+    }
+
+    const lenient = new Client(false);
+    answer = { not: "an array" };
+    await expect(lenient.list()).resolves.toMatchObject({ data: { not: "an array" } });
+    expect(loads).toBe(0);
+
+    const strict = new Client(true);
+    await expect(strict.list()).rejects.toThrow("chunk failed to load");
+    await expect(strict.list()).rejects.toBeInstanceOf(ResponseValidationError);
+    answer = [1, 2];
+    await expect(strict.list()).resolves.toMatchObject({ data: [1, 2] });
+    expect(loads).toBe(2);
+  });
+});
