@@ -115,7 +115,8 @@ async function emitAll(
     files.push({ path, contents: shebang + tsHeader + source.getFullText() });
   }
   for (const file of runtimeFiles()) files.push({ path: file.path, contents: tsHeader + file.contents });
-  for (const file of emitPackageFiles(contract, model, className, packageDependencies(), { sourcePaths: files.map((f) => f.path) })) {
+  const validatorStem = validators.names.schemas.values().next().value;
+  for (const file of emitPackageFiles(contract, model, className, packageDependencies(), { sourcePaths: files.map((f) => f.path), validatorStem })) {
     files.push({ path: file.path, contents: file.path.endsWith(".md") ? mdHeader + file.contents : file.contents });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -36,6 +36,8 @@ export interface PackageDependencies {
  */
 export interface PackageExtras {
   sourcePaths?: readonly string[];
+  /** A schema's validator stem (`isX`, `validateX` in `src/validators.ts`), for the README's example. */
+  validatorStem?: string;
 }
 
 const handlebars = Handlebars.create();
@@ -131,6 +133,8 @@ export function emitPackageFiles(
     hasBin,
     binName,
     hasJobs: hasJobs && models.length > 0,
+    validatorsEntry: `${model.packageName}/validators`,
+    validatorStem: extras.validatorStem !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(extras.validatorStem) ? extras.validatorStem : undefined,
     licenseHolder: typeof contact.name === "string" && contact.name.trim() ? contact.name : `The authors of ${model.packageName}`,
     homepage: typeof contact.url === "string" && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,
     hasChangelog,
