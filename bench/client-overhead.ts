@@ -236,21 +236,26 @@ export function buildOperations(base: string, fetchImpl?: FetchLike): Operation[
   ];
 }
 
-/** Is request validation really wired in? A bad query must be refused before anything is sent. */
+/**
+ * Is validation really wired in? A bad query must be refused before anything is sent, and with
+ * `validateResponses` a body that breaks the contract must be refused.
+ */
 async function probeValidation(base: string): Promise<OverheadResult["validation"]> {
   const clientCore = fs.readFileSync(path.join(GENERATED_SRC, "runtime", "client-core.ts"), "utf8");
-  const clientTs = fs.readFileSync(path.join(GENERATED_SRC, "client.ts"), "utf8");
   let requestValidatorsActive = false;
   try {
     await generatedClient(base, { validateRequests: true }).listPods({ query: { includeClusterPods: "yes" as unknown as boolean } });
   } catch (error) {
     requestValidatorsActive = (error as Error).name === "InvalidRequestError" || (error as { kind?: string }).kind === "invalid_request";
   }
-  return {
-    requestOption: clientCore.includes("validateRequests"),
-    requestValidatorsActive,
-    responseValidatorsPresent: /validateResponse\s*:/.test(clientTs),
-  };
+  let responseValidatorsPresent = false;
+  const brokenBody: FetchLike = async () => new Response('{"pods":[{"id":1}]}', { headers: { "content-type": "application/json" } });
+  try {
+    await generatedClient(base, { validateResponses: true }, brokenBody).listPods();
+  } catch (error) {
+    responseValidatorsPresent = (error as { kind?: string }).kind === "invalid_response";
+  }
+  return { requestOption: clientCore.includes("validateRequests"), requestValidatorsActive, responseValidatorsPresent };
 }
 
 async function timeBatch(call: () => Promise<unknown>, count: number, latencies: number[]): Promise<number> {
@@ -460,7 +465,7 @@ export function overheadMarkdown(result: OverheadResult): string {
     `Sequential calls (one in flight) over loopback keep-alive, server in a child process; bodies ${bytes(result.server.podsBytes)} (pods) and ${bytes(result.server.jobBytes)} (job), with \`RateLimit\` and \`RateLimit-Policy\` headers. ` +
       `${result.rounds} interleaved rounds (order rotating), ~${integer(calls)} calls per contender per operation after warm-up; req/s = calls ÷ time spent in them. ` +
       "Ratios are the median over rounds of each contender's batch p50 (or mean) against the same round's baseline, so drift and other processes' bursts cancel; the goal is judged on the p50 ratio.",
-    `Request validation in this build: option ${v.requestOption ? "present" : "ABSENT"}, validators ${v.requestValidatorsActive ? "active (a bad query is refused before sending)" : "NOT active (rows with validation on measure the same code as off)"}; response validators ${v.responseValidatorsPresent ? "wired" : "NOT wired (validateResponses is a no-op)"}.`,
+    `Request validation in this build: option ${v.requestOption ? "present" : "ABSENT"}, validators ${v.requestValidatorsActive ? "active (a bad query is refused before sending)" : "NOT active (rows with validation on measure the same code as off)"}; response validators ${v.responseValidatorsPresent ? "active (a body that breaks the contract is refused)" : "NOT active (validateResponses is a no-op)"}.`,
   ];
   lines.push(
     "",
