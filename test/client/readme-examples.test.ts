@@ -11,6 +11,7 @@ const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
 const section = readme.slice(readme.indexOf("## Using the client"));
 const examples = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
 const generatedIndex = path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts");
+const generatedValidators = path.join(repoRoot, "generated/gpu-cloud-client/src/validators.ts");
 
 let prism: RunningPrism;
 const realFetch = globalThis.fetch;
@@ -37,9 +38,12 @@ describe("README examples", () => {
   });
 
   it.each(examples.map((code, index) => [index + 1, code] as const))("example %i runs against the mock", async (index, code) => {
-    expect(code).toContain('from "gpu-cloud-client"');
+    expect(code).toMatch(/from "gpu-cloud-client(\/validators)?"/);
     const file = path.join(repoRoot, `test/client/.tmp-readme-example-${index}.ts`);
-    fs.writeFileSync(file, code.replace('from "gpu-cloud-client"', `from ${JSON.stringify(generatedIndex)}`));
+    const pointed = code
+      .replace('from "gpu-cloud-client"', `from ${JSON.stringify(generatedIndex)}`)
+      .replace('from "gpu-cloud-client/validators"', `from ${JSON.stringify(generatedValidators)}`);
+    fs.writeFileSync(file, pointed);
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
       await import(`${file}?run=${Date.now()}`);
@@ -48,8 +52,10 @@ describe("README examples", () => {
       expect(printed).not.toContain("undefined undefined");
       if (index === 1) expect(printed).toMatch(/7h9k2m4n6p RUNNING standalone[\s\S]*requests left this minute: 57/);
       if (index === 2) expect(printed).toMatch(/COMPLETED https:\/\/\S+\.mp4 1\.5/);
+      // The validators example: what each line's comment says.
+      if (code.includes("/validators")) expect(printed).toBe("/duration: must be one of 5, 10, 15\n1280*720\nfalse");
       // The jobs example: the estimate, a finished job's URL and cost, a batch in input order and its total.
-      if (index === 3) expect(printed).toMatch(/^1\nhttps:\/\/\S+\.mp4 0\.5 .*20\d\d.*\n0 https:\S+\n1 https:\S+\ntotal 1$/);
+      if (code.includes("runMany")) expect(printed).toMatch(/^1\nhttps:\/\/\S+\.mp4 0\.5 .*20\d\d.*\n0 https:\S+\n1 https:\S+\ntotal 1$/);
     } finally {
       log.mockRestore();
       fs.rmSync(file, { force: true });
