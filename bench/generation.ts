@@ -212,7 +212,7 @@ async function measureDocument(
     if (!both.error && !both.timedOut) generator = both;
   }
   const cliArgs = (out: string) => [path.join(REPO_ROOT, "generator", "run.mjs"), "--spec", spec, "--out", path.join(out, "pkg")];
-  const canRun = !generator.timedOut && !generator.error;
+  const canRun = options.cliRuns > 0 && !generator.timedOut && !generator.error;
   // Builds the bundle if the sources changed since the last run, so the timed runs below find it.
   if (canRun) await timeCli(`generation on ${document}: node generator/run.mjs, warming the bundle cache`, cliArgs, 1, options.deadlineMs);
   const generatorCli = canRun ? await timeCli(`generation on ${document}: node generator/run.mjs`, cliArgs, options.cliRuns, options.deadlineMs) : { runs: [] };
