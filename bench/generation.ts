@@ -153,14 +153,14 @@ async function timeCli(
   args: (out: string) => string[],
   runs: number,
   timeoutMs: number,
-  env?: () => NodeJS.ProcessEnv,
+  env?: NodeJS.ProcessEnv,
 ): Promise<{ runs: number[]; error?: string }> {
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "bench-gen-cli-"));
     try {
       progress(`${label} (${i + 1}/${runs})`);
-      const result = await runProcess(process.execPath, args(out), { timeoutMs, env: env?.() });
+      const result = await runProcess(process.execPath, args(out), { timeoutMs, env });
       if (result.code !== 0) return { runs: times, error: result.code === null ? `killed after ${ms(timeoutMs)}` : result.stderr.trim().split("\n").slice(0, 3).join(" ") };
       times.push(result.wallMs);
     } finally {
@@ -216,15 +216,19 @@ async function measureDocument(
   // Builds the bundle if the sources changed since the last run, so the timed runs below find it.
   if (canRun) await timeCli(`generation on ${document}: node generator/run.mjs, warming the bundle cache`, cliArgs, 1, options.deadlineMs);
   const generatorCli = canRun ? await timeCli(`generation on ${document}: node generator/run.mjs`, cliArgs, options.cliRuns, options.deadlineMs) : { runs: [] };
-  const generatorCliFirst = canRun
-    ? await timeCli(`generation on ${document}: node generator/run.mjs, empty bundle cache`, cliArgs, 1, options.deadlineMs, () => {
-        // Inside node_modules, so the bundle's imports resolve; removed with the run's output.
-        const cache = fs.mkdtempSync(path.join(REPO_ROOT, "node_modules", ".cache", "bench-generator-"));
-        emptyCaches.push(cache);
-        return { ...process.env, GPU_CLOUD_GENERATOR_CACHE: cache };
-      })
-    : { runs: [] };
-  for (const cache of emptyCaches.splice(0)) fs.rmSync(cache, { recursive: true, force: true });
+  // One run with a bundle cache of its own, empty: inside node_modules, so the bundle's imports resolve.
+  let generatorCliFirst: { runs: number[]; error?: string } = { runs: [] };
+  if (canRun) {
+    const cache = fs.mkdtempSync(path.join(REPO_ROOT, "node_modules", ".cache", "bench-generator-"));
+    try {
+      generatorCliFirst = await timeCli(`generation on ${document}: node generator/run.mjs, empty bundle cache`, cliArgs, 1, options.deadlineMs, {
+        ...process.env,
+        GPU_CLOUD_GENERATOR_CACHE: cache,
+      });
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  }
   progress(`generation on ${document}: openapi-typescript, cold + warm in one process`);
   const ots = await runChild("openapi-typescript", spec, { warm: true, deadlineMs: options.deadlineMs });
   const otsCli = await timeCli(
@@ -235,8 +239,6 @@ async function measureDocument(
   );
   return { document, description, generator, generatorCli, generatorCliFirst, ots, otsCli };
 }
-
-const emptyCaches: string[] = [];
 
 async function measureImports(runs: number): Promise<GenerationResult["imports"]> {
   const samples = new Map<string, number[]>();

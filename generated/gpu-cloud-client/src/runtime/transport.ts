@@ -83,10 +83,9 @@ export function createTransportFetch(config: TransportConfig, call: CallOptions 
 export type ReusableBody = Exclude<BodyInit, ReadableStream>;
 
 /**
- * One call prepared before its Request exists (the generated client's path): the headers (and,
- * for a custom fetch, the signal) to build the Request with, and the fetch to hand it to. The
- * first attempt sends that Request as it is, with no copy; a retry sends it again with the
- * reusable body.
+ * One call prepared before its Request exists (the generated client's path): for a custom fetch,
+ * the signal to build the Request with, and the fetch to hand it to. The first attempt sends that
+ * Request as it is, with no copy; a retry sends it again with the reusable body.
  */
 export interface PreparedCall {
   /**
@@ -99,8 +98,8 @@ export interface PreparedCall {
 }
 
 /**
- * Prepares one call. `authentication` is `authenticationHeaders(config)`, computed once per client:
- * the Request must be built with these headers set last, over any caller header.
+ * Prepares one call. The caller builds the Request with `authenticationHeaders(config)` (computed
+ * once per client) set last, over any caller header: this path sends it without adding them.
  */
 export function prepareCall(config: TransportConfig, call: CallOptions & { body?: ReusableBody } = {}): PreparedCall {
   const first = new AbortController();
