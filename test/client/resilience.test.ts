@@ -8,8 +8,10 @@ import util from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortedError,
+  ConnectionError,
   GpuCloudClient,
   InvalidRequestError,
+  ResponseValidationError,
   ServerError,
   TimeoutError,
   UnexpectedStatusError,
@@ -181,5 +183,136 @@ describe("the generated client's resilience", () => {
     await expect(pending).rejects.toBeInstanceOf(AbortedError);
     expect(Date.now() - started).toBeLessThan(1_500);
     expect(received).toHaveLength(1);
+  });
+});
+
+describe("the generated client while it reads a body", () => {
+  /** Headers and the start of a body, then nothing more until the test is over. */
+  const stall = (status: number) => (_: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(status, { "content-type": "application/json" });
+    res.write('{"pods":[');
+    setTimeout(() => res.end("]}"), 3_000);
+  };
+
+  it("times out a body that stalls after the headers, with the platform fetch and with a custom one", async () => {
+    for (const fetch of [undefined, (request: Request) => globalThis.fetch(request)]) {
+      replies = [stall(200)];
+      const started = Date.now();
+      const error = await client({ timeoutMs: 300, maxRetries: 0, ...(fetch ? { fetch } : {}) }).listPods().catch((e) => e);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+  });
+
+  it("aborts a body that stalls after the headers when the signal aborts", async () => {
+    replies = [stall(200)];
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("user left")), 200);
+    const started = Date.now();
+    await expect(client({ maxRetries: 0 }).listPods({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortedError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("gives the typed HTTP error for an error body that stalls or never ends, keeping at most 64 KiB of it", async () => {
+    replies = [stall(500)];
+    const stalled = await client({ timeoutMs: 300, maxRetries: 0 }).listPods().catch((e) => e);
+    expect(stalled).toBeInstanceOf(ServerError);
+    expect(stalled.rawBody).toBe('{"pods":[');
+
+    let sent = 0;
+    replies = [
+      (_, res) => {
+        res.writeHead(500, { "content-type": "text/plain" });
+        const chunk = "x".repeat(16_384);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) sent += chunk.length;
+          if (!res.destroyed) res.once("drain", pump);
+        };
+        pump();
+        setTimeout(() => res.destroy(), 5_000);
+      },
+    ];
+    const started = Date.now();
+    const endless = await client({ maxRetries: 0 }).listPods().catch((e) => e);
+    expect(endless).toBeInstanceOf(ServerError);
+    expect(endless.rawBody.length).toBe(65_536);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("turns a connection dropped in the middle of a 2xx body into a ConnectionError", async () => {
+    replies = [
+      (_, res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+        res.write('{"pods":[');
+        setTimeout(() => res.destroy(), 50);
+      },
+    ];
+    const error = await client({ maxRetries: 0 }).listPods().catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.method).toBe("GET");
+  });
+
+  it("keeps an error body exactly as it came (numbers, spacing)", async () => {
+    const text = '{ "title": "Bad", "status": 400, "detail": "n", "n": 12345678901234567890 }';
+    replies = [(_, res) => { res.writeHead(400, { "content-type": "application/problem+json" }); res.end(text); }];
+    const error = await client().listPods().catch((e) => e);
+    expect(error.rawBody).toBe(text);
+    expect(error.url).toBe(`${baseUrl}/v2/pods`);
+  });
+
+  it("blanks the key out of a 2xx body it keeps (not JSON, or not matching the contract)", async () => {
+    const echo = (type: string, body: (authorization: string) => string) => (req: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(200, { "content-type": type });
+      res.end(body(String(req.headers.authorization)));
+    };
+    replies = [echo("text/html", (authorization) => `<p>proxy login; you sent ${authorization}</p>`)];
+    const notJson = await client().listPods().catch((e) => e);
+    replies = [echo("application/json", (authorization) => `{"pods": "x", "debug": "${authorization}"}`)];
+    const invalid = await client({ validateResponses: true }).listPods().catch((e) => e);
+    expect(notJson.status).toBe(200);
+    expect(invalid).toBeInstanceOf(ResponseValidationError);
+    expect(invalid.rawBody).toBe('{"pods": "x", "debug": "Bearer [REDACTED]"}');
+    for (const error of [notJson, invalid]) {
+      expect([error.rawBody, JSON.stringify(error), util.inspect(error, { depth: 10, showHidden: true })].join("\n")).not.toContain(KEY);
+    }
+  });
+
+  it("takes a timeoutMs past setTimeout's limit as a long timeout, not an immediate one", async () => {
+    const { data } = await client({ timeoutMs: Infinity }).listPods();
+    expect(data.pods).toEqual([]);
+    const { data: again } = await client().listPods({}, { timeoutMs: 30 * 24 * 3_600_000 });
+    expect(again.pods).toEqual([]);
+  });
+});
+
+describe("the generated client's options, checked when it is made", () => {
+  const refusal = (make: () => unknown) => {
+    try {
+      make();
+    } catch (error) {
+      return error as InvalidRequestError;
+    }
+    throw new Error("not refused");
+  };
+
+  it("refuses a base URL that is not an absolute http(s) URL, naming the option", () => {
+    expect(refusal(() => new GpuCloudClient({ apiKey: KEY, baseUrl: "not-a-url" }))).toMatchObject({ field: "baseUrl", message: expect.stringContaining("baseUrl must be an absolute http(s) URL") });
+    expect(refusal(() => new GpuCloudClient({ apiKey: KEY, publicEndpointBaseUrl: "ftp://files.example.org" }))).toMatchObject({ field: "publicEndpointBaseUrl" });
+  });
+
+  it("refuses a base URL with credentials without quoting the password", () => {
+    const error = refusal(() => new GpuCloudClient({ apiKey: KEY, baseUrl: "https://proxyuser:proxy-secret-pw@api.example.org" }));
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.field).toBe("baseUrl");
+    expect(util.inspect(error, { depth: 10, showHidden: true })).not.toContain("proxy-secret-pw");
+  });
+
+  it("refuses a key with a control character, which fetch would refuse on every call", () => {
+    for (const key of [`${KEY}\x01`, `${KEY}\x7f`]) {
+      const error = refusal(() => new GpuCloudClient({ apiKey: key, baseUrl }));
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error.message).not.toContain(KEY);
+    }
   });
 });

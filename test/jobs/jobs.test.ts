@@ -2,6 +2,8 @@
  * The job helpers of the generated package against the stateful fake of the model endpoints.
  * Time is simulated: the helpers and the fake share one clock, and every pause advances it at once.
  */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   BatchAbortedError,
@@ -9,6 +11,7 @@ import {
   GpuCloudClient,
   JobFailedError,
   JobWaitError,
+  RateLimitError,
   estimateCost,
   runAndWait,
   runMany,
@@ -288,5 +291,68 @@ describe("runMany", () => {
     expect(error.acceptedJobIds).toHaveLength(2);
     expect(error.acceptedJobIds.every((id: string) => fake.jobs.has(id))).toBe(true);
     expect(fake.jobs.size).toBe(2);
+  });
+});
+
+describe("deadlines, in real time against a scripted server", () => {
+  type Reply = (req: http.IncomingMessage, res: http.ServerResponse) => void;
+  let server: http.Server | undefined;
+  let requests: string[] = [];
+
+  async function serve(reply: Reply): Promise<GpuCloudClient> {
+    requests = [];
+    server = http.createServer((req, res) => {
+      requests.push(`${req.method} ${req.url}`);
+      req.resume().on("end", () => reply(req, res));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return new GpuCloudClient({ apiKey: "jobs-key", baseUrl: url, publicEndpointBaseUrl: url });
+  }
+  const refuse = (retryAfter: string): Reply => (_, res) => {
+    res.writeHead(429, { "content-type": "application/problem+json", "retry-after": retryAfter });
+    res.end(JSON.stringify({ title: "Too Many Requests", status: 429, detail: "slow down" }));
+  };
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    server = undefined;
+  });
+
+  it("ends waitForJob at its timeout when the status endpoint never answers", async () => {
+    const silent = await serve(() => undefined);
+    const started = Date.now();
+    const error = await waitForJob(silent, VIDEO, "job-1", { timeoutMs: 600 }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobWaitError);
+    expect(error.kind).toBe("timeout");
+    // Not 600 ms per attempt of the transport, plus its waits between them.
+    expect(Date.now() - started).toBeLessThan(1_400);
+  });
+
+  it("ends waitForJob at its timeout when the server asks to retry later than that, naming no status it never saw", async () => {
+    const refusing = await serve(refuse("5"));
+    const started = Date.now();
+    const error = await waitForJob(refusing, VIDEO, "job-1", { timeoutMs: 600 }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobWaitError);
+    expect(error.kind).toBe("timeout");
+    expect(error.message).toContain("never seen");
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("does not turn a Retry-After beyond setTimeout's limit into a busy loop", async () => {
+    const refusing = await serve(refuse(String(30 * 24 * 3_600)));
+    const error = await waitForJob(refusing, VIDEO, "job-1", { signal: AbortSignal.timeout(500) }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobWaitError);
+    expect(error.kind).toBe("aborted");
+    expect(requests).toHaveLength(1);
+  });
+
+  it("bounds runAndWait's resubmissions after 429 by its timeout, a second apart at least", async () => {
+    const refusing = await serve(refuse("0"));
+    const started = Date.now();
+    const error = await runAndWait(refusing, VIDEO, input(), { timeoutMs: 1_500 }).catch((e) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(requests).toEqual(["POST /v2/wan-2-6-i2v/run", "POST /v2/wan-2-6-i2v/run"]);
+    expect(Date.now() - started).toBeLessThan(2_500);
   });
 });

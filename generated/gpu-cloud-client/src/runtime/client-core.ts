@@ -4,12 +4,12 @@
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  */
 import createOpenApiFetch from "openapi-fetch";
-import { errorFromResponse, ApiError, InvalidRequestError, ResponseValidationError, sanitizeUrl } from "./errors.js";
+import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, ResponseValidationError, redactSecrets, sanitizeUrl } from "./errors.js";
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { authenticationHeaders, prepareCall } from "./transport.js";
-import type { Logger, ReusableBody, TransportConfig } from "./transport.js";
+import { authenticationHeaders, bufferedErrorBody, prepareCall } from "./transport.js";
+import type { Logger, PreparedCall, ReusableBody, TransportConfig } from "./transport.js";
 import type { ValidationIssue } from "./validation.js";
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
@@ -118,7 +118,7 @@ export class ClientCore {
     this.#authentication = authenticationHeaders(this.#transport);
     this.#servers = { ...defaults.servers };
     for (const [key, url] of Object.entries(servers ?? {})) {
-      if (url !== undefined) this.#servers[key] = url.replace(/\/+$/, "");
+      if (url !== undefined) this.#servers[key] = checkBaseUrl(key, url).replace(/\/+$/, "");
     }
   }
 
@@ -176,6 +176,24 @@ export class ClientCore {
     for (const name in this.#authentication) headers[name] = this.#authentication[name] as string;
 
     const api = this.#api as unknown as UntypedOpenApiFetch;
+    try {
+      return await this.exchange<T>(api, spec, call, baseUrl, body, headers, params);
+    } finally {
+      // The timeout and the caller's signal ran until here: the body has been read, or given up.
+      call.finish();
+    }
+  }
+
+  /** Sends the call and reads its response; the timeout and the caller's signal still bound the reading. */
+  private async exchange<T>(
+    api: UntypedOpenApiFetch,
+    spec: OperationSpec,
+    call: PreparedCall,
+    baseUrl: string,
+    body: BodyInit | undefined,
+    headers: Record<string, string>,
+    params: OperationParams,
+  ): Promise<ApiResult<T>> {
     const { response, error } = await api.request(spec.method, spec.path, {
       baseUrl,
       params: { path: params.path, query: params.query },
@@ -190,12 +208,20 @@ export class ClientCore {
     });
 
     if (!response.ok) {
-      const request = this.describe(spec, response, baseUrl);
-      // openapi-fetch has read the body: hand its text (or re-serialised JSON) back to the error builder.
-      const raw = error === undefined ? "" : typeof error === "string" ? error : JSON.stringify(error);
+      // The transport read the body (at most 64 KiB) before openapi-fetch parsed it: the error keeps it as it came.
+      const buffered = bufferedErrorBody(response);
+      const raw = buffered?.text ?? (error === undefined ? "" : typeof error === "string" ? error : JSON.stringify(error));
+      const request = { ...this.describe(spec, response, baseUrl), ...(buffered?.url ? { url: buffered.url } : {}) };
       throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
     }
-    const data = (await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl))) as T;
+    let received: { data: unknown; text: string | undefined };
+    try {
+      received = await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl));
+    } catch (failure) {
+      // A typed error (a body that is not JSON) as it is; a read cut short (timeout, abort, dropped connection) typed here.
+      throw failure instanceof GpuCloudError ? failure : call.bodyFailure(failure);
+    }
+    const data = received.data as T;
     const validateResponse = this.#validateResponses && spec.responseKind === "json" ? (await this.responseValidators())[spec.operationId] : undefined;
     if (validateResponse !== undefined) {
       const issues = validateResponse(data);
@@ -205,7 +231,8 @@ export class ClientCore {
           method: spec.method,
           url: sanitizeUrl(this.describe(spec, response, baseUrl).url),
           operationId: spec.operationId,
-          rawBody: JSON.stringify(data),
+          // The body as it came, with the key blanked out should the server have echoed it.
+          rawBody: redactSecrets((received.text ?? "").slice(0, 65_536), [this.#transport.apiKey]),
           problems: issues,
         });
       }
@@ -317,23 +344,28 @@ function serializeBody(body: unknown, mediaType: string | undefined): BodyInit |
   return body as BodyInit;
 }
 
-async function readBody(response: Response, kind: OperationSpec["responseKind"], describe: () => { method: string; url: string; operationId: string }): Promise<unknown> {
+/** The body, parsed as the operation says, and its text when it was read as text. */
+async function readBody(
+  response: Response,
+  kind: OperationSpec["responseKind"],
+  describe: () => { method: string; url: string; operationId: string; secrets: readonly string[] },
+): Promise<{ data: unknown; text: string | undefined }> {
   if (kind === "none" || response.status === 204) {
     await response.body?.cancel();
-    return undefined;
+    return { data: undefined, text: undefined };
   }
-  if (kind === "blob") return response.blob();
+  if (kind === "blob") return { data: await response.blob(), text: undefined };
   const text = await response.text();
-  if (kind === "text") return text;
-  if (text === "") return undefined;
+  if (kind === "text" || text === "") return { data: kind === "text" ? text : undefined, text };
   try {
-    return JSON.parse(text);
+    return { data: JSON.parse(text), text };
   } catch {
     const request = describe();
     throw new ApiError("unexpected_status", {
       message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
       status: response.status,
-      rawBody: text.slice(0, 65_536),
+      // A proxy's page may echo the request, key included.
+      rawBody: redactSecrets(text.slice(0, 65_536), request.secrets),
       headers: {},
       rateLimit: parseRateLimit(response.headers),
       method: request.method,
@@ -341,4 +373,25 @@ async function readBody(response: Response, kind: OperationSpec["responseKind"],
       operationId: request.operationId,
     });
   }
+}
+
+/**
+ * A base URL given as an option, checked when the client is made: an absolute http(s) URL without
+ * credentials (they would be refused by fetch on every call, with the password in the message).
+ * The message names the option and never quotes a URL that holds a password.
+ */
+function checkBaseUrl(key: string, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidRequestError(`${key} must be an absolute http(s) URL, got ${JSON.stringify(url.includes("@") ? sanitizeUrl(url) : url)}`, { field: key });
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    throw new InvalidRequestError(`${key} must be an http(s) URL, got the scheme ${JSON.stringify(parsed.protocol)}`, { field: key });
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new InvalidRequestError(`${key} must not hold credentials (user:password@): the client sends its API key instead`, { field: key });
+  }
+  return url;
 }

@@ -473,8 +473,11 @@ export async function errorFromResponse(response: Response, request: ErrorReques
   }
 }
 
-/** Reads at most 64 KiB and cancels the rest, so a huge error body is never buffered whole. */
-async function readBodyText(response: Response): Promise<string> {
+/**
+ * Reads at most 64 KiB and cancels the rest, so a huge error body is never buffered whole; a body
+ * that breaks off (a dropped connection, an abort) yields what arrived.
+ */
+export async function readBodyText(response: Response): Promise<string> {
   if (response.body === null || response.bodyUsed || response.body.locked) return "";
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

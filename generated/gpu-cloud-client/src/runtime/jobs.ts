@@ -10,7 +10,7 @@ import { AbortedError, BadRequestError, GpuCloudError, RateLimitError, TimeoutEr
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { sleep as abortableSleep } from "./transport.js";
+import { MAX_TIMER_MS, sleep as abortableSleep } from "./transport.js";
 
 /** The fields of a job every model shares. */
 export interface JobLike {
@@ -263,6 +263,8 @@ export async function waitForJob(
   let polls = 0;
   let interval = intervalMs;
   let extraWait = exhaustedWindowDelayMs(initial?.rateLimit);
+  // A poll was refused (429) before any status was seen: wait before the next one all the same.
+  let refused = false;
   const stop = (kind: "timeout" | "aborted") =>
     new JobWaitError(kind, { jobId, lastJob: last?.data, polls, elapsedMs: now() - started });
 
@@ -272,9 +274,9 @@ export async function waitForJob(
       if (catalog.terminalStatuses[last.data.status] === "failure") throw new JobFailedError(model, last.data);
       return toResult(catalog, model, last.data, last.rateLimit, now());
     }
-    if (last !== undefined) {
+    if (last !== undefined || refused) {
       const wait = Math.max(interval, extraWait);
-      options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: wait });
+      if (last !== undefined) options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: wait });
       const remaining = deadline - now();
       if (remaining <= 0) throw stop("timeout");
       try {
@@ -287,27 +289,53 @@ export async function waitForJob(
       if (now() - started >= backoffAfterMs) interval = Math.min(maxIntervalMs, interval * backoffFactor);
     }
     extraWait = 0;
+    // The wait's deadline bounds the whole poll: the transport's attempts and its waits between them.
+    const pollDeadline = deadlineSignal(options.signal, deadline - now());
     try {
-      const remaining = deadline - now();
-      last = await client.getModelJob(model, jobId, {
-        signal: options.signal,
-        ...(Number.isFinite(remaining) ? { timeoutMs: Math.max(1, remaining) } : {}),
-      });
+      last = await client.getModelJob(model, jobId, { signal: pollDeadline.signal });
       polls += 1;
+      refused = false;
       extraWait = exhaustedWindowDelayMs(last.rateLimit);
     } catch (error) {
       if (error instanceof RateLimitError) {
         // Refused, not failed: wait as long as the server asks, then poll again.
         polls += 1;
+        refused = true;
         extraWait = error.retryAfterMs ?? interval;
-        last ??= { data: { id: jobId, status: "UNKNOWN" }, status: 429, headers: new Headers(), rateLimit: error.rateLimit };
         continue;
       }
+      if (pollDeadline.expired() || (error instanceof TimeoutError && now() >= deadline)) throw stop("timeout");
       if (error instanceof AbortedError) throw stop("aborted");
-      if (error instanceof TimeoutError && now() >= deadline) throw stop("timeout");
       throw error;
+    } finally {
+      pollDeadline.dispose();
     }
   }
+}
+
+/**
+ * A signal that aborts with `signal` or once `ms` have passed (never, for an infinite `ms`);
+ * `expired()` tells the second case apart. `dispose` clears the timer and the link.
+ */
+function deadlineSignal(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal | undefined; expired(): boolean; dispose(): void } {
+  if (!Number.isFinite(ms)) return { signal, expired: () => false, dispose: () => undefined };
+  const controller = new AbortController();
+  let expired = false;
+  const onAbort = (): void => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = setTimeout(() => {
+    expired = true;
+    controller.abort();
+  }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+  return {
+    signal: controller.signal,
+    expired: () => expired,
+    dispose() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    },
+  };
 }
 
 /**
@@ -323,12 +351,24 @@ export async function runAndWait(
   options: RunOptions = {},
 ): Promise<JobResult> {
   enforceCostLimit(catalog, model, [input], options.maxCostUsd);
-  const submitted = await submit(client, model, input, options);
-  return waitForJob(client, catalog, model, submitted.data.id, options, submitted);
+  // `timeoutMs` bounds the whole run: refused submissions and the wait.
+  const now = options.now ?? Date.now;
+  const deadline = options.timeoutMs === undefined ? Infinity : now() + options.timeoutMs;
+  const submitted = await submit(client, model, input, options, deadline);
+  const waitOptions = options.timeoutMs === undefined ? options : { ...options, timeoutMs: Math.max(0, deadline - now()) };
+  return waitForJob(client, catalog, model, submitted.data.id, waitOptions, submitted);
 }
 
-async function submit(client: JobClient, model: string, input: unknown, options: RunOptions): Promise<ApiResult<JobLike>> {
+/** The shortest pause before submitting again after a 429, whatever `Retry-After` says. */
+const MIN_RESUBMIT_DELAY_MS = 1_000;
+
+/**
+ * Submits once; a 429 (no job was made) is submitted again after `Retry-After` (at least a second),
+ * unless that would pass `deadline`: then the RateLimitError is thrown.
+ */
+async function submit(client: JobClient, model: string, input: unknown, options: RunOptions, deadline = Infinity): Promise<ApiResult<JobLike>> {
   const pause = options.sleep ?? abortableSleep;
+  const now = options.now ?? Date.now;
   for (;;) {
     try {
       const call = options.sync ? client.runModelSync : client.runModel;
@@ -338,7 +378,9 @@ async function submit(client: JobClient, model: string, input: unknown, options:
       // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
       if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
       if (error instanceof RateLimitError) {
-        await pause(error.retryAfterMs ?? 1_000, options.signal);
+        const delay = Math.max(error.retryAfterMs ?? 0, MIN_RESUBMIT_DELAY_MS);
+        if (now() + delay > deadline) throw error;
+        await pause(delay, options.signal);
         continue;
       }
       throw error;

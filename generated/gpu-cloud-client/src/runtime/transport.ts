@@ -9,6 +9,7 @@ import {
   ConnectionError,
   InvalidRequestError,
   TimeoutError,
+  readBodyText,
   redactSecrets,
   sanitizeUrl,
 } from "./errors.js";
@@ -24,7 +25,10 @@ export interface TransportConfig {
   apiKey: string;
   /** Default `globalThis.fetch`, looked up at call time so it can be replaced later. */
   fetch?: (request: Request) => Promise<Response>;
-  /** Per attempt, until the response headers arrive; 0 disables it. Default 60 000. */
+  /**
+   * Per attempt, until the response has been read (its headers, and its body as the client reads
+   * it); 0 disables it. Default 60 000.
+   */
   timeoutMs?: number;
   /** Default 2. */
   maxRetries?: number;
@@ -55,6 +59,8 @@ const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_RETRY_BASE_DELAY_MS = 500;
 const DEFAULT_RETRY_MAX_DELAY_MS = 8_000;
 const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+/** The longest delay setTimeout keeps: it runs a longer one at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "DELETE", "PUT"]);
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
@@ -67,6 +73,11 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND"
  * same bytes.
  */
 export function createTransportFetch(config: TransportConfig, call: CallOptions = {}): (input: Request) => Promise<Response> {
+  return copyingFetch(config, call);
+}
+
+/** `createTransportFetch`, telling `onAttempts` about each call's attempts (the prepared path holds their body phase). */
+function copyingFetch(config: TransportConfig, call: CallOptions, onAttempts?: (attempts: Attempts) => void): (input: Request) => Promise<Response> {
   return async function transportFetch(input: Request): Promise<Response> {
     // Both the call options and the Request (openapi-fetch's `signal` option) may carry a signal.
     const callerSignals = [call.signal, input.signal].filter((signal): signal is AbortSignal => signal !== undefined);
@@ -75,8 +86,24 @@ export function createTransportFetch(config: TransportConfig, call: CallOptions 
     const headers = new Headers(input.headers);
     for (const [name, value] of Object.entries(authenticationHeaders(config))) headers.set(name, value);
     const body = input.body === null ? undefined : await input.arrayBuffer();
-    return new Attempts(config, call, input, callerSignals, { kind: "copy", headers, body }).run();
+    const attempts = new Attempts(config, call, input, callerSignals, { kind: "copy", headers, body }, onAttempts !== undefined);
+    onAttempts?.(attempts);
+    return attempts.run();
   };
+}
+
+/** A non-2xx response whose body the transport read (at most 64 KiB, within the attempt's timeout). */
+export interface BufferedErrorBody {
+  text: string;
+  /** The response's URL (the Response handed on is a new one, which has none). */
+  url: string;
+}
+
+const bufferedErrorBodies = new WeakMap<Response, BufferedErrorBody>();
+
+/** The raw body of a non-2xx response the transport returned, as it arrived (cut at 64 KiB). */
+export function bufferedErrorBody(response: Response): BufferedErrorBody | undefined {
+  return bufferedErrorBodies.get(response);
 }
 
 /** A body that can be sent again as it is: not a stream, which is read once. */
@@ -95,6 +122,13 @@ export interface PreparedCall {
    */
   signal: AbortSignal | undefined;
   fetch: (input: Request) => Promise<Response>;
+  /**
+   * The typed error for a failure while reading a 2xx body: the timeout and the caller's signal
+   * still run while it is read, and abort it.
+   */
+  bodyFailure(error: unknown): Error;
+  /** Stops the timeout and detaches the caller's signal once the body has been read (or given up). */
+  finish(): void;
 }
 
 /**
@@ -105,17 +139,32 @@ export function prepareCall(config: TransportConfig, call: CallOptions & { body?
   const first = new AbortController();
   const viaInit = config.fetch === undefined;
   let used = false;
+  // The attempts whose response the client is reading (the last ones, if the fetch was called twice).
+  let latest: Attempts | undefined;
+  const track = (attempts: Attempts): void => {
+    latest?.finish();
+    latest = attempts;
+  };
   return {
     signal: viaInit ? undefined : first.signal,
     fetch(input: Request): Promise<Response> {
       // Once: a second call of this fetch (a middleware resending) takes the copying path.
-      if (used || (input.body !== null && call.body === undefined)) return createTransportFetch(config, call)(input);
+      if (used || (input.body !== null && call.body === undefined)) return copyingFetch(config, call, track)(input);
       used = true;
       if (call.signal?.aborted) {
         return Promise.reject(new AbortedError({ method: input.method, url: sanitizeUrl(input.url), reason: call.signal.reason }));
       }
       const callerSignals = call.signal === undefined ? NO_SIGNALS : [call.signal];
-      return new Attempts(config, call, input, callerSignals, { kind: "prepared", first, viaInit, body: call.body }).run();
+      const attempts = new Attempts(config, call, input, callerSignals, { kind: "prepared", first, viaInit, body: call.body }, true);
+      track(attempts);
+      return attempts.run();
+    },
+    bodyFailure(error: unknown): Error {
+      if (latest !== undefined) return latest.bodyFailure(error);
+      return error instanceof Error ? error : new Error(String(error));
+    },
+    finish(): void {
+      latest?.finish();
     },
   };
 }
@@ -137,13 +186,14 @@ export function authenticationHeaders(config: TransportConfig): Record<string, s
 }
 
 /**
- * Whether `fetch` accepts the text as a header value: no NUL, CR or LF (they would split or end
- * the header) and nothing beyond Latin-1 (headers are byte strings).
+ * Whether `fetch` sends the text as a header value: no control character but tab (NUL, CR and LF
+ * would split or end the header; Node's fetch refuses the others on every call) and nothing beyond
+ * Latin-1 (headers are byte strings).
  */
 export function isHeaderValue(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c > 255 || c === 0 || c === 10 || c === 13) return false;
+    if (c > 255 || (c < 32 && c !== 9) || c === 127) return false;
   }
   return true;
 }
@@ -158,6 +208,13 @@ type Source =
    */
   | { kind: "prepared"; first: AbortController; viaInit: boolean; body: ReusableBody | undefined };
 
+/** One attempt's guards: its controller, the timeout timer and the links from the caller's signals. */
+interface Guard {
+  controller: AbortController;
+  timedOut: boolean;
+  dispose(): void;
+}
+
 /** The attempts of one call: timeouts, caller aborts, retries and their waits, logging. */
 class Attempts {
   private readonly method: string;
@@ -165,18 +222,42 @@ class Attempts {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private sanitized: string | undefined;
+  /** The guard of the 2xx response handed on, while its body is read (only when `holdBody`). */
+  private held: Guard | undefined;
 
+  /**
+   * @param holdBody Keep the timeout and the caller's signal on a 2xx response until `finish()`, so
+   *   they also bound the reading of its body. Without it (a bare transport fetch, whose caller
+   *   reads the body out of sight) they stop when the headers arrive.
+   */
   constructor(
     private readonly config: TransportConfig,
     call: CallOptions,
     private readonly input: Request,
     private readonly callerSignals: readonly AbortSignal[],
     private readonly source: Source,
+    private readonly holdBody = false,
   ) {
     this.method = input.method.toUpperCase();
     this.idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(this.method);
-    this.timeoutMs = call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // setTimeout fires at once for delays past 2^31 − 1 ms; longer timeouts mean "no sooner than that".
+    this.timeoutMs = Math.min(call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
     this.maxRetries = call.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
+  }
+
+  finish(): void {
+    this.held?.dispose();
+    this.held = undefined;
+  }
+
+  /** The typed error for a failure while the caller read a 2xx body. */
+  bodyFailure(error: unknown): Error {
+    const guard = this.held;
+    this.finish();
+    const callerAbort = this.callerSignals.find((signal) => signal.aborted);
+    if (callerAbort !== undefined) return new AbortedError({ method: this.method, url: this.url, reason: callerAbort.reason });
+    if (guard?.timedOut) return new TimeoutError({ method: this.method, url: this.url, timeoutMs: this.timeoutMs });
+    return new ConnectionError({ method: this.method, url: this.url, cause: sanitizeCause(error, this.config.apiKey) });
   }
 
   /** Sanitised only when a log line or an error needs it: most calls need neither. */
@@ -200,7 +281,7 @@ class Attempts {
       const retriesLeft = attempt <= this.maxRetries;
       let delayMs: number | undefined;
       try {
-        const response = await this.send(attempt);
+        const { response, guard } = await this.send(attempt);
         if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
           delayMs = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
           if (delayMs === undefined) {
@@ -213,7 +294,8 @@ class Attempts {
           }
         }
         if (config.logger?.debug !== undefined) this.log({ attempt, status: response.status, delayMs });
-        if (delayMs === undefined) return response;
+        if (delayMs === undefined) return await this.handOn(response, guard);
+        guard.dispose();
         await response.body?.cancel().catch(() => undefined); // frees the connection for reuse
       } catch (error) {
         if (!(retriesLeft && isRetryableFailure(error, this.idempotent))) {
@@ -235,44 +317,78 @@ class Attempts {
   }
 
   /**
-   * One attempt under its own controller, fed by the caller's signals and the timeout timer; both
-   * are detached whatever happens.
+   * The response the caller gets. A 2xx goes on as it is, its guard held while the client reads
+   * the body (or dropped, without `holdBody`). A non-2xx body is read here, within the timeout and
+   * at most 64 KiB of it, so a stalled or endless error body cannot hang the call or fill memory.
    */
-  private async send(attempt: number): Promise<Response> {
+  private async handOn(response: Response, guard: Guard): Promise<Response> {
+    if (response.ok) {
+      if (this.holdBody) this.held = guard;
+      else guard.dispose();
+      return response;
+    }
+    try {
+      // A body cut short by the timeout or a dropped connection still explains the status.
+      const text = await readBodyText(response);
+      const callerAbort = this.callerSignals.find((signal) => signal.aborted);
+      if (callerAbort !== undefined) throw new AbortedError({ method: this.method, url: this.url, reason: callerAbort.reason });
+      const buffered = new Response(text === "" ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+      bufferedErrorBodies.set(buffered, { text, url: response.url });
+      return buffered;
+    } finally {
+      guard.dispose();
+    }
+  }
+
+  /**
+   * One attempt under its own controller, fed by the caller's signals and the timeout timer. On a
+   * response, the guard that keeps them is returned with it; on a failure it is disposed.
+   */
+  private async send(attempt: number): Promise<{ response: Response; guard: Guard }> {
     const { config, timeoutMs, callerSignals, source, input } = this;
     const controller = source.kind === "prepared" && attempt === 1 ? source.first : new AbortController();
     const detach = callerSignals.length === 0 ? undefined : follow(controller, callerSignals);
-    let timedOut = false;
+    const guard: Guard = {
+      controller,
+      timedOut: false,
+      dispose() {
+        clearTimeout(timer);
+        detach?.();
+      },
+    };
     const timer =
       timeoutMs > 0
         ? setTimeout(() => {
-            timedOut = true;
+            guard.timedOut = true;
             controller.abort();
           }, timeoutMs)
         : undefined;
     try {
-      if (source.kind === "copy") {
-        const request = new Request(input, { headers: source.headers, body: source.body, signal: controller.signal });
-        return await (config.fetch ?? globalThis.fetch)(request);
-      }
-      // A retry needs the body again: the first attempt read the Request's own.
-      const retryBody = attempt === 1 ? undefined : source.body;
-      if (source.viaInit) {
-        return await globalThis.fetch(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
-      }
-      if (attempt === 1) return await (config.fetch ?? globalThis.fetch)(input);
-      const request = new Request(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
-      return await (config.fetch ?? globalThis.fetch)(request);
+      return { response: await this.fetchOnce(attempt, controller), guard };
     } catch (error) {
+      guard.dispose();
       const callerAbort = callerSignals.find((signal) => signal.aborted);
       const { method, url } = this;
       if (callerAbort !== undefined) throw new AbortedError({ method, url, reason: callerAbort.reason });
-      if (timedOut) throw new TimeoutError({ method, url, timeoutMs });
+      if (guard.timedOut) throw new TimeoutError({ method, url, timeoutMs });
       throw new ConnectionError({ method, url, cause: sanitizeCause(error, config.apiKey) });
-    } finally {
-      clearTimeout(timer);
-      detach?.();
     }
+  }
+
+  private fetchOnce(attempt: number, controller: AbortController): Promise<Response> {
+    const { config, source, input } = this;
+    if (source.kind === "copy") {
+      const request = new Request(input, { headers: source.headers, body: source.body, signal: controller.signal });
+      return (config.fetch ?? globalThis.fetch)(request);
+    }
+    // A retry needs the body again: the first attempt read the Request's own.
+    const retryBody = attempt === 1 ? undefined : source.body;
+    if (source.viaInit) {
+      return globalThis.fetch(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
+    }
+    if (attempt === 1) return (config.fetch ?? globalThis.fetch)(input);
+    const request = new Request(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
+    return (config.fetch ?? globalThis.fetch)(request);
   }
 }
 
@@ -331,21 +447,32 @@ export function backoffDelayMs(
   return Math.floor((config.random ?? Math.random)() * ceiling);
 }
 
-/** Resolves after `ms`; rejects with an AbortedError as soon as `signal` aborts, leaving no timer or listener behind. */
+/**
+ * Resolves after `ms`; rejects with an AbortedError as soon as `signal` aborts, leaving no timer or
+ * listener behind. Waits past setTimeout's limit (about 24.8 days) are slept in steps.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new AbortedError({ reason: signal.reason }));
       return;
     }
+    let left = ms;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = (): void => {
       clearTimeout(timer);
       reject(new AbortedError({ reason: signal?.reason }));
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
+    const step = (): void => {
+      const delay = Math.min(left, MAX_TIMER_MS);
+      left -= delay;
+      timer = setTimeout(() => {
+        if (left > 0) return step();
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, delay);
+    };
+    step();
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
