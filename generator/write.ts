@@ -4,7 +4,7 @@
  * half-written package behind.
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 
 /** Every generated file that can hold a comment starts with a header containing this; tools find generated files by it. */
@@ -71,7 +71,8 @@ export function normaliseText(s: string): string {
  * Replaces `outDir` with exactly `files`. Everything is written to a sibling
  * temporary folder first and swapped in by two renames, so on any failure
  * before the swap `outDir` is untouched and the temporary folder is removed.
- * The previous `node_modules/` is moved into the new folder.
+ * The previous `node_modules/` is moved into the new folder. A folder holding
+ * anything the generator did not write is refused, not replaced.
  */
 export async function writeOutput(outDir: string, files: OutputFile[]): Promise<void> {
   const target = path.resolve(outDir);
@@ -79,6 +80,7 @@ export async function writeOutput(outDir: string, files: OutputFile[]): Promise<
   await mkdir(path.dirname(target), { recursive: true });
   const existing = await lstat(target).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw new Error(`${target} exists and is not a folder`);
+  if (existing) await assertOnlyGenerated(target, sorted);
 
   // A sibling, so the final rename stays on one file system and is atomic.
   const staging = `${target}.tmp-${randomBytes(6).toString("hex")}`;
@@ -186,6 +188,36 @@ async function listFiles(root: string, prefix = ""): Promise<string[]> {
     }
   }
   return files;
+}
+
+/**
+ * Replacing the folder deletes what is in it: refuse when it holds a file that is neither one of
+ * `files` nor marked as generated (a contract, notes, a project's sources, `.git`), naming them.
+ */
+async function assertOnlyGenerated(target: string, files: readonly OutputFile[]): Promise<void> {
+  const wanted = new Set(files.map((file) => file.path));
+  const foreign: string[] = [];
+  for (const file of await listFiles(target)) {
+    if (!wanted.has(file) && !(await startsWithMark(path.join(target, ...file.split("/"))))) foreign.push(file);
+  }
+  if (foreign.length === 0) return;
+  const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? `, and ${foreign.length - 5} more` : "");
+  throw new Error(
+    `refusing to replace ${target}: it holds ${foreign.length === 1 ? "a file" : `${foreign.length} files`} the generator did not write (${shown}). ` +
+      "Move them, or give --out a folder of its own.",
+  );
+}
+
+/** Whether the file's first bytes hold the generated header. */
+async function startsWithMark(file: string): Promise<boolean> {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(512);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8").includes(GENERATED_MARK);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Code-unit order, independent of locale, so output order is the same on every machine. */

@@ -99,16 +99,27 @@ describe("writeOutput", () => {
   });
 
   it("replaces the previous output entirely, keeping its node_modules", async () => {
-    await writeOutput(outDir, FILES);
+    // An earlier run's files carry the generated header; the ones no longer emitted are removed.
+    await writeOutput(outDir, FILES.map((file) => ({ ...file, contents: `<!-- ${GENERATED_MARK} x -->\n${file.contents}` })));
     await mkdir(path.join(outDir, "node_modules", "dep"), { recursive: true });
     await writeFile(path.join(outDir, "node_modules", "dep", "index.js"), "installed");
-    await writeFile(path.join(outDir, "stray.ts"), "hand-made");
 
     await writeOutput(outDir, [{ path: "src/index.ts", contents: "export const v = 2;" }]);
     expect(await snapshot(outDir)).toEqual({
       "node_modules/dep/index.js": "installed",
       "src/index.ts": "export const v = 2;\n",
     });
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it("refuses to replace a folder holding files it did not write, naming them and changing nothing", async () => {
+    await mkdir(outDir, { recursive: true });
+    await writeFile(path.join(outDir, "api.yaml"), "openapi: 3.1.0\n");
+    await mkdir(path.join(outDir, ".git"));
+    await writeFile(path.join(outDir, ".git", "HEAD"), "ref: refs/heads/main\n");
+    const before = await snapshot(outDir);
+    await expect(writeOutput(outDir, FILES)).rejects.toThrow(/refusing to replace .*2 files the generator did not write \(\.git\/HEAD, api\.yaml\)/);
+    expect(await snapshot(outDir)).toEqual(before);
     expect(await leftovers()).toEqual([]);
   });
 
