@@ -6,7 +6,7 @@
 import type { MethodDeclarationStructure, OptionalKind, Project, SourceFile, TypeAliasDeclarationStructure } from "ts-morph";
 import { Scope, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
-import { docComment, identifier, propertyKey, stringLiteral } from "../escape.ts";
+import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 
@@ -229,7 +229,7 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, m
       returnType: "Promise<ApiResult<ModelJob<M>>>",
       statements: [
         ...(validates ? [`this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, input), "body.input");`] : []),
-        `const params = { path: { ${propertyKey(modelParameter.name)}: model }, body: { input } } as unknown as ${operation.typeName}Params;`,
+        `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model }, body: { input } } as unknown as ${operation.typeName}Params;`,
         `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
       ],
     });
@@ -255,7 +255,7 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, m
       ],
       returnType: "Promise<ApiResult<ModelJob<M>>>",
       statements: [
-        `const params = { path: { ${propertyKey(parameters[0]!.name)}: model, ${propertyKey(parameters[1]!.name)}: jobId } } as unknown as ${status.typeName}Params;`,
+        `const params = { path: { ${propertyKeyForValue(parameters[0]!.name)}: model, ${propertyKeyForValue(parameters[1]!.name)}: jobId } } as unknown as ${status.typeName}Params;`,
         `return this.request(OPERATIONS.${status.methodName}, params, options);`,
       ],
     });

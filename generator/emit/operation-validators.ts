@@ -9,7 +9,7 @@
  * by module, so code the startup graph imports, even unused, would ship with every app).
  */
 import { pointer } from "../errors.ts";
-import { propertyKey, stringLiteral, uniqueIdentifiers } from "../escape.ts";
+import { propertyKey, propertyKeyForValue, stringLiteral, uniqueIdentifiers } from "../escape.ts";
 import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
 import { emitValidatorModules, type ValidatorEntry } from "./validators.ts";
@@ -64,14 +64,19 @@ export interface OperationValidators {
 export function emitOperationValidators(contract: LoadedContract, model: ApiModel): OperationValidators {
   const schemaNames = model.schemaNames;
   const operations = model.operations;
+  // Per operation, its JSON success responses with a schema: the first is `XResponse`, others `XResponse<status>`.
+  const jsonResponses = operations.map((o) => o.successResponses.filter((r) => r.mediaType && JSON_MEDIA.test(r.mediaType) && r.schemaPointer));
+  const extraResponses = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => ({ operation: o, response: r })));
   const stems = uniqueIdentifiers(
     [
       ...schemaNames,
       ...operations.map((o) => `${o.typeName}Params`),
       ...operations.map((o) => `${o.typeName}Response`),
+      ...extraResponses.map(({ operation, response }) => `${operation.typeName}Response${response.status}`),
     ],
     { case: "pascal" },
   );
+  const extraStems = new Map(extraResponses.map((extra, index) => [extra.response, stems[schemaNames.length + 2 * operations.length + index]!]));
   const names: ValidatorNames = { schemas: new Map(), operations: new Map(), withDefaults: new Set() };
   const entries: ValidatorEntry[] = [];
   const composed: Record<string, object> = {};
@@ -89,18 +94,28 @@ export function emitOperationValidators(contract: LoadedContract, model: ApiMode
       entries.push({ name: stem, pointer: pointer(PARAMS_ROOT, stem) });
       entry.request = stem;
     }
-    const json = operation.successResponses.find((r) => r.mediaType && JSON_MEDIA.test(r.mediaType) && r.schemaPointer);
-    if (json?.schemaPointer) {
-      const stem = stems[schemaNames.length + operations.length + index]!;
-      entries.push({ name: stem, pointer: json.schemaPointer });
-      entry.response = stem;
-    }
+    jsonResponses[index]!.forEach((json, position) => {
+      const stem = position === 0 ? stems[schemaNames.length + operations.length + index]! : extraStems.get(json)!;
+      entries.push({ name: stem, pointer: json.schemaPointer! });
+      if (position === 0) entry.response = stem;
+    });
     names.operations.set(operation.operationId, entry);
   });
 
-  const responses = operations.flatMap((operation) => {
-    const stem = names.operations.get(operation.operationId)?.response;
-    return stem === undefined ? [] : [{ operationId: operation.operationId, stem }];
+  const responses = operations.flatMap((operation, index) =>
+    jsonResponses[index]!.map((json, position) => ({
+      operationId: operation.operationId,
+      status: json.status,
+      stem: position === 0 ? names.operations.get(operation.operationId)!.response! : extraStems.get(json)!,
+    })),
+  );
+  // A success status documented without a JSON schema is listed as null, so a range (`2XX`) never claims it.
+  const byOperation = new Map<string, Array<{ status: string; stem: string | undefined }>>();
+  operations.forEach((operation, index) => {
+    if (jsonResponses[index]!.length === 0) return;
+    const validated = responses.filter((response) => response.operationId === operation.operationId);
+    const others = operation.successResponses.filter((r) => !jsonResponses[index]!.includes(r)).map((r) => ({ status: r.status, stem: undefined }));
+    byOperation.set(operation.operationId, [...validated, ...others].sort((a, b) => (a.status < b.status ? -1 : a.status > b.status ? 1 : 0)));
   });
   const document = { ...contract.document, [PARAMS_ROOT]: composed };
   const modules = emitValidatorModules({
@@ -117,9 +132,15 @@ export function emitOperationValidators(contract: LoadedContract, model: ApiMode
       ? undefined
       : [
           modules.views["responses"] as string,
-          "/** Per operation id, the validator of its successful JSON response body (loaded by the client only with `validateResponses: true`). */",
-          "export const RESPONSE_VALIDATORS: Readonly<Record<string, (body: unknown) => ValidationIssue[]>> = {",
-          ...responses.map((response) => `  ${propertyKey(response.operationId)}: validate${response.stem},`),
+          "/**",
+          " * Per operation id and success status (`200`, `2XX`), the validator of that response's JSON body",
+          " * (loaded by the client only with `validateResponses: true`).",
+          " */",
+          "export const RESPONSE_VALIDATORS: Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>> = {",
+          ...[...byOperation].map(
+            ([operationId, list]) =>
+              `  ${propertyKeyForValue(operationId)}: { ${list.map((response) => `${propertyKey(response.status)}: ${response.stem === undefined ? "null" : `validate${response.stem}`}`).join(", ")} },`,
+          ),
           "};",
           "",
         ].join("\n");

@@ -29,8 +29,11 @@ export interface OperationSpec {
   validateRequest?: (params: unknown) => ValidationIssue[];
 }
 
-/** Per operation id, the validator of its successful JSON body. */
-export type ResponseValidators = Readonly<Record<string, (body: unknown) => ValidationIssue[]>>;
+/**
+ * Per operation id and success status (`200`, or a range such as `2XX`), the validator of that
+ * response's JSON body; `null` for a status the contract documents without one (so no range applies).
+ */
+export type ResponseValidators = Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>>;
 
 /** Parameters of one call, grouped by where they go. */
 export interface OperationParams {
@@ -221,8 +224,12 @@ export class ClientCore {
       throw failure instanceof GpuCloudError ? failure : call.bodyFailure(failure);
     }
     const data = received.data as T;
-    const validateResponse = this.#validateResponses && spec.responseKind === "json" ? (await this.responseValidators())[spec.operationId] : undefined;
-    if (validateResponse !== undefined) {
+    // Each status against its own schema; one without a JSON schema, or without content (204, 205), has nothing to check.
+    const noContent = response.status === 204 || response.status === 205;
+    const byStatus = this.#validateResponses && spec.responseKind === "json" && !noContent ? (await this.responseValidators())[spec.operationId] : undefined;
+    const status = String(response.status);
+    const validateResponse = byStatus === undefined ? undefined : status in byStatus ? byStatus[status] : byStatus[`${status[0]}XX`];
+    if (validateResponse) {
       const issues = validateResponse(data);
       if (issues.length > 0) {
         throw new ResponseValidationError({

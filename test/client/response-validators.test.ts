@@ -57,7 +57,7 @@ new GpuCloudClient({ apiKey: "k" }).listPods().then((r) => console.log(r.data.po
 
   it("are loaded on the first checked response, once, and a failed load is tried again", async () => {
     let loads = 0;
-    const validators: ResponseValidators = { listThings: (body) => (Array.isArray(body) ? [] : [{ path: "", keyword: "type", message: "must be an array", schemaPath: "/x" }]) };
+    const validators: ResponseValidators = { listThings: { "200": (body) => (Array.isArray(body) ? [] : [{ path: "", keyword: "type", message: "must be an array", schemaPath: "/x" }]) } };
     const spec: OperationSpec = { operationId: "listThings", method: "GET", path: "/things", server: "api", responseKind: "json" };
     let answer: unknown = [];
     class Client extends ClientCore {
@@ -96,5 +96,37 @@ new GpuCloudClient({ apiKey: "k" }).listPods().then((r) => console.log(r.data.po
     answer = [1, 2];
     await expect(strict.list()).resolves.toMatchObject({ data: [1, 2] });
     expect(loads).toBe(2);
+  });
+
+  it("check each success status against its own schema, and a status without one (204) not at all", async () => {
+    const mustHave = (name: string) => (body: unknown) =>
+      typeof body === "object" && body !== null && name in body ? [] : [{ path: "", keyword: "required", message: `must have required property "${name}"`, schemaPath: "/x" }];
+    const validators: ResponseValidators = { replaceThing: { "200": mustHave("name"), "201": null, "2XX": mustHave("jobId") } };
+    const spec: OperationSpec = { operationId: "replaceThing", method: "PUT", path: "/things/1", server: "api", responseKind: "json" };
+    let reply = new Response(null, { status: 204 });
+    class Client extends ClientCore {
+      constructor() {
+        super(
+          { apiKey: "k", validateResponses: true, maxRetries: 0, fetch: async () => reply },
+          { servers: { api: "https://api.example.test" }, apiKeyEnvVar: "NONE", loadResponseValidators: async () => validators },
+        );
+      }
+      replace() {
+        return this.request<unknown>(spec);
+      }
+    }
+    const client = new Client();
+    const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+    reply = json(202, { jobId: "j-1" });
+    await expect(client.replace()).resolves.toMatchObject({ status: 202, data: { jobId: "j-1" } });
+    reply = json(200, { name: "n" });
+    await expect(client.replace()).resolves.toMatchObject({ status: 200 });
+    reply = json(200, { jobId: "j-1" });
+    await expect(client.replace()).rejects.toBeInstanceOf(ResponseValidationError);
+    reply = new Response(null, { status: 204 });
+    await expect(client.replace()).resolves.toMatchObject({ status: 204, data: undefined });
+    // Documented without a JSON schema: the 2XX range does not claim it.
+    reply = json(201, { created: true });
+    await expect(client.replace()).resolves.toMatchObject({ status: 201 });
   });
 });

@@ -1507,11 +1507,14 @@ export function validateGetJobStatusResponse(value: unknown): ValidationIssue[] 
   return issues;
 }
 
-/** Per operation id, the validator of its successful JSON response body (loaded by the client only with `validateResponses: true`). */
-export const RESPONSE_VALIDATORS: Readonly<Record<string, (body: unknown) => ValidationIssue[]>> = {
-  listPods: validateListPodsResponse,
-  listTemplates: validateListTemplatesResponse,
-  runSync: validateRunSyncResponse,
-  run: validateRunResponse,
-  getJobStatus: validateGetJobStatusResponse,
+/**
+ * Per operation id and success status (`200`, `2XX`), the validator of that response's JSON body
+ * (loaded by the client only with `validateResponses: true`).
+ */
+export const RESPONSE_VALIDATORS: Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>> = {
+  listPods: { "200": validateListPodsResponse },
+  listTemplates: { "200": validateListTemplatesResponse },
+  runSync: { "200": validateRunSyncResponse },
+  run: { "200": validateRunResponse },
+  getJobStatus: { "200": validateGetJobStatusResponse },
 };
