@@ -25,8 +25,10 @@ const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/i;
  * Names an operation's method may not take: members of the client's base class, the per-model
  * helpers, and Object.prototype's (a `toString` operation would fire a request from `String(client)`).
  */
-const RESERVED_METHOD_NAMES = [
-  "request", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob",
+export const RESERVED_METHOD_NAMES = [
+  "request", "exchange", "describe", "assertValid", "responseValidators", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob",
+  // A client with a `then` method is a thenable: `await` or returning it from an async function would call it.
+  "then",
   ...Object.getOwnPropertyNames(Object.prototype),
 ];
 

@@ -7,12 +7,21 @@ import type { MethodDeclarationStructure, OptionalKind, Project, SourceFile, Typ
 import { Scope, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
+import { runtimeExports } from "./types.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 
 /** Exported names of the client module, for the index and the README. */
+/** Global names the generated modules use: a client class may not shadow them. */
+const GLOBALS_USED = ["Promise", "Record", "Readonly", "Partial", "Array", "Object", "Error", "String", "Number", "Boolean", "Date", "Map", "Set", "JSON", "Math", "URL", "Response", "Request", "Headers", "AbortSignal", "Blob", "FormData"];
+
+/**
+ * The client's class name, from the package name (`gpu-cloud-client` → `GpuCloudClient`); one that
+ * would clash with a runtime export or a global the generated code uses gets a `Client` suffix.
+ */
 export function clientClassName(model: ApiModel): string {
-  return identifier(model.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
+  const name = identifier(model.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
+  return GLOBALS_USED.includes(name) || runtimeExports().includes(name) ? `${name}Client` : name;
 }
 
 export function emitClient(project: Project, model: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile {

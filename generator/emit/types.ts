@@ -2,12 +2,37 @@
  * `src/types.ts`: a short exported name for every component schema (`Pod` for
  * `components["schemas"]["Pod"]`), so users import types by name.
  */
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
 import type { Project, SourceFile } from "ts-morph";
 import { uniqueIdentifiers, stringLiteral } from "../escape.ts";
 import type { ApiModel } from "../model.ts";
+import { TEMPLATES_DIR } from "../paths.ts";
 
 /** Names the package already exports elsewhere; a schema alias never shadows them. */
-const TAKEN = ["paths", "components", "operations", "ClientCore", "ApiResult", "RequestOptions", "CoreOptions", "Logger"];
+const TAKEN = [
+  "paths", "components", "operations",
+  // src/jobs.ts
+  "JobResult", "BatchAbortedError", "CostLimitError", "JobFailedError", "JobWaitError", "RateGate", "MODEL_CATALOG",
+];
+
+let runtimeNames: string[] | undefined;
+
+/**
+ * Every name a runtime module exports (the package index re-exports its errors, rate-limit and
+ * validation types): a schema named `ApiError` or `NotFoundError` gets another alias.
+ */
+export function runtimeExports(): string[] {
+  const folder = path.join(TEMPLATES_DIR, "runtime");
+  return (runtimeNames ??= readdirSync(folder)
+    .filter((file) => file.endsWith(".ts"))
+    .sort()
+    .flatMap((file) =>
+      [...readFileSync(path.join(folder, file), "utf8").matchAll(/^export (?:declare )?(?:abstract )?(?:async )?(?:class|function|const|let|type|interface|enum) ([A-Za-z_$][\w$]*)/gm)].map(
+        (match) => match[1]!,
+      ),
+    ));
+}
 
 export function emitTypeAliases(project: Project, model: ApiModel, fileName: string, className: string): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
@@ -15,7 +40,7 @@ export function emitTypeAliases(project: Project, model: ApiModel, fileName: str
   const operationTypes = model.operations.flatMap((o) => [`${o.typeName}Params`, `${o.typeName}Response`]);
   const names = uniqueIdentifiers(model.schemaNames, {
     case: "pascal",
-    taken: [...TAKEN, className, `${className}Options`, ...operationTypes, "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
+    taken: [...TAKEN, ...runtimeExports(), className, `${className}Options`, ...operationTypes, "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
   });
   // One insertion: ts-morph re-parses the file on each, which is quadratic over thousands of schemas.
   file.addTypeAliases(model.schemaNames.map((schema, index) => ({ name: names[index]!, isExported: true, type: `components["schemas"][${stringLiteral(schema)}]` })));
