@@ -16,7 +16,7 @@ import * as runtime from "../../templates/runtime/validation.ts";
 import * as esbuild from "esbuild";
 import fc from "fast-check";
 import { schema as randomSchema } from "./arbitraries.ts";
-import { diagnosticsOf, transpile } from "./support.ts";
+import { diagnosticsOf, loadValidators, transpile } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const RUNTIME_SOURCE = fs.readFileSync(path.join(repoRoot, "templates/runtime/validation.ts"), "utf8");
@@ -279,4 +279,23 @@ describe("edge-case and random schemas", () => {
     });
     expect(diagnosticsOf(files)).toEqual([]);
   }, 600_000);
+});
+
+describe("equality checks that exclude each other", () => {
+  it("compile: a comparison does not narrow the value for the next one (enum then const, two allOf consts)", () => {
+    const schemas = {
+      EnumThenConst: { type: "string", enum: ["a"], const: "b" },
+      BooleanConsts: { allOf: [{ const: false }, { const: true }] },
+      InProperty: { type: "object", properties: { k: { type: "string", enum: ["x"], allOf: [{ const: "y" }] } } },
+    };
+    const source = emitValidators({
+      document: { openapi: "3.1.0", components: { schemas } },
+      entries: Object.keys(schemas).map((name) => ({ name, pointer: `/components/schemas/${name}` })),
+    });
+    expect(diagnosticsOf(modules(source))).toEqual([]);
+    const loaded = loadValidators(source);
+    expect(loaded["isEnumThenConst"]!("a")).toBe(false);
+    expect(loaded["isInProperty"]!({ k: "x" })).toBe(false);
+    expect(loaded["isInProperty"]!({})).toBe(true);
+  });
 });

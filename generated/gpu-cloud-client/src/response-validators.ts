@@ -134,7 +134,7 @@ function c_PodStatus(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "PROVISIONING" && v4 !== "STARTING" && v4 !== "RUNNING" && v4 !== "EXITED" && v4 !== "ERROR" && v4 !== "TERMINATED") return false;
+    if ((v4 as unknown) !== "PROVISIONING" && (v4 as unknown) !== "STARTING" && (v4 as unknown) !== "RUNNING" && (v4 as unknown) !== "EXITED" && (v4 as unknown) !== "ERROR" && (v4 as unknown) !== "TERMINATED") return false;
   }
   return true;
 }
@@ -148,7 +148,7 @@ function e_PodStatus(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/PodStatus/anyOf/0/type");
       } else {
-        if (v4 !== "PROVISIONING" && v4 !== "STARTING" && v4 !== "RUNNING" && v4 !== "EXITED" && v4 !== "ERROR" && v4 !== "TERMINATED") addIssue(issues, p, "enum", "must be one of \"PROVISIONING\", \"STARTING\", \"RUNNING\", \"EXITED\", \"ERROR\", \"TERMINATED\"", "/components/schemas/PodStatus/anyOf/0/enum");
+        if ((v4 as unknown) !== "PROVISIONING" && (v4 as unknown) !== "STARTING" && (v4 as unknown) !== "RUNNING" && (v4 as unknown) !== "EXITED" && (v4 as unknown) !== "ERROR" && (v4 as unknown) !== "TERMINATED") addIssue(issues, p, "enum", "must be one of \"PROVISIONING\", \"STARTING\", \"RUNNING\", \"EXITED\", \"ERROR\", \"TERMINATED\"", "/components/schemas/PodStatus/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -179,7 +179,7 @@ function c_PodAction(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "start" && v4 !== "stop" && v4 !== "restart" && v4 !== "terminate") return false;
+    if ((v4 as unknown) !== "start" && (v4 as unknown) !== "stop" && (v4 as unknown) !== "restart" && (v4 as unknown) !== "terminate") return false;
   }
   return true;
 }
@@ -193,7 +193,7 @@ function e_PodAction(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/PodAction/anyOf/0/type");
       } else {
-        if (v4 !== "start" && v4 !== "stop" && v4 !== "restart" && v4 !== "terminate") addIssue(issues, p, "enum", "must be one of \"start\", \"stop\", \"restart\", \"terminate\"", "/components/schemas/PodAction/anyOf/0/enum");
+        if ((v4 as unknown) !== "start" && (v4 as unknown) !== "stop" && (v4 as unknown) !== "restart" && (v4 as unknown) !== "terminate") addIssue(issues, p, "enum", "must be one of \"start\", \"stop\", \"restart\", \"terminate\"", "/components/schemas/PodAction/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -224,7 +224,7 @@ function c_Cloud(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "SECURE" && v4 !== "COMMUNITY") return false;
+    if ((v4 as unknown) !== "SECURE" && (v4 as unknown) !== "COMMUNITY") return false;
   }
   return true;
 }
@@ -238,7 +238,7 @@ function e_Cloud(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/Cloud/anyOf/0/type");
       } else {
-        if (v4 !== "SECURE" && v4 !== "COMMUNITY") addIssue(issues, p, "enum", "must be one of \"SECURE\", \"COMMUNITY\"", "/components/schemas/Cloud/anyOf/0/enum");
+        if ((v4 as unknown) !== "SECURE" && (v4 as unknown) !== "COMMUNITY") addIssue(issues, p, "enum", "must be one of \"SECURE\", \"COMMUNITY\"", "/components/schemas/Cloud/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -269,7 +269,7 @@ function c_TemplateCategory(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "NVIDIA") return false;
+    if ((v4 as unknown) !== "NVIDIA") return false;
   }
   return true;
 }
@@ -283,7 +283,7 @@ function e_TemplateCategory(v: any, p: string, issues: ValidationIssue[]): void 
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/TemplateCategory/anyOf/0/type");
       } else {
-        if (v4 !== "NVIDIA") addIssue(issues, p, "enum", "must be one of \"NVIDIA\"", "/components/schemas/TemplateCategory/anyOf/0/enum");
+        if ((v4 as unknown) !== "NVIDIA") addIssue(issues, p, "enum", "must be one of \"NVIDIA\"", "/components/schemas/TemplateCategory/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -1098,7 +1098,7 @@ function c_JobStatus(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "IN_QUEUE" && v4 !== "IN_PROGRESS" && v4 !== "COMPLETED" && v4 !== "FAILED" && v4 !== "CANCELLED" && v4 !== "TIMED_OUT") return false;
+    if ((v4 as unknown) !== "IN_QUEUE" && (v4 as unknown) !== "IN_PROGRESS" && (v4 as unknown) !== "COMPLETED" && (v4 as unknown) !== "FAILED" && (v4 as unknown) !== "CANCELLED" && (v4 as unknown) !== "TIMED_OUT") return false;
   }
   return true;
 }
@@ -1112,7 +1112,7 @@ function e_JobStatus(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/JobStatus/anyOf/0/type");
       } else {
-        if (v4 !== "IN_QUEUE" && v4 !== "IN_PROGRESS" && v4 !== "COMPLETED" && v4 !== "FAILED" && v4 !== "CANCELLED" && v4 !== "TIMED_OUT") addIssue(issues, p, "enum", "must be one of \"IN_QUEUE\", \"IN_PROGRESS\", \"COMPLETED\", \"FAILED\", \"CANCELLED\", \"TIMED_OUT\"", "/components/schemas/JobStatus/anyOf/0/enum");
+        if ((v4 as unknown) !== "IN_QUEUE" && (v4 as unknown) !== "IN_PROGRESS" && (v4 as unknown) !== "COMPLETED" && (v4 as unknown) !== "FAILED" && (v4 as unknown) !== "CANCELLED" && (v4 as unknown) !== "TIMED_OUT") addIssue(issues, p, "enum", "must be one of \"IN_QUEUE\", \"IN_PROGRESS\", \"COMPLETED\", \"FAILED\", \"CANCELLED\", \"TIMED_OUT\"", "/components/schemas/JobStatus/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;

@@ -114,7 +114,7 @@ function c_RateLimitProblem(v: any): boolean {
   if (typeof v1 !== "object" || v1 === null || Array.isArray(v1)) return false;
   const x2 = v1.status;
   if (x2 !== undefined) {
-    if (x2 !== 429) return false;
+    if ((x2 as unknown) !== 429) return false;
   }
   const x3 = v1.detail;
   if (x3 !== undefined) {
@@ -132,7 +132,7 @@ function e_RateLimitProblem(v: any, p: string, issues: ValidationIssue[]): void 
   } else {
     const x2 = v1.status;
     if (x2 !== undefined) {
-      if (x2 !== 429) addIssue(issues, p + "/status", "const", "must be equal to 429", "/components/schemas/RateLimitProblem/allOf/1/properties/status/const");
+      if ((x2 as unknown) !== 429) addIssue(issues, p + "/status", "const", "must be equal to 429", "/components/schemas/RateLimitProblem/allOf/1/properties/status/const");
     }
     const x3 = v1.detail;
     if (x3 !== undefined) {
@@ -272,7 +272,7 @@ function c_PodStatus(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "PROVISIONING" && v4 !== "STARTING" && v4 !== "RUNNING" && v4 !== "EXITED" && v4 !== "ERROR" && v4 !== "TERMINATED") return false;
+    if ((v4 as unknown) !== "PROVISIONING" && (v4 as unknown) !== "STARTING" && (v4 as unknown) !== "RUNNING" && (v4 as unknown) !== "EXITED" && (v4 as unknown) !== "ERROR" && (v4 as unknown) !== "TERMINATED") return false;
   }
   return true;
 }
@@ -286,7 +286,7 @@ function e_PodStatus(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/PodStatus/anyOf/0/type");
       } else {
-        if (v4 !== "PROVISIONING" && v4 !== "STARTING" && v4 !== "RUNNING" && v4 !== "EXITED" && v4 !== "ERROR" && v4 !== "TERMINATED") addIssue(issues, p, "enum", "must be one of \"PROVISIONING\", \"STARTING\", \"RUNNING\", \"EXITED\", \"ERROR\", \"TERMINATED\"", "/components/schemas/PodStatus/anyOf/0/enum");
+        if ((v4 as unknown) !== "PROVISIONING" && (v4 as unknown) !== "STARTING" && (v4 as unknown) !== "RUNNING" && (v4 as unknown) !== "EXITED" && (v4 as unknown) !== "ERROR" && (v4 as unknown) !== "TERMINATED") addIssue(issues, p, "enum", "must be one of \"PROVISIONING\", \"STARTING\", \"RUNNING\", \"EXITED\", \"ERROR\", \"TERMINATED\"", "/components/schemas/PodStatus/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -317,7 +317,7 @@ function c_PodAction(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "start" && v4 !== "stop" && v4 !== "restart" && v4 !== "terminate") return false;
+    if ((v4 as unknown) !== "start" && (v4 as unknown) !== "stop" && (v4 as unknown) !== "restart" && (v4 as unknown) !== "terminate") return false;
   }
   return true;
 }
@@ -331,7 +331,7 @@ function e_PodAction(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/PodAction/anyOf/0/type");
       } else {
-        if (v4 !== "start" && v4 !== "stop" && v4 !== "restart" && v4 !== "terminate") addIssue(issues, p, "enum", "must be one of \"start\", \"stop\", \"restart\", \"terminate\"", "/components/schemas/PodAction/anyOf/0/enum");
+        if ((v4 as unknown) !== "start" && (v4 as unknown) !== "stop" && (v4 as unknown) !== "restart" && (v4 as unknown) !== "terminate") addIssue(issues, p, "enum", "must be one of \"start\", \"stop\", \"restart\", \"terminate\"", "/components/schemas/PodAction/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -362,7 +362,7 @@ function c_Cloud(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "SECURE" && v4 !== "COMMUNITY") return false;
+    if ((v4 as unknown) !== "SECURE" && (v4 as unknown) !== "COMMUNITY") return false;
   }
   return true;
 }
@@ -376,7 +376,7 @@ function e_Cloud(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/Cloud/anyOf/0/type");
       } else {
-        if (v4 !== "SECURE" && v4 !== "COMMUNITY") addIssue(issues, p, "enum", "must be one of \"SECURE\", \"COMMUNITY\"", "/components/schemas/Cloud/anyOf/0/enum");
+        if ((v4 as unknown) !== "SECURE" && (v4 as unknown) !== "COMMUNITY") addIssue(issues, p, "enum", "must be one of \"SECURE\", \"COMMUNITY\"", "/components/schemas/Cloud/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -407,7 +407,7 @@ function c_TemplateCategory(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "NVIDIA") return false;
+    if ((v4 as unknown) !== "NVIDIA") return false;
   }
   return true;
 }
@@ -421,7 +421,7 @@ function e_TemplateCategory(v: any, p: string, issues: ValidationIssue[]): void 
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/TemplateCategory/anyOf/0/type");
       } else {
-        if (v4 !== "NVIDIA") addIssue(issues, p, "enum", "must be one of \"NVIDIA\"", "/components/schemas/TemplateCategory/anyOf/0/enum");
+        if ((v4 as unknown) !== "NVIDIA") addIssue(issues, p, "enum", "must be one of \"NVIDIA\"", "/components/schemas/TemplateCategory/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -1319,7 +1319,7 @@ function c_JobStatus(v: any): boolean {
     }
     const v4: any = v;
     if (typeof v4 !== "string") return false;
-    if (v4 !== "IN_QUEUE" && v4 !== "IN_PROGRESS" && v4 !== "COMPLETED" && v4 !== "FAILED" && v4 !== "CANCELLED" && v4 !== "TIMED_OUT") return false;
+    if ((v4 as unknown) !== "IN_QUEUE" && (v4 as unknown) !== "IN_PROGRESS" && (v4 as unknown) !== "COMPLETED" && (v4 as unknown) !== "FAILED" && (v4 as unknown) !== "CANCELLED" && (v4 as unknown) !== "TIMED_OUT") return false;
   }
   return true;
 }
@@ -1333,7 +1333,7 @@ function e_JobStatus(v: any, p: string, issues: ValidationIssue[]): void {
       if (typeof v4 !== "string") {
         addIssue(issues, p, "type", "must be a string", "/components/schemas/JobStatus/anyOf/0/type");
       } else {
-        if (v4 !== "IN_QUEUE" && v4 !== "IN_PROGRESS" && v4 !== "COMPLETED" && v4 !== "FAILED" && v4 !== "CANCELLED" && v4 !== "TIMED_OUT") addIssue(issues, p, "enum", "must be one of \"IN_QUEUE\", \"IN_PROGRESS\", \"COMPLETED\", \"FAILED\", \"CANCELLED\", \"TIMED_OUT\"", "/components/schemas/JobStatus/anyOf/0/enum");
+        if ((v4 as unknown) !== "IN_QUEUE" && (v4 as unknown) !== "IN_PROGRESS" && (v4 as unknown) !== "COMPLETED" && (v4 as unknown) !== "FAILED" && (v4 as unknown) !== "CANCELLED" && (v4 as unknown) !== "TIMED_OUT") addIssue(issues, p, "enum", "must be one of \"IN_QUEUE\", \"IN_PROGRESS\", \"COMPLETED\", \"FAILED\", \"CANCELLED\", \"TIMED_OUT\"", "/components/schemas/JobStatus/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -1485,7 +1485,7 @@ function c_FailedJob(v: any): boolean {
   if (v1.error === undefined) return false;
   const x2 = v1.status;
   if (x2 !== undefined) {
-    if (x2 !== "FAILED") return false;
+    if ((x2 as unknown) !== "FAILED") return false;
   }
   return true;
 }
@@ -1499,7 +1499,7 @@ function e_FailedJob(v: any, p: string, issues: ValidationIssue[]): void {
     if (v1.error === undefined) addIssue(issues, p, "required", "must have required property \"error\"", "/components/schemas/FailedJob/allOf/1/required");
     const x2 = v1.status;
     if (x2 !== undefined) {
-      if (x2 !== "FAILED") addIssue(issues, p + "/status", "const", "must be equal to \"FAILED\"", "/components/schemas/FailedJob/allOf/1/properties/status/const");
+      if ((x2 as unknown) !== "FAILED") addIssue(issues, p + "/status", "const", "must be equal to \"FAILED\"", "/components/schemas/FailedJob/allOf/1/properties/status/const");
     }
   }
 }
@@ -1683,17 +1683,17 @@ function c_ImageToVideoInput(v: any): boolean {
   const x5 = v.size;
   if (x5 !== undefined) {
     if (typeof x5 !== "string") return false;
-    if (x5 !== "1280*720" && x5 !== "1920*1080") return false;
+    if ((x5 as unknown) !== "1280*720" && (x5 as unknown) !== "1920*1080") return false;
   }
   const x6 = v.duration;
   if (x6 !== undefined) {
     if (!Number.isInteger(x6)) return false;
-    if (x6 !== 5 && x6 !== 10 && x6 !== 15) return false;
+    if ((x6 as unknown) !== 5 && (x6 as unknown) !== 10 && (x6 as unknown) !== 15) return false;
   }
   const x7 = v.shot_type;
   if (x7 !== undefined) {
     if (typeof x7 !== "string") return false;
-    if (x7 !== "single" && x7 !== "multi") return false;
+    if ((x7 as unknown) !== "single" && (x7 as unknown) !== "multi") return false;
   }
   const x8 = v.seed;
   if (x8 !== undefined) {
@@ -1754,7 +1754,7 @@ function e_ImageToVideoInput(v: any, p: string, issues: ValidationIssue[]): void
       if (typeof x5 !== "string") {
         addIssue(issues, p + "/size", "type", "must be a string", "/components/schemas/ImageToVideoInput/properties/size/type");
       } else {
-        if (x5 !== "1280*720" && x5 !== "1920*1080") addIssue(issues, p + "/size", "enum", "must be one of \"1280*720\", \"1920*1080\"", "/components/schemas/ImageToVideoInput/properties/size/enum");
+        if ((x5 as unknown) !== "1280*720" && (x5 as unknown) !== "1920*1080") addIssue(issues, p + "/size", "enum", "must be one of \"1280*720\", \"1920*1080\"", "/components/schemas/ImageToVideoInput/properties/size/enum");
       }
     }
     const x6 = v.duration;
@@ -1762,7 +1762,7 @@ function e_ImageToVideoInput(v: any, p: string, issues: ValidationIssue[]): void
       if (!Number.isInteger(x6)) {
         addIssue(issues, p + "/duration", "type", "must be an integer", "/components/schemas/ImageToVideoInput/properties/duration/type");
       } else {
-        if (x6 !== 5 && x6 !== 10 && x6 !== 15) addIssue(issues, p + "/duration", "enum", "must be one of 5, 10, 15", "/components/schemas/ImageToVideoInput/properties/duration/enum");
+        if ((x6 as unknown) !== 5 && (x6 as unknown) !== 10 && (x6 as unknown) !== 15) addIssue(issues, p + "/duration", "enum", "must be one of 5, 10, 15", "/components/schemas/ImageToVideoInput/properties/duration/enum");
       }
     }
     const x7 = v.shot_type;
@@ -1770,7 +1770,7 @@ function e_ImageToVideoInput(v: any, p: string, issues: ValidationIssue[]): void
       if (typeof x7 !== "string") {
         addIssue(issues, p + "/shot_type", "type", "must be a string", "/components/schemas/ImageToVideoInput/properties/shot_type/type");
       } else {
-        if (x7 !== "single" && x7 !== "multi") addIssue(issues, p + "/shot_type", "enum", "must be one of \"single\", \"multi\"", "/components/schemas/ImageToVideoInput/properties/shot_type/enum");
+        if ((x7 as unknown) !== "single" && (x7 as unknown) !== "multi") addIssue(issues, p + "/shot_type", "enum", "must be one of \"single\", \"multi\"", "/components/schemas/ImageToVideoInput/properties/shot_type/enum");
       }
     }
     const x8 = v.seed;

@@ -397,7 +397,9 @@ export class ValidatorCompiler {
       this.constants.push({ name, lines: [`const ${name}: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>([${primitives.map(literal).join(", ")}]);`] });
       parts.push(`!${name}.has(${v})`);
     } else {
-      for (const value of primitives) parts.push(`${v} !== ${literal(value)}`);
+      // Compared as unknown: a comparison narrows `v`, and a second check on it (enum then const, two
+      // allOf branches) against a value the first excluded would not compile ("no overlap").
+      for (const value of primitives) parts.push(`(${v} as unknown) !== ${literal(value)}`);
     }
     for (const value of composites) parts.push(`!${this.helper("deepEqual")}(${v}, ${this.jsonConstant(value)})`);
     return parts.join(" && ");
