@@ -50,6 +50,39 @@ export interface ParameterModel {
   pointer: string;
   /** Pointer of the parameter's schema (after following a `$ref`ed parameter). */
   schemaPointer: string;
+  /** How a query parameter's arrays and objects are written (OpenAPI's default: `form`, exploded). */
+  style?: QueryStyle;
+}
+
+/** A query parameter's serialisation, as OpenAPI's `style`, `explode` and `allowReserved` say. */
+export interface QueryStyle {
+  style: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+  explode: boolean;
+  allowReserved: boolean;
+}
+
+const QUERY_STYLES: ReadonlySet<string> = new Set(["form", "spaceDelimited", "pipeDelimited", "deepObject"]);
+
+/**
+ * The parameter's `style`/`explode`/`allowReserved`, checked: query parameters get any style the
+ * client can write; path and header parameters only their default (`simple`, not exploded), which is
+ * what the client writes. Anything else stops generation here rather than being ignored.
+ */
+function readStyle(parameter: any, where: string): QueryStyle | undefined {
+  const style: unknown = parameter.style;
+  const explode: unknown = parameter.explode;
+  if (explode !== undefined && typeof explode !== "boolean") throw new ContractError(`${where}/explode`, "explode must be true or false");
+  if (parameter.allowReserved !== undefined && typeof parameter.allowReserved !== "boolean") throw new ContractError(`${where}/allowReserved`, "allowReserved must be true or false");
+  if (parameter.in !== "query") {
+    if (style !== undefined && style !== "simple") throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not supported for a ${parameter.in} parameter; only "simple"`);
+    if (explode === true) throw new ContractError(`${where}/explode`, `an exploded ${parameter.in} parameter is not supported`);
+    return undefined;
+  }
+  if (style !== undefined && (typeof style !== "string" || !QUERY_STYLES.has(style))) {
+    throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not a query parameter style (form, spaceDelimited, pipeDelimited, deepObject)`);
+  }
+  const chosen = (style ?? "form") as QueryStyle["style"];
+  return { style: chosen, explode: typeof explode === "boolean" ? explode : chosen === "form", allowReserved: parameter.allowReserved === true };
 }
 
 export interface OperationModel {
@@ -290,6 +323,7 @@ function readParameters(contract: LoadedContract, path: string, itemParameters: 
         description: parameter.description,
         pointer: where,
         schemaPointer: `${where}/schema`,
+        style: readStyle(parameter, where),
       });
     });
   read(itemParameters, pointer("paths", path));

@@ -200,6 +200,16 @@ function operationSpecLiteral(operation: OperationModel, validators: { request?:
     `responseKind: ${stringLiteral(operation.responseKind)}`,
     ...(validators.request ? [`validateRequest: validate${validators.request}`] : []),
   ];
+  // Only query parameters written otherwise than OpenAPI's default (form, exploded) are listed.
+  const styled = operation.parameters.filter(
+    (p) => p.in === "query" && p.style !== undefined && (p.style.style !== "form" || !p.style.explode || p.style.allowReserved),
+  );
+  if (styled.length > 0) {
+    const styles = styled.map(
+      (p) => `${propertyKeyForValue(p.name)}: { style: ${stringLiteral(p.style!.style)}, explode: ${String(p.style!.explode)}${p.style!.allowReserved ? ", allowReserved: true" : ""} }`,
+    );
+    entries.push(`queryStyles: { ${styles.join(", ")} }`);
+  }
   return `{ ${entries.join(", ")} }`;
 }
 

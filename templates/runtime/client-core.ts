@@ -2,7 +2,7 @@
  * What every generated client shares: configuration, the openapi-fetch call, response parsing and
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  */
-import createOpenApiFetch from "openapi-fetch";
+import createOpenApiFetch, { serializeArrayParam, serializeObjectParam, serializePrimitiveParam } from "openapi-fetch";
 import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, ResponseValidationError, redactSecrets, sanitizeUrl } from "./errors.js";
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
@@ -27,7 +27,18 @@ export interface OperationSpec {
   responseKind: "json" | "text" | "blob" | "none";
   /** The generated validator of the parameters (`{ path, query, header, body }`). */
   validateRequest?: (params: unknown) => ValidationIssue[];
+  /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
+  queryStyles?: Readonly<Record<string, QueryStyle>>;
 }
+
+/** OpenAPI's `style`, `explode` and `allowReserved` of a query parameter. */
+export interface QueryStyle {
+  style: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+  explode: boolean;
+  allowReserved?: boolean | undefined;
+}
+
+const DEFAULT_QUERY_STYLE: QueryStyle = { style: "form", explode: true };
 
 /**
  * Per operation id and success status (`200`, or a range such as `2XX`), the validator of that
@@ -203,6 +214,8 @@ export class ClientCore {
       bodySerializer: passThrough,
       // openapi-fetch builds the URL before calling fetch: a bad path parameter is refused before anything is sent.
       pathSerializer: buildPath,
+      // Each parameter as its contract says (openapi-fetch's own default writes objects as deepObject).
+      querySerializer: (query: Record<string, unknown>) => queryString(query, spec.queryStyles),
       headers,
       signal: call.signal,
       fetch: call.fetch,
@@ -285,6 +298,34 @@ class Result<T> implements ApiResult<T> {
 
 function resultOf<T>(data: T, response: Response): ApiResult<T> {
   return new Result(data, response.status, response.headers);
+}
+
+/**
+ * The query string, each parameter written with its style (OpenAPI's default, `form` exploded:
+ * `ids=1&ids=2`, `color=red&size=m`); undefined and null values, and empty arrays, are left out.
+ */
+function queryString(query: Record<string, unknown>, styles: Readonly<Record<string, QueryStyle>> | undefined): string {
+  const parts: string[] = [];
+  for (const name in query) {
+    const value = query[name];
+    if (value === undefined || value === null) continue;
+    const { style, explode, allowReserved } = styles?.[name] ?? DEFAULT_QUERY_STYLE;
+    if (Array.isArray(value)) {
+      // deepObject is defined for objects only: an array under it is written as form.
+      if (value.length > 0) parts.push(serializeArrayParam(name, value, { style: style === "deepObject" ? "form" : style, explode, allowReserved }));
+    } else if (typeof value === "object") {
+      if (style === "spaceDelimited" || style === "pipeDelimited") {
+        // `color=R|100|G|200`: keys and values in one list (openapi-fetch writes these for arrays only).
+        const pairs = Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => [key, String(item)]);
+        parts.push(`${encodeURIComponent(name)}=${pairs.map(encodeURIComponent).join(style === "spaceDelimited" ? "%20" : "|")}`);
+      } else {
+        parts.push(serializeObjectParam(name, value as Record<string, unknown>, { style, explode, allowReserved }));
+      }
+    } else {
+      parts.push(serializePrimitiveParam(name, String(value), { allowReserved }));
+    }
+  }
+  return parts.join("&");
 }
 
 /** `body` + `/input/duration` → `body.input.duration`; JSON pointer escapes undone. */

@@ -135,11 +135,32 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     ["a server variable without default", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: [{ url: 'https://{region}.example.test', variables: { region: { enum: [eu] } } }]"), "/servers/0/variables/region: server variable {region} has no default"],
     ["a format the validators cannot check", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, format: 'x*/y' } }"), '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/format: format "x*/y" is not supported'],
     ["a keyword the validators do not support", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string } }, unevaluatedProperties: false"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/unevaluatedProperties"],
+    ["a path parameter style the client cannot write", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, style: label, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/0/style: style "label" is not supported for a path parameter'],
+    ["an unknown query parameter style", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: q, in: query, style: matrix, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/1/style: style "matrix" is not a query parameter style'],
     ["an unsupported request media type", MINIMAL.replace("      responses:", "      requestBody:\n        content: { application/xml: { schema: { type: string } } }\n      responses:"), "/paths/~1things~1{id}/get/requestBody/content: no supported request media type"],
   ])("names the pointer of %s", async (_, text, expected) => {
     const result = await cli("--spec", writeContract(`bad-${expected.length}.yaml`, text), "--out", path.join(scratch, "never"));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(expected);
     expect(fs.existsSync(path.join(scratch, "never"))).toBe(false);
+  });
+
+  it("writes each query parameter's style into the operation, leaving OpenAPI's default out", async () => {
+    const styled = MINIMAL.replace(
+      "{ name: id, in: path, required: true, schema: { type: string } }",
+      [
+        "{ name: id, in: path, required: true, schema: { type: string } }",
+        "        - { name: plain, in: query, schema: { type: array, items: { type: integer } } }",
+        "        - { name: ids, in: query, explode: false, schema: { type: array, items: { type: integer } } }",
+        "        - { name: tags, in: query, style: pipeDelimited, schema: { type: array, items: { type: string } } }",
+        "        - { name: filter, in: query, style: deepObject, explode: true, schema: { type: object } }",
+      ].join("\n"),
+    );
+    const { files } = await generateFiles({ spec: writeContract("styled.yaml", styled) });
+    const client = files.find((file) => file.path === "src/client.ts")?.contents ?? "";
+    expect(client).toContain(
+      'queryStyles: { ids: { style: "form", explode: false }, tags: { style: "pipeDelimited", explode: false }, filter: { style: "deepObject", explode: true } }',
+    );
+    expect(client).not.toMatch(/plain: \{ style/);
   });
 });
