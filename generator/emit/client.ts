@@ -116,9 +116,12 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     model.operations.map((operation): OptionalKind<MethodDeclarationStructure> => {
     const names = typeNames(operation);
     const optional = !paramsRequired(operation);
+    const inputCheck = hasModels && validators !== undefined ? modelInputCheck(operation) : [];
     return {
       name: operation.methodName,
       scope: Scope.Public,
+      // Async when it checks before sending, so a refusal is a rejected promise like every other failure.
+      isAsync: inputCheck.length > 0,
       docs: [operationDoc(operation)],
       parameters: [
         ...(hasParams(operation)
@@ -127,7 +130,10 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
         { name: "options", type: "RequestOptions", hasQuestionToken: true },
       ],
       returnType: `Promise<ApiResult<${names.response}>>`,
-      statements: [`return this.request(OPERATIONS.${operation.methodName}, ${hasParams(operation) ? "params" : "{}"}, options);`],
+      statements: [
+        ...inputCheck,
+        `return this.request(OPERATIONS.${operation.methodName}, ${hasParams(operation) ? "params" : "{}"}, options);`,
+      ],
     };
     }),
   );
@@ -221,6 +227,22 @@ function operationDoc(operation: OperationModel): string {
     operation.deprecated ? "@deprecated" : "",
   ].filter(Boolean);
   return docComment([lines, ...tail].filter(Boolean).join("\n\n"));
+}
+
+/**
+ * For a submitting operation (`x-model-endpoint-role` run or runsync) called directly: its `input`
+ * checked against the schema of the model named in the path, as `runModel` does (the operation's
+ * own schema admits any model's input).
+ */
+function modelInputCheck(operation: OperationModel): string[] {
+  if (operation.modelRole !== "run" && operation.modelRole !== "runsync") return [];
+  const modelParameter = operation.parameters.find((p) => p.in === "path");
+  if (!modelParameter || !operation.requestBody) return [];
+  return [
+    "// The input's schema depends on the model in the path: a listed model's input is checked against its own.",
+    `const model: unknown = (params as { path?: Record<string, unknown> }).path?.[${stringLiteral(modelParameter.name)}];`,
+    `if (typeof model === "string") this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, (params as { body?: { input?: unknown } }).body?.input), "body.input");`,
+  ];
 }
 
 /** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */

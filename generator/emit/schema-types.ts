@@ -33,6 +33,8 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   const ast = await openapiTS(document, {
     // Properties with a `default` stay optional: the caller may leave them out.
     defaultNonNullable: false,
+    // `type: object` with no properties accepts any object (JSON Schema), not none (`Record<string, never>`).
+    emptyObjectsUnknown: true,
     alphabetize: false,
     transform: openEnumType,
   });

@@ -58,6 +58,22 @@ describe("request validation (on by default)", () => {
     expect(requests).toBe(0);
   });
 
+  it("checks the input of run and runSync against the model named in the path, as runModel does", async () => {
+    const input = { prompt: "A fox", width: 1024 };
+    for (const call of [() => client.run({ path: { model_endpoint_id: "wan-2-6-i2v" }, body: { input } }), () => client.runSync({ path: { model_endpoint_id: "wan-2-6-i2v" }, body: { input } })]) {
+      const error = await call().catch((e) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error.problems.map((p: { path: string; message: string }) => `${p.path}: ${p.message}`)).toEqual(
+        expect.arrayContaining(['body.input: must have required property "image"']),
+      );
+    }
+    expect(requests).toBe(0);
+    // Another model's input is the service's to judge.
+    body = { id: "job-1", status: "IN_QUEUE" };
+    await client.run({ path: { model_endpoint_id: "my-tts-model" }, body: { input: { text: "hello", voice: "alloy" } } });
+    expect(requests).toBe(1);
+  });
+
   it("leaves unknown models' inputs alone, and can be turned off", async () => {
     await client.runModel("some-new-model", { whatever: 1 });
     const lenient = new GpuCloudClient({ apiKey: "k", baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, validateRequests: false });

@@ -146,7 +146,10 @@ export class GpuCloudClient extends ClientCore {
    *
    * Errors: 400, 401, 403, 429, default (typed, see the errors module).
    */
-  public runSync(params: RunSyncParams, options?: RequestOptions): Promise<ApiResult<RunSyncResponse>> {
+  public async runSync(params: RunSyncParams, options?: RequestOptions): Promise<ApiResult<RunSyncResponse>> {
+    // The input's schema depends on the model in the path: a listed model's input is checked against its own.
+    const model: unknown = (params as { path?: Record<string, unknown> }).path?.["model_endpoint_id"];
+    if (typeof model === "string") this.assertValid(OPERATIONS.runSync.operationId, () => validateModelInput(model, (params as { body?: { input?: unknown } }).body?.input), "body.input");
     return this.request(OPERATIONS.runSync, params, options);
   }
 
@@ -160,7 +163,10 @@ export class GpuCloudClient extends ClientCore {
    *
    * Errors: 400, 401, 403, 429, default (typed, see the errors module).
    */
-  public run(params: RunParams, options?: RequestOptions): Promise<ApiResult<RunResponse>> {
+  public async run(params: RunParams, options?: RequestOptions): Promise<ApiResult<RunResponse>> {
+    // The input's schema depends on the model in the path: a listed model's input is checked against its own.
+    const model: unknown = (params as { path?: Record<string, unknown> }).path?.["model_endpoint_id"];
+    if (typeof model === "string") this.assertValid(OPERATIONS.run.operationId, () => validateModelInput(model, (params as { body?: { input?: unknown } }).body?.input), "body.input");
     return this.request(OPERATIONS.run, params, options);
   }
 

@@ -435,7 +435,7 @@ export interface components {
          *       "prompt": "A calm voice reading a weather report"
          *     }
          */
-        UnlistedModelInput: Record<string, never>;
+        UnlistedModelInput: Record<string, unknown>;
         /**
          * @description Status of a generation job. `COMPLETED` (success) and `FAILED` (error) end a wait, and so do
          *     `CANCELLED` and `TIMED_OUT` (failures, per the service's reference). Every other status,
