@@ -60,7 +60,8 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     properties: model.servers.map((server) => ({
       name: server.key,
       hasQuestionToken: true,
-      type: "string",
+      // `| undefined`: with exactOptionalPropertyTypes, `{ baseUrl: process.env.X }` still compiles.
+      type: "string | undefined",
       docs: [docComment(`${server.description ?? "Base URL"} Default: ${server.defaultUrl}`)],
     })),
   });

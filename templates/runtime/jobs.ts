@@ -15,11 +15,11 @@ import { MAX_TIMER_MS, sleep as abortableSleep } from "./transport.js";
 export interface JobLike {
   id: string;
   status: string;
-  delayTime?: number;
-  executionTime?: number;
-  workerId?: string;
-  output?: unknown;
-  error?: string;
+  delayTime?: number | undefined;
+  executionTime?: number | undefined;
+  workerId?: string | undefined;
+  output?: unknown | undefined;
+  error?: string | undefined;
 }
 
 /** The three calls jobs need; the generated client has them. */
@@ -41,9 +41,9 @@ export interface ModelPricing {
 
 export interface ModelEndpointInfo {
   readonly kind: string;
-  readonly urlField?: string;
-  readonly urlLifetimeSeconds?: number;
-  readonly pricing?: ModelPricing;
+  readonly urlField?: string | undefined;
+  readonly urlLifetimeSeconds?: number | undefined;
+  readonly pricing?: ModelPricing | undefined;
 }
 
 /** What the contract says of the models, plus the generated input helpers. */
@@ -64,16 +64,16 @@ export interface WaitProgress {
 
 export interface WaitOptions {
   /** Pause between polls at first; default 2 000 ms (the service's advice). */
-  intervalMs?: number;
+  intervalMs?: number | undefined;
   /** Polls slow down after this long (default 30 000 ms)… */
-  backoffAfterMs?: number;
+  backoffAfterMs?: number | undefined;
   /** …by this factor per poll (default 1.5)… */
-  backoffFactor?: number;
+  backoffFactor?: number | undefined;
   /** …up to this pause (default 10 000 ms). */
-  maxIntervalMs?: number;
+  maxIntervalMs?: number | undefined;
   /** Give up after this long (default: never; pass one in production). */
-  timeoutMs?: number;
-  signal?: AbortSignal;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
   onProgress?(progress: WaitProgress): void;
   /** For tests: the clock and the pause (default Date.now and an abortable setTimeout). */
   now?(): number;
@@ -82,9 +82,9 @@ export interface WaitOptions {
 
 export interface RunOptions extends WaitOptions {
   /** Use `runsync`; a job it returns unfinished is waited on with the same id. */
-  sync?: boolean;
+  sync?: boolean | undefined;
   /** Refuse, before any request, a job whose estimated cost exceeds this many USD. */
-  maxCostUsd?: number;
+  maxCostUsd?: number | undefined;
 }
 
 /** A finished job with its output typed for the model. */
@@ -404,9 +404,9 @@ export interface BatchProgress {
 
 export interface BatchOptions extends Omit<RunOptions, "onProgress" | "maxCostUsd"> {
   /** Jobs in flight at once; default 4. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Refuse the whole batch, before any request, when the estimated total exceeds this. */
-  maxCostUsd?: number;
+  maxCostUsd?: number | undefined;
   onProgress?(progress: BatchProgress): void;
 }
 

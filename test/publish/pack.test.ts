@@ -72,6 +72,8 @@ describe("npm pack", () => {
       expect(packed.files, file).toContain(file);
     }
     expect(packed.files.filter((f) => /^(node_modules|test|\.tmp)\/|^tsconfig|\.tgz$/.test(f))).toEqual([]);
+    // Every entry of `files` is shipped (a CHANGELOG.md is listed only when the contract has one).
+    for (const entry of manifest.files as string[]) expect(packed.files.some((f) => f === entry || f.startsWith(`${entry}/`)), entry).toBe(true);
     // Every file the manifest points at is in the tarball.
     const targets: string[] = [];
     const collect = (value: unknown) => {
@@ -131,6 +133,29 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     for (const operation of generated.model.operations) expect(examples).toContain(`client.${operation.methodName}(`);
     expect(fs.existsSync(path.join(consumer!, "out/consumer.js"))).toBe(true);
     expect(fs.existsSync(path.join(consumer!, "out/consumer-cjs.cjs"))).toBe(true);
+  });
+
+  it("type-checks in an older setup (moduleResolution node10) with exactOptionalPropertyTypes, the validators entry point included", async () => {
+    const className = clientClassName(generated.model);
+    fs.writeFileSync(
+      path.join(consumer!, "legacy.ts"),
+      [
+        `import { ${className}, type ${className}Options } from ${JSON.stringify(manifest.name)};`,
+        `import { isPod } from ${JSON.stringify(`${manifest.name}/validators`)};`,
+        "declare const fromEnvironment: string | undefined;",
+        `const options: ${className}Options = { apiKey: fromEnvironment, timeoutMs: undefined, validateResponses: undefined };`,
+        `export const client = new ${className}(options);`,
+        "export const guard: (value: unknown) => boolean = isPod;",
+        "",
+      ].join("\n"),
+    );
+    const legacy = {
+      compilerOptions: { ...CONSUMER_TSCONFIG.compilerOptions, module: "CommonJS", moduleResolution: "Node10", exactOptionalPropertyTypes: true, noEmit: true, ignoreDeprecations: "5.0" },
+      files: ["legacy.ts"],
+    };
+    fs.writeFileSync(path.join(consumer!, "tsconfig.legacy.json"), JSON.stringify(legacy, null, 2));
+    const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+    expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.legacy.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc (node10, exactOptionalPropertyTypes) on legacy.ts");
   });
 
   it("runs it with node (ESM) against Prism: every operation succeeds, and errors are the package's classes", async () => {

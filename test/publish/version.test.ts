@@ -171,6 +171,7 @@ describe("writing the version", () => {
     const { files } = await generateFiles({ spec });
     const manifest = JSON.parse(files.find((f) => f.path === "package.json")!.contents);
     expect(manifest.version).toBe("2.0.0");
+    expect(manifest.files).toContain("CHANGELOG.md");
     expect(files.find((f) => f.path === "CHANGELOG.md")?.contents).toContain("## 2.0.0 (2026-03-04)");
     expect(files.find((f) => f.path === "README.md")?.contents).toContain("[CHANGELOG.md](CHANGELOG.md)");
   });

@@ -9,9 +9,9 @@ import { validateDeleteRegistryParams, validateGetJobStatusParams, validateListP
 /** Options of {@link GpuCloudClient}. The API key comes from `apiKey` or the `GPU_CLOUD_API_KEY` environment variable. */
 export interface GpuCloudClientOptions extends CoreOptions {
   /** Management API (pods, templates, registry credentials). Default: https://api.runpod.io */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Public model endpoints (generation jobs). Default: https://api.runpod.ai */
-  publicEndpointBaseUrl?: string;
+  publicEndpointBaseUrl?: string | undefined;
 }
 
 /** Parameters of {@link listPods}, grouped by where they are sent. */

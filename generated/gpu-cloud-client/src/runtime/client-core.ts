@@ -23,13 +23,13 @@ export interface OperationSpec {
   /** Key of the server (base URL option) the operation is served at. */
   server: string;
   /** Media type of the request body, when the operation takes one. */
-  requestMediaType?: string;
+  requestMediaType?: string | undefined;
   /** How to read a successful body: JSON, text, raw bytes, or nothing (204). */
   responseKind: "json" | "text" | "blob" | "none";
   /** The generated validator of the parameters (`{ path, query, header, body }`). */
-  validateRequest?: (params: unknown) => ValidationIssue[];
+  validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
-  queryStyles?: Readonly<Record<string, QueryStyle>>;
+  queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
 }
 
 /** OpenAPI's `style`, `explode` and `allowReserved` of a query parameter. */
@@ -49,21 +49,21 @@ export type ResponseValidators = Readonly<Record<string, Readonly<Record<string,
 
 /** Parameters of one call, grouped by where they go. */
 export interface OperationParams {
-  path?: object;
-  query?: object;
-  header?: object;
-  body?: unknown;
+  path?: object | undefined;
+  query?: object | undefined;
+  header?: object | undefined;
+  body?: unknown | undefined;
 }
 
 /** Per-call settings, each overriding the client's. */
 export interface RequestOptions {
   /** Cancels the request and any wait between retries. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Per attempt, in milliseconds. */
-  timeoutMs?: number;
-  maxRetries?: number;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
   /** Extra request headers (an `Authorization` here is ignored: the client's key is always used). */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }
 
 /** A successful call: the typed body and what the response said about the caller's rate limits. */
@@ -77,11 +77,11 @@ export interface ApiResult<T> {
 
 export interface CoreOptions extends Omit<TransportConfig, "apiKey"> {
   /** The API key. Default: the environment variable the generated client names. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Check every request against the contract before sending it; default true. */
-  validateRequests?: boolean;
+  validateRequests?: boolean | undefined;
   /** Check every successful JSON response against the contract; default false. */
-  validateResponses?: boolean;
+  validateResponses?: boolean | undefined;
 }
 
 export interface CoreDefaults {
@@ -93,7 +93,7 @@ export interface CoreDefaults {
    * Loads the response validators (a dynamic import of their module): called on the first response
    * to check, so an app without `validateResponses` never loads, or bundles, them.
    */
-  loadResponseValidators?: () => Promise<ResponseValidators>;
+  loadResponseValidators?: (() => Promise<ResponseValidators>) | undefined;
 }
 
 /** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */

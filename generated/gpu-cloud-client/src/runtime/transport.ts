@@ -24,34 +24,34 @@ export interface Logger {
 export interface TransportConfig {
   apiKey: string;
   /** Default `globalThis.fetch`, looked up at call time so it can be replaced later. */
-  fetch?: (request: Request) => Promise<Response>;
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
   /**
    * Per attempt, until the response has been read (its headers, and its body as the client reads
    * it); 0 disables it. Default 60 000.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Default 500. */
-  retryBaseDelayMs?: number;
+  retryBaseDelayMs?: number | undefined;
   /** Default 8 000. */
-  retryMaxDelayMs?: number;
+  retryMaxDelayMs?: number | undefined;
   /** A 429 asking to wait longer than this is returned, not retried. Default 60 000. */
-  maxRetryAfterMs?: number;
-  logger?: Logger;
+  maxRetryAfterMs?: number | undefined;
+  logger?: Logger | undefined;
   /** For tests; default Math.random. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Sent as `X-Client-Name`: browsers forbid setting User-Agent. */
-  userAgent?: string;
+  userAgent?: string | undefined;
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  maxRetries?: number;
-  operationId?: string;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
+  operationId?: string | undefined;
   /** Overrides the method's own idempotency, e.g. for a POST with an idempotency key. */
-  idempotent?: boolean;
+  idempotent?: boolean | undefined;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
