@@ -7,6 +7,7 @@ import type { SourceFile } from "ts-morph";
 import { Project } from "./emit/ts-morph.ts";
 import { clientClassName, emitClient } from "./emit/client.ts";
 import { emitBin, emitJobs } from "./emit/jobs.ts";
+import { packageVersion } from "./emit/package.ts";
 import { emitModels } from "./emit/models.ts";
 import { emitOperationValidators } from "./emit/operation-validators.ts";
 import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
@@ -98,7 +99,7 @@ async function emitAll(
   const models = emitModels(project, model, "src/models.ts", validators.names);
   if (models) sources.push(models);
   const jobs = emitJobs(project, model, "src/jobs.ts", className, true);
-  if (jobs) sources.push(jobs, emitBin(project, model, "src/bin.ts", className, true));
+  if (jobs) sources.push(jobs, emitBin(project, model, "src/bin.ts", className, true, packageVersion(contract.document as never)));
   sources.push(emitTypeAliases(project, model, "src/types.ts", className));
   sources.push(emitIndex(project, model, className, Boolean(models)));
 

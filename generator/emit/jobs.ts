@@ -5,6 +5,7 @@
  */
 import type { Project, SourceFile } from "ts-morph";
 import type { ApiModel } from "../model.ts";
+import { stringLiteral } from "../escape.ts";
 
 export function emitJobs(project: Project, model: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
   if (model.models.length === 0 || !model.operations.some((o) => o.modelRole === "status")) return undefined;
@@ -12,7 +13,7 @@ export function emitJobs(project: Project, model: ApiModel, fileName: string, cl
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
 import type { ${className} } from "./client.js";
-import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", withModelDefaults" : ""} } from "./models.js";
+import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", validateModelInput, withModelDefaults" : ""} } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
 export { BatchAbortedError, CostLimitError, JobFailedError, JobWaitError, RateGate } from "./runtime/jobs.js";
@@ -21,7 +22,7 @@ export type { BatchItem, BatchOptions, BatchProgress, BatchResult, RunOptions, W
 /** The contract's models, as the job helpers read them. */
 export const MODEL_CATALOG: ModelCatalog = {
   endpoints: MODEL_ENDPOINTS,
-  terminalStatuses: TERMINAL_JOB_STATUSES,${hasDefaults ? "\n  withDefaults: withModelDefaults," : ""}
+  terminalStatuses: TERMINAL_JOB_STATUSES,${hasDefaults ? "\n  withDefaults: withModelDefaults,\n  validate: validateModelInput," : ""}
 };
 
 /** A finished job of model \`M\`: typed \`output\`, \`costUsd\`, \`url\`, \`expiresAt\`. */
@@ -59,7 +60,7 @@ export function runMany<M extends ModelId>(
 }
 
 /** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */
-export function emitBin(project: Project, model: ApiModel, fileName: string, className: string, hasValidation: boolean): SourceFile {
+export function emitBin(project: Project, model: ApiModel, fileName: string, className: string, hasValidation: boolean, version: string): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
   const serverEnv = serverEnvironmentVariables(model);
   file.addStatements(`/// <reference types="node" />
@@ -72,11 +73,13 @@ const controller = new AbortController();
 process.once("SIGINT", () => controller.abort());
 
 main(process.argv.slice(2), {
-  name: ${JSON.stringify(model.packageName.replace(/^@[^/]+\//, ""))},
-  apiKeyEnvVar: ${JSON.stringify(model.apiKeyEnvVar)},
+  name: ${stringLiteral(model.packageName.replace(/^@[^/]+\//, ""))},
+  version: ${stringLiteral(version)},
+  apiKeyEnvVar: ${stringLiteral(model.apiKeyEnvVar)},
   createClient: () =>
     new ${className}({
-      ${serverEnv.map((s) => `${s.key}: process.env.${s.env}`).join(",\n      ")},
+      // An empty variable counts as unset.
+      ${serverEnv.map((s) => `${s.key}: process.env.${s.env} || undefined`).join(",\n      ")},
     }),
   catalog: MODEL_CATALOG,${hasValidation ? "\n  validateInput: validateModelInput," : ""}
   stdout: process.stdout,

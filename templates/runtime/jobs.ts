@@ -5,7 +5,7 @@
  * Generic over the client and the models: the generated `jobs.ts` binds these functions to the
  * generated client's types and to the contract's model catalogue.
  */
-import { AbortedError, BadRequestError, GpuCloudError, RateLimitError, TimeoutError } from "./errors.js";
+import { AbortedError, BadRequestError, GpuCloudError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
@@ -52,6 +52,8 @@ export interface ModelCatalog {
   readonly terminalStatuses: Readonly<Record<string, "success" | "failure">>;
   /** A copy of the input with the schema's defaults filled in (known models only). */
   withDefaults?(model: string, input: unknown): unknown;
+  /** Problems of an input for a known model (none for other models). */
+  validate?(model: string, input: unknown): Array<{ path: string; message: string; keyword: string; schemaPath?: string }>;
 }
 
 export interface WaitProgress {
@@ -193,6 +195,15 @@ export function isTerminal(catalog: ModelCatalog, status: string): boolean {
 export function estimateCost(catalog: ModelCatalog, model: string, input: unknown): number | undefined {
   const pricing = Object.hasOwn(catalog.endpoints, model) ? catalog.endpoints[model]?.pricing : undefined;
   if (!pricing) return undefined;
+  // A price for an input the service would refuse (`duration: 7`) would mislead; missing fields are fine here.
+  const problems = (catalog.validate?.(model, input) ?? []).filter((problem) => problem.keyword !== "required");
+  if (problems.length > 0) {
+    const fields = problems.map((problem) => ({ ...problem, path: `input${problem.path.split("/").slice(1).map((key) => `.${key.replace(/~1/g, "/").replace(/~0/g, "~")}`).join("")}` }));
+    throw new InvalidRequestError(`cannot estimate the cost of an invalid input for ${model}:\n${fields.map((field) => `  ${field.path}: ${field.message}`).join("\n")}`, {
+      field: fields[0]!.path,
+      problems: fields,
+    });
+  }
   const complete = (catalog.withDefaults?.(model, input) ?? input) as Record<string, unknown>;
   const units = complete?.[pricing.unitsFrom];
   const rateKey = complete?.[pricing.rateFrom];

@@ -111,7 +111,7 @@ describe("the gpu-cloud-client command", () => {
     [["run", "wan-2-6-i2v", "--set", "novalue"], /--set novalue: expected KEY=VALUE/],
     [["run", "wan-2-6-i2v", "--input", "/nonexistent/in.json"], /--input \/nonexistent\/in\.json: no such file/],
     [["run", "wan-2-6-i2v", "--max-cost", "cheap"], /--max-cost cheap: expected a positive number/],
-    [["run", "wan-2-6-i2v", "--bogus"], /Unknown option '--bogus'/],
+    [["run", "wan-2-6-i2v", "--bogus"], /: Unknown option '--bogus'\n\nusage:/],
   ])("exits 2 with a message naming the problem: %j", async (args, message) => {
     const result = await cli(args);
     expect(result.code).toBe(EXIT.usage);
@@ -134,7 +134,7 @@ describe("the gpu-cloud-client command", () => {
     try {
       const result = await cli(["status", "wan-2-6-i2v", "job-1"], { key: null });
       expect(result.code).toBe(EXIT.usage);
-      expect(result.stderr).toContain("GPU_CLOUD_API_KEY");
+      expect(result.stderr).toBe("gpu-cloud-client: no API key: set the GPU_CLOUD_API_KEY environment variable\n");
     } finally {
       if (previous !== undefined) process.env.GPU_CLOUD_API_KEY = previous;
     }
@@ -145,5 +145,42 @@ describe("the gpu-cloud-client command", () => {
     expect(result.code).toBe(EXIT.apiError);
     expect(result.stderr).toContain("404");
     expect(result.stderr).not.toContain("sk-secret-cli-key");
+  });
+
+  it("prints the usage for --help or -h after a command, and the version for --version", async () => {
+    for (const args of [["run", "--help"], ["status", "-h"], ["wait", "wan-2-6-i2v", "job-1", "--help"]]) {
+      const result = await cli(args);
+      expect(result.code, args.join(" ")).toBe(EXIT.ok);
+      expect(result.stdout).toMatch(/^usage:\n/);
+    }
+    const stdout = capture();
+    const code = await main(["--version"], { name: "gpu-cloud-client", version: "2.0.0", apiKeyEnvVar: "K", createClient: () => { throw new Error("no client needed"); }, catalog: MODEL_CATALOG, stdout, stderr: capture() });
+    expect([code, stdout.text]).toEqual([EXIT.ok, "2.0.0\n"]);
+  });
+
+  it("names the model in the command that resumes an interrupted wait", async () => {
+    const stderr = capture();
+    const controller = new AbortController();
+    controller.abort();
+    const code = await main(["wait", "wan-2-6-i2v", "job-77"], {
+      name: "gpu-cloud-client",
+      apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+      createClient: () => new GpuCloudClient({ apiKey: "cli-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl }),
+      catalog: MODEL_CATALOG,
+      stdout: capture(),
+      stderr,
+      signal: controller.signal,
+    });
+    expect(code).toBe(EXIT.interrupted);
+    expect(stderr.text).toContain("follow it with: gpu-cloud-client wait wan-2-6-i2v job-77");
+  });
+
+  it("exits 3 when status gets a body that is not a job, instead of printing undefined", async () => {
+    const stderr = capture();
+    const notJob = { runModel: async () => { throw new Error("unused"); }, runModelSync: async () => { throw new Error("unused"); }, getModelJob: async () => ({ data: { unexpected: true }, status: 200, headers: new Headers(), rateLimit: undefined }) };
+    const code = await main(["status", "wan-2-6-i2v", "job-1"], { name: "gpu-cloud-client", apiKeyEnvVar: "K", createClient: () => notJob as never, catalog: MODEL_CATALOG, stdout: capture(), stderr });
+    expect(code).toBe(EXIT.apiError);
+    expect(stderr.text).toContain("not a job");
+    expect(stderr.text).not.toContain("undefined");
   });
 });

@@ -9,6 +9,7 @@ import {
   BatchAbortedError,
   CostLimitError,
   GpuCloudClient,
+  InvalidRequestError,
   JobFailedError,
   JobWaitError,
   RateLimitError,
@@ -225,6 +226,20 @@ describe("runAndWait", () => {
 });
 
 describe("cost first", () => {
+  it("refuses to price an input the service would refuse, naming the field", () => {
+    let error: any;
+    try {
+      estimateCost(VIDEO, { ...input(), duration: 7 } as never);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.field).toBe("input.duration");
+    expect(error.message).toContain("input.duration: must be one of 5, 10, 15");
+    // Missing required fields do not matter to a price.
+    expect(estimateCost(VIDEO, { duration: 10 } as never)).toBe(1);
+  });
+
   it("refuses, before any request, a job whose estimate exceeds maxCostUsd, stating both figures", async () => {
     await startFake();
     const error = await runAndWait(client, VIDEO, { ...input(), duration: 15, size: "1920*1080" }, { maxCostUsd: 1 }).catch((e) => e);

@@ -12,11 +12,13 @@ process.once("SIGINT", () => controller.abort());
 
 main(process.argv.slice(2), {
   name: "gpu-cloud-client",
+  version: "2.0.0",
   apiKeyEnvVar: "GPU_CLOUD_API_KEY",
   createClient: () =>
     new GpuCloudClient({
-      baseUrl: process.env.GPU_CLOUD_BASE_URL,
-      publicEndpointBaseUrl: process.env.GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL,
+      // An empty variable counts as unset.
+      baseUrl: process.env.GPU_CLOUD_BASE_URL || undefined,
+      publicEndpointBaseUrl: process.env.GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL || undefined,
     }),
   catalog: MODEL_CATALOG,
   validateInput: validateModelInput,

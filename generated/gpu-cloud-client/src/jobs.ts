@@ -2,7 +2,7 @@
 import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
 import type { GpuCloudClient } from "./client.js";
-import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, withModelDefaults } from "./models.js";
+import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, validateModelInput, withModelDefaults } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
 export { BatchAbortedError, CostLimitError, JobFailedError, JobWaitError, RateGate } from "./runtime/jobs.js";
@@ -13,6 +13,7 @@ export const MODEL_CATALOG: ModelCatalog = {
   endpoints: MODEL_ENDPOINTS,
   terminalStatuses: TERMINAL_JOB_STATUSES,
   withDefaults: withModelDefaults,
+  validate: validateModelInput,
 };
 
 /** A finished job of model `M`: typed `output`, `costUsd`, `url`, `expiresAt`. */

@@ -24,6 +24,8 @@ export const EXIT = {
 export interface CliDependencies {
   /** The command's name, e.g. `gpu-cloud-client`. */
   name: string;
+  /** The package's version, printed by `--version`. */
+  version?: string | undefined;
   apiKeyEnvVar: string;
   createClient(): JobClient;
   catalog: ModelCatalog;
@@ -41,6 +43,7 @@ export function usage(name: string): string {
   ${name} status <model> <job-id> [--json]
   ${name} wait <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} estimate <model> (--input FILE.json | --set KEY=VALUE ...) [--json]
+  ${name} --help | --version
 
 VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
 Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.`;
@@ -134,10 +137,16 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
   const out = (text: string) => deps.stdout.write(`${text}\n`);
   const err = (text: string) => deps.stderr.write(`${text}\n`);
   const [command, ...rest] = argv;
+  // Named once known, for the message that tells how to resume an interrupted wait.
+  let model: string | undefined;
   try {
     if (command === undefined || command === "help" || command === "--help" || command === "-h") {
       (command === undefined ? err : out)(usage(deps.name));
       return command === undefined ? EXIT.usage : EXIT.ok;
+    }
+    if (command === "--version") {
+      out(deps.version ?? "unknown");
+      return EXIT.ok;
     }
     if (!["run", "status", "wait", "estimate"].includes(command)) throw new UsageError(`unknown command "${command}"`);
     const { values, positionals } = parseArgs({
@@ -145,6 +154,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       allowPositionals: true,
       strict: true,
       options: {
+        help: { type: "boolean", short: "h", default: false },
         input: { type: "string" },
         set: { type: "string", multiple: true },
         wait: { type: "boolean", default: false },
@@ -155,8 +165,13 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         json: { type: "boolean", default: false },
       },
     });
-    const [model, jobId, ...extra] = positionals;
-    if (!model) throw new UsageError(`${command}: missing <model>`);
+    if (values.help) {
+      out(usage(deps.name));
+      return EXIT.ok;
+    }
+    const [modelArgument, jobId, ...extra] = positionals;
+    if (!modelArgument) throw new UsageError(`${command}: missing <model>`);
+    model = modelArgument;
     const timeoutSeconds = seconds(values.timeout, "--timeout");
     const maxCost = seconds(values["max-cost"], "--max-cost");
     const intervalSeconds = seconds(values.interval, "--interval");
@@ -200,6 +215,10 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       case "status": {
         if (!jobId || extra.length) throw new UsageError("status: expected <model> <job-id>");
         const { data } = await deps.createClient().getModelJob(model, jobId, { signal: deps.signal });
+        if (!isJob(data)) {
+          err(`${deps.name}: the service answered with a body that is not a job (no string id and status)`);
+          return EXIT.apiError;
+        }
         out(values.json ? JSON.stringify(data, null, 2) : describeJob(data));
         return EXIT.ok;
       }
@@ -213,8 +232,12 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    return report(error, err, deps.name);
+    return report(error, err, deps, model);
   }
+}
+
+function isJob(value: unknown): value is JobLike {
+  return typeof value === "object" && value !== null && typeof (value as JobLike).id === "string" && typeof (value as JobLike).status === "string";
 }
 
 function estimateOrRefuse(catalog: ModelCatalog, model: string, input: unknown, maxCost: number): void {
@@ -230,13 +253,17 @@ function describeJob(job: JobLike): string {
     .join("\n");
 }
 
-function report(error: unknown, err: (text: string) => unknown, name: string): number {
+function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDependencies, "name" | "apiKeyEnvVar">, model: string | undefined): number {
+  const { name } = deps;
   if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) {
-    err(`${name}: ${error.message}\n\n${usage(name)}`);
+    // Node's parser explains `--` at length after its first sentence: the first is what matters here.
+    const text = (error as Error).message;
+    const message = error instanceof UsageError ? text : (text.split(/\.\s/)[0] ?? text);
+    err(`${name}: ${message}\n\n${usage(name)}`);
     return EXIT.usage;
   }
   if (error instanceof InvalidRequestError) {
-    err(`${name}: ${error.message}`);
+    err(`${name}: ${error.field === "apiKey" && /^No API key/.test(error.message) ? `no API key: set the ${deps.apiKeyEnvVar} environment variable` : error.message}`);
     return EXIT.usage;
   }
   if (error instanceof CostLimitError) {
@@ -248,7 +275,7 @@ function report(error: unknown, err: (text: string) => unknown, name: string): n
     return EXIT.jobFailed;
   }
   if (error instanceof JobWaitError) {
-    err(`${name}: ${error.message}\nthe job keeps running; follow it with: ${name} wait <model> ${error.jobId}`);
+    err(`${name}: ${error.message}\nthe job keeps running; follow it with: ${name} wait ${model ?? "<model>"} ${error.jobId}`);
     return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
   if (error instanceof GpuCloudError) {
