@@ -83,6 +83,8 @@ describe("the Prism mock serves every operation of the contract", () => {
       const body = await response.json();
       const validate = schemaAt("#/components/schemas/Problem");
       expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+      // The 401's own example, not another status's.
+      expect(body.status).toBe(401);
     });
 
     const statuses = Object.keys(operation.responses);
@@ -107,6 +109,17 @@ describe("the Prism mock serves every operation of the contract", () => {
       const schemaPointer = media.schema.$ref ?? `${operation.pointer}/responses/${status}/content/${mediaType.replace("/", "~1")}/schema`;
       const validate = schemaAt(schemaPointer);
       expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+      if (mediaType === "application/problem+json") {
+        // A problem body speaks of the status it came with…
+        if (code !== "500") expect(body.status).toBe(Number(code));
+        // …and a 429's names the window the headers show exhausted, with their Retry-After.
+        if (code === "429") {
+          const exhausted = /"(minute|hour|day)";r=0;t=(\d+)/.exec(response.headers.get("ratelimit") ?? "");
+          expect(exhausted).not.toBeNull();
+          expect(body.detail).toContain(`${exhausted![1]} window`);
+          expect(body.detail).toContain(`retry after ${response.headers.get("retry-after")} seconds`);
+        }
+      }
     });
   });
 
