@@ -451,59 +451,95 @@ export class BatchAbortedError extends GpuCloudError {
 }
 
 /**
- * Keeps a batch under the limits the server reports. Before each request it counts, per window,
- * the requests left in the latest `RateLimit` minus those sent since (in flight included), and
- * waits for that window's reset when none is left: an honest quota then never answers 429.
+ * Keeps a batch under the limits the server reports. Per window it keeps an estimate of the
+ * requests left and when the window resets: each request sent takes one; each answer's `RateLimit`
+ * can only lower the estimate (an answer that arrives late, computed before requests still in
+ * flight, must not raise it) unless it speaks of a later period. At a reset the window starts again
+ * at its quota (`RateLimit-Policy`), not unlimited, so waiting workers do not all go at once. With
+ * none left, a request waits for the reset: an honest quota then never answers 429.
  */
 export class RateGate {
-  #state: RateLimitState | undefined;
-  #stateAt = 0;
-  #sentSinceState = 0;
+  readonly #windows = new Map<string, { remaining: number; resetAt: number; quota: number | undefined; windowMs: number | undefined }>();
   #inFlight = 0;
+  /** Settled by the first answer (or failure); undefined from then on. */
+  #firstAnswer: { promise: Promise<void>; resolve(): void } | undefined;
   readonly #now: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(now: () => number = Date.now, sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep) {
     this.#now = now;
     this.#sleep = sleep;
+    let resolve!: () => void;
+    const promise = new Promise<void>((settle) => (resolve = settle));
+    this.#firstAnswer = { promise, resolve };
   }
 
   /** Milliseconds until a request may be sent (0: now). */
   delayMs(): number {
+    const now = this.#now();
     let delay = 0;
-    for (const window of this.#state?.windows ?? []) {
-      if (window.remaining === undefined || window.resetSeconds === undefined) continue;
-      if (window.remaining - this.#sentSinceState > 0) continue;
-      delay = Math.max(delay, this.#stateAt + window.resetSeconds * 1000 - this.#now());
+    for (const [name, window] of this.#windows) {
+      if (now >= window.resetAt) {
+        // A new period: its quota, when the policy gave one; otherwise nothing is known any more.
+        if (window.quota === undefined) {
+          this.#windows.delete(name);
+          continue;
+        }
+        window.remaining = window.quota;
+        window.resetAt = window.windowMs === undefined ? Infinity : window.resetAt + Math.ceil((now - window.resetAt + 1) / window.windowMs) * window.windowMs;
+      }
+      if (window.remaining <= 0) delay = Math.max(delay, window.resetAt - now);
     }
-    return Math.max(0, delay);
+    return Number.isFinite(delay) ? Math.max(0, delay) : 0;
   }
 
   async acquire(signal?: AbortSignal): Promise<void> {
-    for (let delay = this.delayMs(); delay > 0; delay = this.delayMs()) {
-      await this.#sleep(delay, signal);
-      // The window has reset: what the server said before no longer counts.
-      if (this.#now() >= this.#stateAt) this.#forgetExpiredWindows();
-    }
+    // Until a first answer tells the limits, one request at a time: a burst could overrun a small quota.
+    while (this.#firstAnswer !== undefined && this.#inFlight > 0) await abortable(this.#firstAnswer.promise, signal);
+    for (let delay = this.delayMs(); delay > 0; delay = this.delayMs()) await this.#sleep(delay, signal);
     this.#inFlight += 1;
-    this.#sentSinceState += 1;
+    for (const window of this.#windows.values()) window.remaining -= 1;
   }
 
   release(rateLimit: RateLimitState | undefined): void {
     this.#inFlight -= 1;
-    if (!rateLimit || rateLimit.windows.length === 0) return;
-    this.#state = rateLimit;
-    this.#stateAt = this.#now();
-    // Requests still in flight may not be counted in this answer yet: assume they are not.
-    this.#sentSinceState = this.#inFlight;
+    this.#firstAnswer?.resolve();
+    this.#firstAnswer = undefined;
+    const now = this.#now();
+    for (const { name, remaining, resetSeconds, quota, windowSeconds } of rateLimit?.windows ?? []) {
+      if (remaining === undefined || resetSeconds === undefined) continue;
+      const resetAt = now + resetSeconds * 1000;
+      // Requests still in flight may not be counted in this answer yet: assume they are not.
+      const serverView = remaining - this.#inFlight;
+      const known = this.#windows.get(name);
+      const windowMs = windowSeconds === undefined ? known?.windowMs : windowSeconds * 1000;
+      // `t` is whole seconds, so answers of one period differ in resetAt by up to a second.
+      if (known !== undefined && resetAt < known.resetAt - 1_000) continue; // an earlier period's answer, arriving late
+      if (known === undefined || resetAt > known.resetAt + 1_000) {
+        this.#windows.set(name, { remaining: serverView, resetAt, quota: quota ?? known?.quota, windowMs });
+      } else {
+        known.remaining = Math.min(known.remaining, serverView);
+        // The later of the two: a reset reckoned here from the window's length may run ahead of the server's.
+        known.resetAt = Math.max(known.resetAt, resetAt);
+        known.quota = quota ?? known.quota;
+        known.windowMs = windowMs;
+      }
+    }
   }
+}
 
-  #forgetExpiredWindows(): void {
-    if (!this.#state) return;
-    const elapsedSeconds = (this.#now() - this.#stateAt) / 1000;
-    const windows = this.#state.windows.filter((w) => w.resetSeconds === undefined || w.resetSeconds > elapsedSeconds);
-    this.#state = { ...this.#state, windows };
-  }
+/** `promise`, or an AbortedError as soon as `signal` aborts (leaving no listener behind). */
+function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return promise;
+  if (signal.aborted) return Promise.reject(new AbortedError({ reason: signal.reason }));
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(new AbortedError({ reason: signal.reason }));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    });
+  });
 }
 
 /** Wraps a client so every call goes through the gate. */

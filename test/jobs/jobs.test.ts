@@ -370,4 +370,29 @@ describe("deadlines, in real time against a scripted server", () => {
     expect(requests).toEqual(["POST /v2/wan-2-6-i2v/run", "POST /v2/wan-2-6-i2v/run"]);
     expect(Date.now() - started).toBeLessThan(2_500);
   });
+
+  it("keeps runMany under a quota smaller than its concurrency from the first request on, whatever order answers come back in", async () => {
+    // An honest fixed-window quota (3 per second, counted when a request arrives), the first answer slow.
+    const quota = 3;
+    let windowStart = 0;
+    let used = 0;
+    let refused = 0;
+    let seen = 0;
+    const batchClient = await serve((_, res) => {
+      const now = Date.now();
+      if (now - windowStart >= 1_000) [windowStart, used] = [now, 0];
+      used += 1;
+      seen += 1;
+      const headers = { ratelimit: `"second";r=${Math.max(0, quota - used)};t=${Math.ceil((windowStart + 1_000 - now) / 1_000)}`, "ratelimit-policy": `"second";q=${quota};w=1` };
+      const over = used > quota;
+      if (over) refused += 1;
+      setTimeout(() => {
+        res.writeHead(over ? 429 : 200, { ...headers, "content-type": over ? "application/problem+json" : "application/json", ...(over ? { "retry-after": "1" } : {}) });
+        res.end(JSON.stringify(over ? { title: "Too Many Requests", status: 429, detail: "second window" } : { id: `job-${seen}`, status: "COMPLETED", output: { image_url: "https://files.example/x.png", cost: 0.01 } }));
+      }, seen === 1 ? 300 : 10);
+    });
+    const batch = await runMany(batchClient, "flux-1-dev", Array.from({ length: 8 }, (_, n) => ({ prompt: `p${n}` })), { concurrency: 4 });
+    expect(batch.succeeded).toBe(8);
+    expect(refused).toBe(0);
+  });
 });
