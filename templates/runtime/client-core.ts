@@ -275,29 +275,19 @@ export class ClientCore {
   }
 }
 
-/** The rate-limit headers are parsed when first read, so calls that never look pay nothing. */
-class Result<T> implements ApiResult<T> {
-  #rateLimit: RateLimitState | undefined | null = null;
-
-  constructor(
-    readonly data: T,
-    readonly status: number,
-    readonly headers: Headers,
-  ) {}
-
-  get rateLimit(): RateLimitState | undefined {
-    if (this.#rateLimit === null) this.#rateLimit = parseRateLimit(this.headers);
-    return this.#rateLimit;
-  }
-
-  /** With `rateLimit`, which lives on the prototype. */
-  toJSON(): { data: T; status: number; headers: Headers; rateLimit: RateLimitState | undefined } {
-    return { data: this.data, status: this.status, headers: this.headers, rateLimit: this.rateLimit };
-  }
-}
-
+/**
+ * A result whose `rateLimit` is parsed from the headers when first read, so calls that never look
+ * pay nothing. It is an own, enumerable property (an accessor), so `{ ...result }`,
+ * `Object.assign` and `JSON.stringify` keep it like the other fields.
+ */
 function resultOf<T>(data: T, response: Response): ApiResult<T> {
-  return new Result(data, response.status, response.headers);
+  const headers = response.headers;
+  let rateLimit: RateLimitState | undefined | null = null;
+  return Object.defineProperty({ data, status: response.status, headers } as ApiResult<T>, "rateLimit", {
+    enumerable: true,
+    configurable: true,
+    get: () => (rateLimit === null ? (rateLimit = parseRateLimit(headers)) : rateLimit),
+  });
 }
 
 /**

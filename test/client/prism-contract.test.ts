@@ -69,6 +69,13 @@ describe("the generated client against the Prism mock", () => {
     expect(rateLimit?.windows[0]).toMatchObject({ name: "minute", remaining: 57, resetSeconds: 12, quota: 60, windowSeconds: 60 });
   });
 
+  it("keeps rateLimit in a copy of a result (spread, Object.assign, JSON)", async () => {
+    const result = await client.listPods();
+    for (const copy of [{ ...result }, Object.assign({}, result), JSON.parse(JSON.stringify(result))]) {
+      expect(copy.rateLimit?.windows.map((w: { name: string }) => w.name)).toEqual(["minute", "hour", "day"]);
+    }
+  });
+
   it("lists templates", async () => {
     const { data } = await client.listTemplates();
     expect(data.templates.map((t) => t.registry)).toEqual(["cred_private_registry", null]);
