@@ -156,8 +156,31 @@ export interface ModelOptions {
   apiKeyEnvVar?: string;
 }
 
+/**
+ * Keys openapi-typescript cannot take: it walks the document with lookups that find
+ * Object.prototype's methods (`valueOf`, `hasOwnProperty`…) and fails with a stack trace and no
+ * location. `constructor`, `toString` and `__proto__` go through (the hostile fixture has them).
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype).filter((name) => !["constructor", "toString", "__proto__"].includes(name)));
+
+/** Refuses, with its pointer, the first key of the document that openapi-typescript would fail on. */
+function refusePrototypeKeys(value: unknown, at = ""): void {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) refusePrototypeKeys(value[index], `${at}/${index}`);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    if (PROTOTYPE_KEYS.has(key)) {
+      throw new ContractError(`${at}${pointer(key)}`, `the key "${key}" is named like a method of Object.prototype, which openapi-typescript (it emits the types) cannot process; only constructor, toString and __proto__ are supported`);
+    }
+    refusePrototypeKeys((value as Record<string, unknown>)[key], `${at}${pointer(key)}`);
+  }
+}
+
 export function buildModel(contract: LoadedContract, options: ModelOptions = {}): ApiModel {
   const { document } = contract;
+  refusePrototypeKeys(document);
   const sdk = (document["x-sdk"] ?? {}) as { packageName?: string; apiKeyEnvVar?: string };
   const packageName = options.packageName ?? sdk.packageName ?? slug(document.info.title);
   if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(packageName)) {

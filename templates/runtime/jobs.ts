@@ -25,7 +25,8 @@ export interface JobLike {
 /** The three calls jobs need; the generated client has them. */
 export interface JobClient {
   runModel(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
-  runModelSync(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  /** Absent when the contract has no `runsync` operation. */
+  runModelSync?(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
   getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
 }
 
@@ -381,7 +382,8 @@ async function submit(client: JobClient, model: string, input: unknown, options:
   const now = options.now ?? Date.now;
   for (;;) {
     try {
-      const call = options.sync ? client.runModelSync : client.runModel;
+      if (options.sync && client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
+      const call = options.sync ? client.runModelSync! : client.runModel;
       // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
       return await call.call(client, model, input as never, { signal: options.signal, maxRetries: 0 });
     } catch (error) {
@@ -563,7 +565,9 @@ function gated(client: JobClient, gate: RateGate): JobClient {
     };
   return {
     runModel: wrap((model: string, input: never, options?: RequestOptions) => client.runModel(model, input, options)),
-    runModelSync: wrap((model: string, input: never, options?: RequestOptions) => client.runModelSync(model, input, options)),
+    ...(client.runModelSync === undefined
+      ? {}
+      : { runModelSync: wrap((model: string, input: never, options?: RequestOptions) => client.runModelSync!(model, input, options)) }),
     getModelJob: wrap((model: string, jobId: string, options?: RequestOptions) => client.getModelJob(model, jobId, options)),
   };
 }

@@ -225,6 +225,21 @@ describe("runAndWait", () => {
   });
 });
 
+describe("an API without runsync", () => {
+  it("refuses sync: true with a message, and runs without it", async () => {
+    const stub = {
+      runModel: vi.fn(async () => ({ data: { id: "j", status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined })),
+      getModelJob: vi.fn(),
+    };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const } };
+    const error = await runtimeJobs.runAndWait(stub as never, catalog, "m", {}, { sync: true }).catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error.message).toContain("no runsync operation");
+    expect(stub.runModel).not.toHaveBeenCalled();
+    await expect(runtimeJobs.runAndWait(stub as never, catalog, "m", {})).resolves.toMatchObject({ status: "COMPLETED" });
+  });
+});
+
 describe("cost first", () => {
   it("refuses to price an input the service would refuse, naming the field", () => {
     let error: any;
