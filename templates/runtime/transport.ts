@@ -382,12 +382,16 @@ class Attempts {
     }
     // A retry needs the body again: the first attempt read the Request's own.
     const retryBody = attempt === 1 ? undefined : source.body;
-    if (source.viaInit) {
-      return globalThis.fetch(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
+    const init: RequestInit = retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal };
+    if (retryBody instanceof FormData) {
+      // Encoded anew with a new boundary: the first attempt's multipart Content-Type would not match it.
+      const headers = new Headers(input.headers);
+      headers.delete("content-type");
+      init.headers = headers;
     }
+    if (source.viaInit) return globalThis.fetch(input, init);
     if (attempt === 1) return (config.fetch ?? globalThis.fetch)(input);
-    const request = new Request(input, retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal });
-    return (config.fetch ?? globalThis.fetch)(request);
+    return (config.fetch ?? globalThis.fetch)(new Request(input, init));
   }
 }
 
