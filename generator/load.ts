@@ -13,6 +13,7 @@ import {
   YamlParseError,
   bundle,
   createConfig,
+  lintDocument,
   type Document,
   type NormalizedProblem,
 } from "@redocly/openapi-core";
@@ -108,6 +109,12 @@ export async function loadContract(specPath: string): Promise<LoadedContract> {
 
   const root = await readRoot(resolver, sourcePath);
   checkRootMembers(root.parsed, sourcePath);
+
+  // The shape of every node first (Redocly's struct rule: types, required fields), so a malformed
+  // document (an operationId that is a number, `servers` as an object) is refused with its pointer
+  // instead of failing later with a stack trace.
+  const structural = await lintDocument({ document: root, config: await createConfig({ rules: { struct: "error" } }), externalRefResolver: resolver });
+  await throwFirstError(structural, resolver, sourcePath);
 
   // An empty config (createConfig reads no redocly.yaml): no rules, so no decorators touch the bundle.
   const config = await createConfig({});

@@ -181,12 +181,16 @@ function refusePrototypeKeys(value: unknown, at = ""): void {
 export function buildModel(contract: LoadedContract, options: ModelOptions = {}): ApiModel {
   const { document } = contract;
   refusePrototypeKeys(document);
-  const sdk = (document["x-sdk"] ?? {}) as { packageName?: string; apiKeyEnvVar?: string };
-  const packageName = options.packageName ?? sdk.packageName ?? slug(document.info.title);
+  const sdk = (document["x-sdk"] ?? {}) as { packageName?: unknown; apiKeyEnvVar?: unknown };
+  if (typeof sdk !== "object" || sdk === null || Array.isArray(sdk)) throw new ContractError("/x-sdk", "must be an object (packageName, apiKeyEnvVar, packageVersion)");
+  for (const key of ["packageName", "apiKeyEnvVar"] as const) {
+    if (sdk[key] !== undefined && typeof sdk[key] !== "string") throw new ContractError(`/x-sdk/${key}`, "must be a string");
+  }
+  const packageName = options.packageName ?? (sdk.packageName as string | undefined) ?? slug(document.info.title);
   if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(packageName)) {
     throw new ContractError("/x-sdk/packageName", `"${packageName}" is not a valid npm package name`);
   }
-  const apiKeyEnvVar = options.apiKeyEnvVar ?? sdk.apiKeyEnvVar ?? `${identifier(packageName).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}_API_KEY`;
+  const apiKeyEnvVar = options.apiKeyEnvVar ?? (sdk.apiKeyEnvVar as string | undefined) ?? `${identifier(packageName).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}_API_KEY`;
   if (!/^[A-Z_][A-Z0-9_]*$/.test(apiKeyEnvVar)) {
     throw new ContractError("/x-sdk/apiKeyEnvVar", `"${apiKeyEnvVar}" is not a valid environment variable name`);
   }
@@ -489,6 +493,9 @@ function findTerminalStatuses(contract: LoadedContract): ApiModel["terminalStatu
   for (const [name, schema] of Object.entries<any>(contract.document.components?.schemas ?? {})) {
     const terminal = schema?.["x-terminal-statuses"];
     if (terminal === undefined) continue;
+    if (typeof terminal !== "object" || terminal === null || Array.isArray(terminal)) {
+      throw new ContractError(pointer("components", "schemas", name, "x-terminal-statuses"), 'must be an object mapping each status to "success" or "failure"');
+    }
     for (const [status, outcome] of Object.entries<any>(terminal)) {
       if (outcome !== "success" && outcome !== "failure") {
         throw new ContractError(pointer("components", "schemas", name, "x-terminal-statuses", status), `must be "success" or "failure", not ${JSON.stringify(outcome)}`);
