@@ -3,6 +3,7 @@
  * contract, with names decided and every unsupported construct refused with its JSON pointer.
  * Emitters never look at the raw document again except through `schemaPointer`s.
  */
+import { ACCEPTED_DIALECTS } from "./emit/validators/keywords.ts";
 import { ContractError, pointer } from "./errors.ts";
 import { identifier, uniqueIdentifiers } from "./escape.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
@@ -181,6 +182,11 @@ function refusePrototypeKeys(value: unknown, at = ""): void {
 export function buildModel(contract: LoadedContract, options: ModelOptions = {}): ApiModel {
   const { document } = contract;
   refusePrototypeKeys(document);
+  // The validators implement 2020-12: a document declaring another default dialect would be misread.
+  const dialect = (document as { jsonSchemaDialect?: unknown }).jsonSchemaDialect;
+  if (dialect !== undefined && (typeof dialect !== "string" || !ACCEPTED_DIALECTS.has(dialect.replace(/#$/, "")))) {
+    throw new ContractError("/jsonSchemaDialect", `${JSON.stringify(dialect)} is not JSON Schema 2020-12 (or the OpenAPI 3.1 dialect), the one the validators implement`);
+  }
   const sdk = (document["x-sdk"] ?? {}) as { packageName?: unknown; apiKeyEnvVar?: unknown };
   if (typeof sdk !== "object" || sdk === null || Array.isArray(sdk)) throw new ContractError("/x-sdk", "must be an object (packageName, apiKeyEnvVar, packageVersion)");
   for (const key of ["packageName", "apiKeyEnvVar"] as const) {
@@ -297,6 +303,8 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
       const operation: OperationObject | undefined = item[method];
       if (!operation) continue;
       const at = pointer("paths", path, method);
+      // fetch refuses TRACE before sending anything: a method for it could never succeed.
+      if (method === "trace") throw new ContractError(at, "TRACE operations are not supported: fetch cannot send them");
       const serverList: ServerObject[] | undefined = operation.servers ?? itemServers;
       const server = serverList?.length
         ? servers.register(serverList[0]!, operation.servers ? pointer("paths", path, method, "servers", 0) : pointer("paths", path, "servers", 0))
@@ -414,7 +422,8 @@ function readResponses(
     successResponses.push({
       status,
       mediaType,
-      schemaPointer: mediaType ? pointer(...parsePointerSegments(where), "content", mediaType, "schema") : undefined,
+      // A media type without a schema admits any body: nothing to validate.
+      schemaPointer: mediaType && response.content[mediaType]?.schema !== undefined ? pointer(...parsePointerSegments(where), "content", mediaType, "schema") : undefined,
     });
   }
   const withBody = successResponses.find((r) => r.mediaType);

@@ -141,6 +141,8 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     ["an operationId that is not a string (the document's shape is checked first)", MINIMAL.replace("operationId: getThing", "operationId: 42"), "/paths/~1things~1{id}/get/operationId: Expected type `string` but got `integer`"],
     ["servers given as an object", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: { url: 'https://tiny.example.test' }"), "/servers: Expected type `ServerList` (array) but got `object`"],
     ["x-sdk.packageName that is not a string", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\nx-sdk: { packageName: 5 }"), "/x-sdk/packageName: must be a string"],
+    ["a TRACE operation (fetch cannot send one)", MINIMAL.replace("    get:\n      operationId: getThing", "    trace:\n      operationId: traceThing\n      responses: { '200': { description: ok } }\n    get:\n      operationId: getThing"), "/paths/~1things~1{id}/trace: TRACE operations are not supported"],
+    ["a default dialect other than 2020-12", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\njsonSchemaDialect: 'http://json-schema.org/draft-07/schema#'"), '/jsonSchemaDialect: "http://json-schema.org/draft-07/schema#" is not JSON Schema 2020-12'],
     ["an unsupported request media type", MINIMAL.replace("      responses:", "      requestBody:\n        content: { application/xml: { schema: { type: string } } }\n      responses:"), "/paths/~1things~1{id}/get/requestBody/content: no supported request media type"],
   ])("names the pointer of %s", async (_, text, expected) => {
     const result = await cli("--spec", writeContract(`bad-${expected.length}.yaml`, text), "--out", path.join(scratch, "never"));
@@ -166,5 +168,11 @@ describe("npm run generate", { timeout: 120_000 }, () => {
       'queryStyles: { ids: { style: "form", explode: false }, tags: { style: "pipeDelimited", explode: false }, filter: { style: "deepObject", explode: true } }',
     );
     expect(client).not.toMatch(/plain: \{ style/);
+  });
+
+  it("takes a JSON response without a schema as any body", async () => {
+    const open = MINIMAL.replace("content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } }", "content: { application/json: {} }");
+    const { files } = await generateFiles({ spec: writeContract("no-schema.yaml", open) });
+    expect(files.find((file) => file.path === "src/response-validators.ts")).toBeUndefined();
   });
 });
