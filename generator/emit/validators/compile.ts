@@ -463,7 +463,7 @@ export class ValidatorCompiler {
       } else if (!this.ignoredFormats.has(format)) {
         throw new ContractError(
           at + "/format",
-          `format ${JSON.stringify(format)} is not supported: the validators check ${[...FORMAT_CHECKERS.keys()].join(", ")} and ignore only ${[...this.ignoredFormats].join(", ")} (more via the ignoredFormats option)`,
+          `format ${JSON.stringify(format)} is not supported: the validators check ${[...FORMAT_CHECKERS.keys()].join(", ")} and ignore only ${[...this.ignoredFormats].join(", ")} (OpenAPI's annotations); anything else would go unchecked, so generation stops`,
         );
       }
     }
