@@ -296,18 +296,18 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
   const { document } = contract;
   const drafts: Array<Omit<OperationModel, "methodName" | "typeName">> = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
-    const itemPointer = pointer("paths", path);
-    const { value: item } = deref(contract, rawItem, itemPointer);
+    // A path item may be a `$ref` (to `components/pathItems`): its operations live, and are pointed at, there.
+    const { value: item, pointer: itemPointer } = deref(contract, rawItem, pointer("paths", path));
     const itemServers: ServerObject[] | undefined = item.servers;
     for (const method of HTTP_METHODS) {
       const operation: OperationObject | undefined = item[method];
       if (!operation) continue;
-      const at = pointer("paths", path, method);
+      const at = `${itemPointer}${pointer(method)}`;
       // fetch refuses TRACE before sending anything: a method for it could never succeed.
       if (method === "trace") throw new ContractError(at, "TRACE operations are not supported: fetch cannot send them");
       const serverList: ServerObject[] | undefined = operation.servers ?? itemServers;
       const server = serverList?.length
-        ? servers.register(serverList[0]!, operation.servers ? pointer("paths", path, method, "servers", 0) : pointer("paths", path, "servers", 0))
+        ? servers.register(serverList[0]!, operation.servers ? `${at}${pointer("servers", 0)}` : `${itemPointer}${pointer("servers", 0)}`)
         : servers.first();
       if (!server) throw new ContractError(at, "no server: add `servers` to the document, the path item or the operation");
       const operationId = operation.operationId ?? `${method}${path}`;
@@ -320,7 +320,7 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
         description: operation.description,
         deprecated: operation.deprecated === true,
         server: server.key,
-        parameters: readParameters(contract, path, item.parameters ?? [], operation.parameters ?? [], at),
+        parameters: readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at),
         requestBody: readRequestBody(contract, operation.requestBody, at),
         ...readResponses(contract, operation.responses, at),
         modelRole: readModelRole(operation, at),
@@ -341,7 +341,7 @@ function readModelRole(operation: OperationObject, at: string): OperationModel["
   return role;
 }
 
-function readParameters(contract: LoadedContract, path: string, itemParameters: any[], operationParameters: any[], at: string): ParameterModel[] {
+function readParameters(contract: LoadedContract, path: string, itemPointer: string, itemParameters: any[], operationParameters: any[], at: string): ParameterModel[] {
   const byKey = new Map<string, ParameterModel>();
   const read = (list: any[], base: string) =>
     list.forEach((raw, index) => {
@@ -361,7 +361,7 @@ function readParameters(contract: LoadedContract, path: string, itemParameters: 
         style: readStyle(parameter, where),
       });
     });
-  read(itemParameters, pointer("paths", path));
+  read(itemParameters, itemPointer);
   read(operationParameters, at);
   const parameters = [...byKey.values()];
   const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);

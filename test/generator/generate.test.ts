@@ -175,4 +175,30 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const { files } = await generateFiles({ spec: writeContract("no-schema.yaml", open) });
     expect(files.find((file) => file.path === "src/response-validators.ts")).toBeUndefined();
   });
+
+  it("generates operations of a path item given by $ref (components/pathItems), its parameters included", async () => {
+    const referenced = `openapi: 3.1.0
+info: { title: PathItemRef, version: 1.0.0 }
+servers: [{ url: 'https://x.example.test' }]
+paths:
+  /things/{id}:
+    $ref: '#/components/pathItems/Thing'
+components:
+  pathItems:
+    Thing:
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string, pattern: '^[a-z]+$' } }
+      get:
+        operationId: getThing
+        responses:
+          '200':
+            description: ok
+            content: { application/json: { schema: { type: object, required: [id], properties: { id: { type: string } } } } }
+`;
+    const { files } = await generateFiles({ spec: writeContract("path-item-ref.yaml", referenced) });
+    const client = files.find((file) => file.path === "src/client.ts")?.contents ?? "";
+    expect(client).toContain('getThing: { operationId: "getThing", method: "GET", path: "/things/{id}"');
+    const validators = files.find((file) => file.path === "src/response-validators.ts")?.contents ?? "";
+    expect(validators).toContain("/components/pathItems/Thing/get/responses/200/content/application~1json/schema/required");
+  });
 });
