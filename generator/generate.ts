@@ -8,6 +8,7 @@ import { Project } from "./emit/ts-morph.ts";
 import { clientClassName, emitClient } from "./emit/client.ts";
 import { emitBin, emitJobs } from "./emit/jobs.ts";
 import { packageVersion } from "./emit/package.ts";
+import { ContractError } from "./errors.ts";
 import { emitModels } from "./emit/models.ts";
 import { emitOperationValidators } from "./emit/operation-validators.ts";
 import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
@@ -50,14 +51,22 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   const contract = await loadContract(options.spec);
   timings.load = performance.now() - started;
 
-  started = performance.now();
-  const model = buildModel(contract, options);
-  timings.model = performance.now() - started;
+  try {
+    started = performance.now();
+    const model = buildModel(contract, options);
+    timings.model = performance.now() - started;
 
-  started = performance.now();
-  const files = await emitAll(contract, model, options.emitSchemaTypes ?? emitSchemaTypes);
-  timings.emit = performance.now() - started;
-  return { contract, model, files, timings };
+    started = performance.now();
+    const files = await emitAll(contract, model, options.emitSchemaTypes ?? emitSchemaTypes);
+    timings.emit = performance.now() - started;
+    return { contract, model, files, timings };
+  } catch (error) {
+    // Located by the file, as load errors are; a split contract's pointers are into the bundle.
+    if (error instanceof ContractError && error.file === undefined) {
+      throw new ContractError(error.pointer, error.reason, contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath);
+    }
+    throw error;
+  }
 }
 
 /** The package folder a run writes: `--out`, or `generated/<package name>`. */

@@ -90,6 +90,8 @@ export interface LoadedContract {
   document: OpenApiDocument;
   /** Absolute path of the root contract file. */
   sourcePath: string;
+  /** Whether `$ref`s brought in other files: pointers into `document` are then pointers into the bundle. */
+  split: boolean;
   /** sha256 (hex) of the canonical JSON of `document` (object keys sorted recursively). */
   hash: string;
   /**
@@ -144,7 +146,7 @@ export async function loadContract(specPath: string): Promise<LoadedContract> {
     return target as T;
   };
 
-  return { document, sourcePath, hash, resolve, at };
+  return { document, sourcePath, split: resolver.cache.size > 1, hash, resolve, at };
 }
 
 /** Reads local files only: a contract must build the same way offline, so remote `$ref`s are refused. */

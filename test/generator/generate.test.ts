@@ -122,9 +122,11 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect((await cli("--spec", writeContract("ok.yaml", MINIMAL), "--out", out)).code).toBe(0);
     const before = snapshot(out);
     const cookie = MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: session, in: cookie, schema: { type: string } }");
-    const result = await cli("--spec", writeContract("cookie.yaml", cookie), "--out", out);
+    const cookieFile = writeContract("cookie.yaml", cookie);
+    const result = await cli("--spec", cookieFile, "--out", out);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain("#/paths/~1things~1{id}/get/parameters/1: cookie parameters are not supported");
+    // Located like a load error: the file, then the pointer.
+    expect(result.stderr).toContain(`error: ${cookieFile}#/paths/~1things~1{id}/get/parameters/1: cookie parameters are not supported`);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(snapshot(out)).toEqual(before);
     expect(fs.readdirSync(scratch).filter((name) => name.includes(".tmp-"))).toEqual([]);

@@ -58,6 +58,8 @@ describe("loadContract", () => {
     expect(contract.resolve("#/components/responses/Error")).toMatchObject({ description: "An error." });
     expect(contract.sourcePath).toBe(fixture("split/openapi.yaml"));
     expect(contract.hash).toMatch(/^[0-9a-f]{64}$/);
+    // Its pointers are into the bundle (errors found later say so).
+    expect(contract.split).toBe(true);
   });
 
   it("returns plain JSON that later stages cannot change", async () => {
