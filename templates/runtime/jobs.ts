@@ -6,10 +6,11 @@
  * generated client's types and to the contract's model catalogue.
  */
 import { AbortedError, BadRequestError, GpuCloudError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
+import { fieldPath } from "./client-core.js";
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { MAX_TIMER_MS, sleep as abortableSleep } from "./transport.js";
+import { MAX_TIMER_MS, linkSignals, sleep as abortableSleep } from "./transport.js";
 
 /** The fields of a job every model shares. */
 export interface JobLike {
@@ -199,7 +200,7 @@ export function estimateCost(catalog: ModelCatalog, model: string, input: unknow
   // A price for an input the service would refuse (`duration: 7`) would mislead; missing fields are fine here.
   const problems = (catalog.validate?.(model, input) ?? []).filter((problem) => problem.keyword !== "required");
   if (problems.length > 0) {
-    const fields = problems.map((problem) => ({ ...problem, path: `input${problem.path.split("/").slice(1).map((key) => `.${key.replace(/~1/g, "/").replace(/~0/g, "~")}`).join("")}` }));
+    const fields = problems.map((problem) => ({ ...problem, path: fieldPath("input", problem.path) }));
     throw new InvalidRequestError(`cannot estimate the cost of an invalid input for ${model}:\n${fields.map((field) => `  ${field.path}: ${field.message}`).join("\n")}`, {
       field: fields[0]!.path,
       problems: fields,
@@ -330,21 +331,18 @@ export async function waitForJob(
  */
 function deadlineSignal(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal | undefined; expired(): boolean; dispose(): void } {
   if (!Number.isFinite(ms)) return { signal, expired: () => false, dispose: () => undefined };
-  const controller = new AbortController();
+  const link = linkSignals(signal === undefined ? [] : [signal]);
   let expired = false;
-  const onAbort = (): void => controller.abort(signal?.reason);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener("abort", onAbort, { once: true });
   const timer = setTimeout(() => {
     expired = true;
-    controller.abort();
+    link.controller.abort();
   }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
   return {
-    signal: controller.signal,
+    signal: link.controller.signal,
     expired: () => expired,
     dispose() {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      link.dispose();
     },
   };
 }

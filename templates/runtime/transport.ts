@@ -497,7 +497,7 @@ function follow(controller: AbortController, signals: readonly AbortSignal[]): (
  * A controller that aborts when any of `signals` does (and can be aborted on
  * its own); `dispose` detaches it, so long-lived caller signals collect no listeners.
  */
-function linkSignals(signals: readonly AbortSignal[]): { controller: AbortController; dispose(): void } {
+export function linkSignals(signals: readonly AbortSignal[]): { controller: AbortController; dispose(): void } {
   const controller = new AbortController();
   return { controller, dispose: follow(controller, signals) };
 }

@@ -42,16 +42,19 @@ describe("query parameters", () => {
   });
 
   it("percent-encode reserved characters unless allowReserved", async () => {
-    const plain = await sentQuery({ q: "a/b?c" });
-    expect(plain).toBe("q=a/b?c");
-    let raw = "";
-    const spec: OperationSpec = { operationId: "s", method: "GET", path: "/s", server: "api", responseKind: "none" };
-    class Client extends ClientCore {
-      s() {
-        return this.request<unknown>(spec, { query: { q: "a/b" } });
+    const raw = async (queryStyles?: OperationSpec["queryStyles"]) => {
+      let url = "";
+      const spec: OperationSpec = { operationId: "s", method: "GET", path: "/s", server: "api", responseKind: "none", queryStyles };
+      class Client extends ClientCore {
+        s() {
+          return this.request<unknown>(spec, { query: { q: "a/b?c" } });
+        }
       }
-    }
-    await new Client({ apiKey: "k", fetch: async (request: Request) => ((raw = request.url), new Response(null, { status: 204 })) }, { servers: { api: "https://api.example.test" }, apiKeyEnvVar: "NONE" }).s();
-    expect(new URL(raw).search).toBe("?q=a%2Fb");
+      const fetch = async (request: Request) => ((url = request.url), new Response(null, { status: 204 }));
+      await new Client({ apiKey: "k", fetch }, { servers: { api: "https://api.example.test" }, apiKeyEnvVar: "NONE" }).s();
+      return new URL(url).search;
+    };
+    expect(await raw()).toBe("?q=a%2Fb%3Fc");
+    expect(await raw({ q: { style: "form", explode: true, allowReserved: true } })).toBe("?q=a/b?c");
   });
 });

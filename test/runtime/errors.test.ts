@@ -298,4 +298,10 @@ describe("redactSecrets", () => {
   it("returns the text unchanged without secrets", () => {
     expect(redactSecrets("nothing here", [])).toBe("nothing here");
   });
+
+  it("blanks the start of a secret where a cut text ends in it, but not a few chance characters", () => {
+    const key = "sk-live-0123456789";
+    expect(redactSecrets(`you sent Bearer ${key.slice(0, 11)}`, [key])).toBe("you sent Bearer [REDACTED]");
+    expect(redactSecrets("ends in sk-", [key])).toBe("ends in sk-");
+  });
 });

@@ -320,7 +320,7 @@ function queryString(query: Record<string, unknown>, styles: Readonly<Record<str
 }
 
 /** `body` + `/input/duration` → `body.input.duration`; JSON pointer escapes undone. */
-function fieldPath(prefix: string, pointer: string): string {
+export function fieldPath(prefix: string, pointer: string): string {
   const segments = pointer
     .split("/")
     .slice(1)

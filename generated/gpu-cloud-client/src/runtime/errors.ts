@@ -381,12 +381,26 @@ export class ResponseValidationError extends GpuCloudError {
   }
 }
 
-/** Replaces every occurrence of each non-empty secret with `[REDACTED]`. */
+/** The shortest start of a secret blanked at the end of a text (shorter ones are too likely by chance and tell little). */
+const MIN_SECRET_TAIL = 4;
+
+/**
+ * Replaces every occurrence of each non-empty secret with `[REDACTED]`, and a start of one at the
+ * very end: a body kept only up to 64 KiB may be cut in the middle of an echoed key.
+ */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   // Longest first, so a secret containing another is replaced whole.
   const ordered = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
   let result = text;
-  for (const secret of ordered) result = result.split(secret).join(REDACTED);
+  for (const secret of ordered) {
+    result = result.split(secret).join(REDACTED);
+    for (let length = Math.min(secret.length - 1, result.length); length >= MIN_SECRET_TAIL; length--) {
+      if (result.endsWith(secret.slice(0, length))) {
+        result = result.slice(0, result.length - length) + REDACTED;
+        break;
+      }
+    }
+  }
   return result;
 }
 
