@@ -262,7 +262,8 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     return EXIT.usage;
   }
   if (error instanceof InvalidRequestError) {
-    err(`${name}: ${error.field === "apiKey" && /^No API key/.test(error.message) ? `no API key: set the ${deps.apiKeyEnvVar} environment variable` : error.message}`);
+    const missingKey = error.field === "apiKey" && error.problems[0]?.keyword === "required";
+    err(`${name}: ${missingKey ? `no API key: set the ${deps.apiKeyEnvVar} environment variable` : error.message}`);
     return EXIT.usage;
   }
   if (error instanceof CostLimitError) {

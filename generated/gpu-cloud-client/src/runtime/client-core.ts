@@ -124,9 +124,8 @@ export class ClientCore {
     this.#loadResponseValidators = defaults.loadResponseValidators;
     const apiKey = explicitKey ?? readEnvironment(defaults.apiKeyEnvVar);
     if (!apiKey) {
-      throw new InvalidRequestError(`No API key: pass { apiKey } or set the ${defaults.apiKeyEnvVar} environment variable.`, {
-        field: "apiKey",
-      });
+      const message = `No API key: pass { apiKey } or set the ${defaults.apiKeyEnvVar} environment variable.`;
+      throw new InvalidRequestError(message, { field: "apiKey", problems: [{ path: "apiKey", message, keyword: "required" }] });
     }
     this.#transport = { ...transport, apiKey };
     this.#authentication = authenticationHeaders(this.#transport);
