@@ -385,11 +385,19 @@ const MIN_SECRET_TAIL = 4;
 
 /**
  * Replaces every occurrence of each non-empty secret with `[REDACTED]`, and a start of one at the
- * very end: a body kept only up to 64 KiB may be cut in the middle of an echoed key.
+ * very end: a body kept only up to 64 KiB may be cut in the middle of an echoed key. A server may
+ * echo a key percent-encoded (in a URL) or escaped (in JSON), so those spellings are blanked too.
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
+  const spellings = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    spellings.add(secret);
+    spellings.add(encodeURIComponent(secret));
+    spellings.add(JSON.stringify(secret).slice(1, -1));
+  }
   // Longest first, so a secret containing another is replaced whole.
-  const ordered = secrets.filter((secret) => secret.length > 0).sort((a, b) => b.length - a.length);
+  const ordered = [...spellings].sort((a, b) => b.length - a.length);
   let result = text;
   for (const secret of ordered) {
     result = result.split(secret).join(REDACTED);

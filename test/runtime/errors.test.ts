@@ -299,6 +299,13 @@ describe("redactSecrets", () => {
     expect(redactSecrets("nothing here", [])).toBe("nothing here");
   });
 
+  it("blanks a secret echoed percent-encoded or JSON-escaped", () => {
+    const key = "k/ey+1=\\2";
+    expect(redactSecrets(`url ?key=${encodeURIComponent(key)} body ${JSON.stringify({ key })}`, [key])).toBe(
+      'url ?key=[REDACTED] body {"key":"[REDACTED]"}',
+    );
+  });
+
   it("blanks the start of a secret where a cut text ends in it, but not a few chance characters", () => {
     const key = "sk-live-0123456789";
     expect(redactSecrets(`you sent Bearer ${key.slice(0, 11)}`, [key])).toBe("you sent Bearer [REDACTED]");
