@@ -103,7 +103,7 @@ async function emitAll(
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
 
   const className = clientClassName(model);
-  const validators = emitOperationValidators(contract, model);
+  const validators = emitOperationValidators(contract, model, className);
   const sources: SourceFile[] = [emitClient(project, model, "src/client.ts", validators.names)];
   const models = emitModels(project, model, "src/models.ts", validators.names);
   if (models) sources.push(models);

@@ -12,6 +12,7 @@ import { pointer } from "../errors.ts";
 import { propertyKey, propertyKeyForValue, stringLiteral, uniqueIdentifiers } from "../escape.ts";
 import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
+import { schemaAliases } from "./types.ts";
 import { emitValidatorModules, type ValidatorEntry } from "./validators.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
@@ -61,21 +62,25 @@ export interface OperationValidators {
   names: ValidatorNames;
 }
 
-export function emitOperationValidators(contract: LoadedContract, model: ApiModel): OperationValidators {
+export function emitOperationValidators(contract: LoadedContract, model: ApiModel, className: string): OperationValidators {
   const schemaNames = model.schemaNames;
   const operations = model.operations;
   // Per operation, its JSON success responses with a schema: the first is `XResponse`, others `XResponse<status>`.
   const jsonResponses = operations.map((o) => o.successResponses.filter((r) => r.mediaType && JSON_MEDIA.test(r.mediaType) && r.schemaPointer));
   const extraResponses = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => ({ operation: o, response: r })));
-  const stems = uniqueIdentifiers(
-    [
-      ...schemaNames,
-      ...operations.map((o) => `${o.typeName}Params`),
-      ...operations.map((o) => `${o.typeName}Response`),
-      ...extraResponses.map(({ operation, response }) => `${operation.typeName}Response${response.status}`),
-    ],
-    { case: "pascal" },
-  );
+  // Schemas take their type alias names (which already avoid the operation types `XParams`/`XResponse`).
+  const aliases = schemaAliases(model, className);
+  const stems = [
+    ...aliases,
+    ...uniqueIdentifiers(
+      [
+        ...operations.map((o) => `${o.typeName}Params`),
+        ...operations.map((o) => `${o.typeName}Response`),
+        ...extraResponses.map(({ operation, response }) => `${operation.typeName}Response${response.status}`),
+      ],
+      { case: "pascal", taken: aliases },
+    ),
+  ];
   const extraStems = new Map(extraResponses.map((extra, index) => [extra.response, stems[schemaNames.length + 2 * operations.length + index]!]));
   const names: ValidatorNames = { schemas: new Map(), operations: new Map(), withDefaults: new Set() };
   const entries: ValidatorEntry[] = [];

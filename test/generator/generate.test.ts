@@ -172,6 +172,18 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(client).not.toMatch(/plain: \{ style/);
   });
 
+  it("gives a schema's validators the name of its type alias when the alias had to avoid an operation type", async () => {
+    const clashing = `${MINIMAL}components:\n  schemas:\n    GetThingParams: { type: string, minLength: 2 }\n`;
+    const { files } = await generateFiles({ spec: writeContract("alias-clash.yaml", clashing) });
+    const types = files.find((file) => file.path === "src/types.ts")?.contents ?? "";
+    const validators = files.find((file) => file.path === "src/validators.ts")?.contents ?? "";
+    // The operation keeps GetThingParams; the schema becomes GetThingParams2, its guard isGetThingParams2.
+    expect(types).toContain('export type GetThingParams2 = components["schemas"]["GetThingParams"];');
+    expect(validators).toMatch(/export function isGetThingParams2\(value: unknown\): value is components\["schemas"\]\["GetThingParams"\]/);
+    expect(validators).toMatch(/export function validateGetThingParams\(value: unknown\)[^{]*\{[\s\S]*?\n\}/);
+    expect(validators).not.toMatch(/export function isGetThingParams\(value: unknown\): value is components/);
+  });
+
   it("takes a JSON response without a schema as any body", async () => {
     const open = MINIMAL.replace("content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } }", "content: { application/json: {} }");
     const { files } = await generateFiles({ spec: writeContract("no-schema.yaml", open) });
