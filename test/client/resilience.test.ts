@@ -204,6 +204,13 @@ describe("the generated client while it reads a body", () => {
     }
   });
 
+  it("does not resend a GET whose body stalled after the headers (the response had begun)", async () => {
+    replies = [stall(200)];
+    const error = await client({ timeoutMs: 300, maxRetries: 2 }).listPods().catch((e) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(received).toHaveLength(1);
+  });
+
   it("aborts a body that stalls after the headers when the signal aborts", async () => {
     replies = [stall(200)];
     const controller = new AbortController();
