@@ -167,7 +167,8 @@ const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
  */
 export function decimalMultiple(value: number, divisor: number): boolean {
   if (!Number.isFinite(value) || !Number.isFinite(divisor) || divisor <= 0) return false;
-  if (Number.isInteger(value) && Number.isInteger(divisor)) return value % divisor === 0;
+  // Exact in binary only below 2^53; 1e24 (a double that 7 divides, 10^24 that it does not) goes on.
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
   const quotient = value / divisor;
   // Binary rounding moves the quotient by a few parts in 10^16; farther from a whole number than
   // 10^-9 of itself, it is not a multiple and exact arithmetic is not needed.

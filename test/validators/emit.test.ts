@@ -141,6 +141,10 @@ describe("issue messages", () => {
     { schema: { maxLength: 1 }, data: "😀😀", want: [{ path: "", keyword: "maxLength", message: "must be at most 1 character long" }] },
     { schema: { minimum: 0, exclusiveMaximum: 5 }, data: 5, want: [{ path: "", keyword: "exclusiveMaximum", message: "must be < 5" }] },
     { schema: { multipleOf: 0.1 }, data: 0.35, want: [{ path: "", keyword: "multipleOf", message: "must be a multiple of 0.1" }] },
+    { schema: { multipleOf: 7 }, data: 1e24, want: [{ path: "", keyword: "multipleOf", message: "must be a multiple of 7" }] },
+    { schema: { multipleOf: 7 }, data: 7.5, want: [{ path: "", keyword: "multipleOf", message: "must be a multiple of 7" }] },
+    { schema: { multipleOf: 7 }, data: 7e22, want: [] },
+    { schema: { multipleOf: 1e21 }, data: 1e23, want: [] },
     { schema: { items: { type: "string" } }, data: ["a", 1, "b", 2], want: [{ path: "/1", keyword: "type" }, { path: "/3", keyword: "type" }] },
     { schema: { prefixItems: [{ type: "string" }], items: false }, data: ["a", 1], want: [{ path: "", keyword: "items", message: "must have at most 1 item" }] },
     { schema: { uniqueItems: true }, data: [1, { a: 1 }, 2, { a: 1 }], want: [{ path: "", keyword: "uniqueItems", message: "must not have duplicate items (items 1 and 3 are equal)" }] },
@@ -242,6 +246,18 @@ describe("withDefaults", () => {
     // Default objects are fresh each time: changing one result does not change the next.
     out.ports[0].meta.tags.push("x");
     expect(withDefaultsX?.(input).ports[0].meta).toEqual({ tags: [] });
+  });
+
+  it("fills items defaults only after the prefixItems positions, so a valid value stays valid", () => {
+    const schema = {
+      type: "array",
+      prefixItems: [{ type: "object", additionalProperties: false }],
+      items: { type: "object", properties: { k: { type: "number", default: 1 } } },
+    };
+    const { withDefaultsX, validateX } = compile(schema) as Record<string, (v: unknown) => any>;
+    const out = withDefaultsX?.([{}, {}]);
+    expect(out).toEqual([{}, { k: 1 }]);
+    expect(validateX?.(out)).toEqual([]);
   });
 
   it("keeps __proto__ a plain property", () => {

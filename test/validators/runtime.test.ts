@@ -42,6 +42,12 @@ describe("decimalMultiple", () => {
     { value: 1e308, divisor: 0.123456789, want: false },
     { value: 12, divisor: 4, want: true },
     { value: 13, divisor: 4, want: false },
+    // Past 2^53 the value is its decimal text: 10^24 mod 7 = 1 though the double 1e24 is a multiple of 7.
+    { value: 1e24, divisor: 7, want: false },
+    { value: 1e300, divisor: 3, want: false },
+    { value: 1e300, divisor: 1.5, want: false },
+    { value: 1e23, divisor: 1e21, want: true },
+    { value: 3e20, divisor: 3, want: true },
   ])("$value multipleOf $divisor is $want", ({ value, divisor, want }) => {
     expect(decimalMultiple(value, divisor)).toBe(want);
   });

@@ -426,9 +426,10 @@ export class ValidatorCompiler {
       if (typeof divisor !== "number" || !Number.isFinite(divisor) || divisor <= 0) {
         throw new ContractError(at + "/multipleOf", "multipleOf must be a number greater than 0");
       }
-      const condition = Number.isInteger(divisor)
-        ? `${v} % ${numberLiteral(divisor)} !== 0`
-        : `!${this.helper("decimalMultiple")}(${v}, ${numberLiteral(divisor)})`;
+      // A remainder in binary is exact only for safe integers: beyond 2^53 (1e24) the value is read as
+      // its decimal text, as for fractional divisors, and only a failing remainder pays for that.
+      const decimal = `!${this.helper("decimalMultiple")}(${v}, ${numberLiteral(divisor)})`;
+      const condition = Number.isSafeInteger(divisor) ? `(${v} % ${numberLiteral(divisor)} !== 0 || !Number.isSafeInteger(${v})) && ${decimal}` : decimal;
       this.check(b, ctx, condition, "multipleOf", `must be a multiple of ${String(divisor)}`, at + "/multipleOf");
     }
   }

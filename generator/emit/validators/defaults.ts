@@ -348,8 +348,11 @@ export class DefaultsCompiler {
       const i = scope.local("i");
       const x = scope.local("x");
       const inner = this.fill(items, at + "/items", x, scope);
+      // `items` covers only the elements after those of `prefixItems` (whose defaults are not applied).
+      const prefixItems = schema["prefixItems"];
+      const first = Array.isArray(prefixItems) ? prefixItems.length : 0;
       if (!inner.isEmpty) {
-        const loop = new Block().wrap(`for (let ${i} = 0; ${i} < ${o}.length; ${i}++) {`, new Block().add(`const ${x} = ${o}[${i}];`).append(inner));
+        const loop = new Block().wrap(`for (let ${i} = ${first}; ${i} < ${o}.length; ${i}++) {`, new Block().add(`const ${x} = ${o}[${i}];`).append(inner));
         b.wrap(`if (Array.isArray(${o})) {`, loop);
       }
     }
