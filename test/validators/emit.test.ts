@@ -288,6 +288,18 @@ describe("refusals", () => {
     { document: { exclusiveMinimum: true }, pointer: "/exclusiveMinimum", reason: /draft-04/ },
     { document: { $schema: "http://json-schema.org/draft-07/schema#" }, pointer: "/$schema", reason: /not JSON Schema 2020-12/ },
     { document: { $defs: { a: { $ref: "#/$defs/b" }, b: { allOf: [{ $ref: "#/$defs/a" }] } }, $ref: "#/$defs/a" }, pointer: "/$defs/b/allOf/0/$ref", reason: /never descends/ },
+    // Refused wherever they stand: also where the code leaves them out (a type that rules them out,
+    // an anyOf with a true branch, contains with minContains 0, then without if).
+    { document: { type: "number", pattern: "(" }, pointer: "/pattern", reason: /regular expression/ },
+    { document: { type: "string", minimum: "5" }, pointer: "/minimum", reason: /must be a number/ },
+    { document: { type: "integer", format: "hostname" }, pointer: "/format", reason: /format "hostname" is not supported/ },
+    { document: { type: "string", properties: { a: { $dynamicRef: "#x" } } }, pointer: "/properties/a/$dynamicRef", reason: /not supported/ },
+    { document: { anyOf: [true, { foo: 1 }] }, pointer: "/anyOf/1/foo", reason: /unsupported schema keyword "foo"/ },
+    { document: { contains: { unevaluatedProperties: false }, minContains: 0 }, pointer: "/contains/unevaluatedProperties", reason: /not supported/ },
+    { document: { then: { foo: 1 } }, pointer: "/then/foo", reason: /unsupported schema keyword/ },
+    { document: { minContains: -1 }, pointer: "/minContains", reason: /non-negative integer/ },
+    { document: { $anchor: 5 }, pointer: "/$anchor", reason: /not a plain name/ },
+    { document: { type: "boolean", patternProperties: { "(": true } }, pointer: "/patternProperties/(", reason: /regular expression/ },
   ])("$pointer", ({ document, pointer, reason }) => {
     const refused = refusal(document);
     expect(refused.pointer).toBe(pointer);

@@ -131,6 +131,7 @@ export class ValidatorCompiler {
     // By index (the list grows while it is compiled), not shift(): no copying of what is left.
     for (let next = 0; next < this.pending.length; next++) {
       const unit = this.pending[next] as Unit;
+      this.audit(unit.schema, unit.pointer);
       out.push({ name: unit.check, lines: this.checkFunction(unit) }, { name: unit.collect, lines: this.collectFunction(unit) });
     }
     this.pending.length = 0;
@@ -249,6 +250,48 @@ export class ValidatorCompiler {
     }
   }
 
+  /* ------------------------------------------------------------ audit */
+
+  /**
+   * Checks every keyword of a unit's schema and of all its subschemas before any code is made:
+   * also those the code leaves out (string keywords under `type: number`, the other branches of an
+   * `anyOf` with a `true` one, `then` without `if`), so that what is refused does not depend on
+   * neighbouring keywords. `$ref` targets are resolved here and audited as units of their own.
+   */
+  private audit(schema: unknown, at: string): void {
+    if (typeof schema === "boolean") return;
+    if (!isObject(schema)) throw new ContractError(at, "a schema must be an object or a boolean");
+    checkKeywords(schema, at, at === "");
+    typeList(schema, at);
+    if ("enum" in schema && !Array.isArray(schema["enum"])) throw new ContractError(at + "/enum", "enum must be an array");
+    stringArray(schema, "required", at);
+    for (const keyword of ["minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties"]) {
+      if (keyword in schema) count(schema, keyword, at);
+    }
+    for (const keyword of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]) {
+      if (keyword in schema) finiteNumber(schema, keyword, at);
+    }
+    if ("multipleOf" in schema) divisorOf(schema, at);
+    if ("uniqueItems" in schema) uniqueItemsOf(schema, at);
+    if ("pattern" in schema) checkPattern(schema["pattern"], at + "/pattern");
+    if ("format" in schema) this.formatChecker(schema["format"], at + "/format");
+    if ("dependentRequired" in schema) dependentRequiredOf(schema, at);
+    if ("$ref" in schema) this.resolveRef(schema["$ref"], at + "/$ref");
+    for (const keyword of ["properties", "patternProperties", "dependentSchemas", "$defs"]) {
+      for (const [name, sub] of Object.entries(schemaMap(schema, keyword, at))) {
+        if (keyword === "patternProperties") checkPattern(name, at + pointer(keyword, name));
+        this.audit(sub, at + pointer(keyword, name));
+      }
+    }
+    for (const keyword of ["prefixItems", "allOf", "anyOf", "oneOf"]) {
+      if (keyword in schema) schemaArray(schema, keyword, at).forEach((sub, index) => this.audit(sub, `${at}/${keyword}/${index}`));
+    }
+    if ("items" in schema) this.audit(itemsOf(schema, at), at + "/items");
+    for (const keyword of ["additionalProperties", "propertyNames", "contains", "not", "if", "then", "else"]) {
+      if (keyword in schema) this.audit(schema[keyword], at + pointer(keyword));
+    }
+  }
+
   /* ------------------------------------------------------------ schemas */
 
   private gen(schema: unknown, at: string, ctx: Ctx): Block {
@@ -259,9 +302,8 @@ export class ValidatorCompiler {
       return b;
     }
     if (!isObject(schema)) throw new ContractError(at, "a schema must be an object or a boolean");
-    checkKeywords(schema, at, at === "");
 
-    const types = this.types(schema, at);
+    const types = typeList(schema, at);
     const known = types === undefined ? undefined : new Set<TypeName>(types);
     const rest = new Block();
     this.group(rest, ctx, known, ["number", "integer"], typeGuard("number", ctx.v), (g) => this.numberKeywords(schema, at, ctx, g));
@@ -303,18 +345,6 @@ export class ValidatorCompiler {
     const inner = this.gen(schema, at, { ...ctx, v: alias });
     if (!usesName(inner.lines, alias)) return inner;
     return new Block().add(`const ${alias}: any = ${ctx.v};`).append(inner);
-  }
-
-  /** The declared types, "integer" dropped when "number" is there. */
-  private types(schema: SchemaObject, at: string): TypeName[] | undefined {
-    if (!("type" in schema)) return undefined;
-    const raw = schema["type"];
-    const list = typeof raw === "string" ? [raw] : raw;
-    if (!Array.isArray(list) || !list.every((t): t is TypeName => typeof t === "string" && TYPE_NAMES.has(t))) {
-      throw new ContractError(at + "/type", "type must be a type name or an array of type names");
-    }
-    const unique = [...new Set(list)];
-    return unique.includes("number") ? unique.filter((t) => t !== "integer") : unique;
   }
 
   /**
@@ -411,10 +441,7 @@ export class ValidatorCompiler {
     const v = ctx.v;
     const bound = (keyword: string, operator: string, relation: string) => {
       if (!(keyword in schema)) return;
-      const limit = schema[keyword];
-      if (typeof limit !== "number" || !Number.isFinite(limit)) {
-        throw new ContractError(at + pointer(keyword), `${keyword} must be a number${typeof limit === "boolean" ? " (the draft-04 boolean form is not 2020-12)" : ""}`);
-      }
+      const limit = finiteNumber(schema, keyword, at);
       this.check(b, ctx, `${v} ${operator} ${numberLiteral(limit)}`, keyword, `must be ${relation} ${String(limit)}`, at + pointer(keyword));
     };
     bound("minimum", "<", ">=");
@@ -422,10 +449,7 @@ export class ValidatorCompiler {
     bound("exclusiveMinimum", "<=", ">");
     bound("exclusiveMaximum", ">=", "<");
     if ("multipleOf" in schema) {
-      const divisor = schema["multipleOf"];
-      if (typeof divisor !== "number" || !Number.isFinite(divisor) || divisor <= 0) {
-        throw new ContractError(at + "/multipleOf", "multipleOf must be a number greater than 0");
-      }
+      const divisor = divisorOf(schema, at);
       // A remainder in binary is exact only for safe integers: beyond 2^53 (1e24) the value is read as
       // its decimal text, as for fractional divisors, and only a failing remainder pays for that.
       const decimal = `!${this.helper("decimalMultiple")}(${v}, ${numberLiteral(divisor)})`;
@@ -457,17 +481,22 @@ export class ValidatorCompiler {
     }
     if ("format" in schema) {
       const format = schema["format"];
-      if (typeof format !== "string") throw new ContractError(at + "/format", "format must be a string");
-      const checker = FORMAT_CHECKERS.get(format);
+      const checker = this.formatChecker(format, at + "/format");
       if (checker !== undefined) {
         this.check(b, ctx, `!${this.helper(checker.helper)}(${v})`, "format", `must be ${checker.noun} (format ${JSON.stringify(format)})`, at + "/format");
-      } else if (!this.ignoredFormats.has(format)) {
-        throw new ContractError(
-          at + "/format",
-          `format ${JSON.stringify(format)} is not supported: the validators check ${[...FORMAT_CHECKERS.keys()].join(", ")} and ignore only ${[...this.ignoredFormats].join(", ")} (OpenAPI's annotations); anything else would go unchecked, so generation stops`,
-        );
       }
     }
+  }
+
+  /** The runtime check of a format, or undefined for one of the ignored annotations; any other is refused. */
+  private formatChecker(format: unknown, at: string): { helper: string; noun: string } | undefined {
+    if (typeof format !== "string") throw new ContractError(at, "format must be a string");
+    const checker = FORMAT_CHECKERS.get(format);
+    if (checker !== undefined || this.ignoredFormats.has(format)) return checker;
+    throw new ContractError(
+      at,
+      `format ${JSON.stringify(format)} is not supported: the validators check ${[...FORMAT_CHECKERS.keys()].join(", ")} and ignore only ${[...this.ignoredFormats].join(", ")} (OpenAPI's annotations); anything else would go unchecked, so generation stops`,
+    );
   }
 
   /**
@@ -475,13 +504,8 @@ export class ValidatorCompiler {
    * function from the tested expression to code: a module-level scan function where the pattern
    * compiles to one (validators/patterns.ts), else a module-level RegExp.
    */
-  private pattern(source: unknown, at: string): (value: string) => string {
-    if (typeof source !== "string") throw new ContractError(at, "a pattern must be a string");
-    try {
-      new RegExp(source, "u");
-    } catch (error) {
-      throw new ContractError(at, `not a valid ECMAScript regular expression (with the u flag): ${(error as Error).message}`);
-    }
+  private pattern(pattern: unknown, at: string): (value: string) => string {
+    const source = checkPattern(pattern, at);
     let name = this.regexes.get(source);
     if (name === undefined) {
       const scan = parsePattern(source);
@@ -510,9 +534,7 @@ export class ValidatorCompiler {
       this.check(b, ctx, `${v}.length > ${n}`, "maxItems", `must have at most ${plural(n, "item")}`, at + "/maxItems");
     }
     if ("uniqueItems" in schema) {
-      const unique = schema["uniqueItems"];
-      if (typeof unique !== "boolean") throw new ContractError(at + "/uniqueItems", "uniqueItems must be a boolean");
-      if (unique) {
+      if (uniqueItemsOf(schema, at)) {
         const duplicates = this.helper("duplicatePair");
         if (ctx.mode === "bool") {
           this.check(b, ctx, `${duplicates}(${v}) !== undefined`, "uniqueItems", "", at + "/uniqueItems");
@@ -537,8 +559,7 @@ export class ValidatorCompiler {
       });
     }
     if ("items" in schema) {
-      const items = schema["items"];
-      if (Array.isArray(items)) throw new ContractError(at + "/items", "the array form of items is draft 2019-09; use prefixItems");
+      const items = itemsOf(schema, at);
       if (items === false) {
         const message = start === 0 ? "must be an empty array" : `must have at most ${plural(start, "item")}`;
         this.check(b, ctx, `${v}.length > ${start}`, "items", message, at + "/items");
@@ -630,10 +651,7 @@ export class ValidatorCompiler {
     }
 
     if ("dependentRequired" in schema) {
-      const dependencies = schema["dependentRequired"];
-      if (!isObject(dependencies)) throw new ContractError(at + "/dependentRequired", "dependentRequired must be an object");
-      for (const name of Object.keys(dependencies)) {
-        const needed = stringArray(dependencies, name, at + "/dependentRequired");
+      for (const [name, needed] of dependentRequiredOf(schema, at)) {
         if (needed.length === 0) continue;
         const inner = new Block();
         for (const other of needed) {
@@ -658,11 +676,7 @@ export class ValidatorCompiler {
     const patterns = Object.entries(schemaMap(schema, "patternProperties", at));
     const additional = "additionalProperties" in schema ? schema["additionalProperties"] : true;
     const names = "propertyNames" in schema ? schema["propertyNames"] : true;
-    if (names === true && additional === true && patterns.every(([, sub]) => sub === true)) {
-      // Still validate the patterns as regular expressions.
-      for (const [source] of patterns) this.pattern(source, at + pointer("patternProperties", source));
-      return;
-    }
+    if (names === true && additional === true && patterns.every(([, sub]) => sub === true)) return;
     const k = ctx.scope.local("k");
     const x = ctx.scope.local("x");
     const memberPath = `${ctx.path} + "/" + ${this.helper("escapeSegment")}(${k})`;
@@ -839,11 +853,8 @@ export class ValidatorCompiler {
     const condition = schema["if"];
     const thenSchema = "then" in schema ? schema["then"] : true;
     const elseSchema = "else" in schema ? schema["else"] : true;
-    if (thenSchema === true && elseSchema === true) {
-      // No effect, but the subschemas must still be ones we understand.
-      this.gen(condition, at + "/if", { ...ctx, mode: "bool", fail: breakTo("_"), sameInstance: false });
-      return;
-    }
+    // No effect (the audit has still checked the subschemas).
+    if (thenSchema === true && elseSchema === true) return;
     if (condition === true) return void b.append(this.genSame(thenSchema, at + "/then", ctx));
     if (condition === false) return void b.append(this.genSame(elseSchema, at + "/else", ctx));
     const passed = ctx.scope.local("L");
@@ -1022,6 +1033,64 @@ function literal(value: unknown): string {
 function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) throw new TypeError(`not a JSON number: ${value}`);
   return value === 0 ? "0" : String(value);
+}
+
+/** The declared types, "integer" dropped when "number" is there. */
+function typeList(schema: SchemaObject, at: string): TypeName[] | undefined {
+  if (!("type" in schema)) return undefined;
+  const raw = schema["type"];
+  const list = typeof raw === "string" ? [raw] : raw;
+  if (!Array.isArray(list) || !list.every((t): t is TypeName => typeof t === "string" && TYPE_NAMES.has(t))) {
+    throw new ContractError(at + "/type", "type must be a type name or an array of type names");
+  }
+  const unique = [...new Set(list)];
+  return unique.includes("number") ? unique.filter((t) => t !== "integer") : unique;
+}
+
+function finiteNumber(schema: SchemaObject, keyword: string, at: string): number {
+  const value = schema[keyword];
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new ContractError(at + pointer(keyword), `${keyword} must be a number${typeof value === "boolean" ? " (the draft-04 boolean form is not 2020-12)" : ""}`);
+  }
+  return value;
+}
+
+function divisorOf(schema: SchemaObject, at: string): number {
+  const divisor = schema["multipleOf"];
+  if (typeof divisor !== "number" || !Number.isFinite(divisor) || divisor <= 0) {
+    throw new ContractError(at + "/multipleOf", "multipleOf must be a number greater than 0");
+  }
+  return divisor;
+}
+
+function uniqueItemsOf(schema: SchemaObject, at: string): boolean {
+  const unique = schema["uniqueItems"];
+  if (typeof unique !== "boolean") throw new ContractError(at + "/uniqueItems", "uniqueItems must be a boolean");
+  return unique;
+}
+
+function itemsOf(schema: SchemaObject, at: string): unknown {
+  const items = schema["items"];
+  if (Array.isArray(items)) throw new ContractError(at + "/items", "the array form of items is draft 2019-09; use prefixItems");
+  return items;
+}
+
+/** `dependentRequired`: per property name, the names it requires. */
+function dependentRequiredOf(schema: SchemaObject, at: string): Array<[string, string[]]> {
+  const dependencies = schema["dependentRequired"];
+  if (!isObject(dependencies)) throw new ContractError(at + "/dependentRequired", "dependentRequired must be an object");
+  return Object.keys(dependencies).map((name) => [name, stringArray(dependencies, name, at + "/dependentRequired")]);
+}
+
+/** A `pattern` (or a `patternProperties` key): a string that compiles with the `u` flag, as JSON Schema asks. */
+function checkPattern(source: unknown, at: string): string {
+  if (typeof source !== "string") throw new ContractError(at, "a pattern must be a string");
+  try {
+    new RegExp(source, "u");
+  } catch (error) {
+    throw new ContractError(at, `not a valid ECMAScript regular expression (with the u flag): ${(error as Error).message}`);
+  }
+  return source;
 }
 
 function count(schema: SchemaObject, keyword: string, at: string): number {

@@ -125,6 +125,9 @@ export function checkKeywords(schema: Record<string, unknown>, at: string, isDoc
     if (keyword === "$id" && !isDocumentRoot) {
       throw new ContractError(where, "$id is only supported at the document root (changes of base URI are not supported)");
     }
+    if (keyword === "$anchor" && (typeof value !== "string" || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(value))) {
+      throw new ContractError(where, `$anchor ${JSON.stringify(value)} is not a plain name (a letter or "_", then letters, digits, "-", "." or "_")`);
+    }
     if (keyword === "$schema" && (typeof value !== "string" || !ACCEPTED_DIALECTS.has(value.replace(/#$/, "")))) {
       throw new ContractError(where, `$schema ${JSON.stringify(value)} is not JSON Schema 2020-12`);
     }
