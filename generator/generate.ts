@@ -141,7 +141,7 @@ function emitIndex(project: Project, model: ApiModel, className: string, hasMode
     { moduleSpecifier: "./runtime/errors.js" },
     { moduleSpecifier: "./runtime/rate-limit.js", namedExports: ["parseRateLimit", "parseRetryAfter"] },
     { moduleSpecifier: "./runtime/rate-limit.js", isTypeOnly: true, namedExports: ["RateLimitState", "RateLimitWindow"] },
-    { moduleSpecifier: "./runtime/client-core.js", isTypeOnly: true, namedExports: ["ApiResult", "RequestOptions", "CoreOptions"] },
+    { moduleSpecifier: "./runtime/client-core.js", isTypeOnly: true, namedExports: ["ApiResult", "RequestOptions", "ServerWaitOptions", "CoreOptions"] },
     { moduleSpecifier: "./runtime/transport.js", isTypeOnly: true, namedExports: ["Logger"] },
     { moduleSpecifier: "./runtime/validation.js", namedExports: ["formatIssues"] },
     { moduleSpecifier: "./runtime/validation.js", isTypeOnly: true, namedExports: ["ValidationIssue"] },

@@ -27,7 +27,7 @@ const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/i;
  * helpers, and Object.prototype's (a `toString` operation would fire a request from `String(client)`).
  */
 export const RESERVED_METHOD_NAMES = [
-  "request", "exchange", "describe", "assertValid", "responseValidators", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob",
+  "request", "exchange", "describe", "assertValid", "serverWaitMs", "responseValidators", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob",
   // A client with a `then` method is a thenable: `await` or returning it from an async function would call it.
   "then",
   ...Object.getOwnPropertyNames(Object.prototype),
@@ -53,6 +53,8 @@ export interface ParameterModel {
   schemaPointer: string;
   /** How a query parameter's arrays and objects are written (OpenAPI's default: `form`, exploded). */
   style?: QueryStyle;
+  /** `x-server-wait`: the parameter bounds, in milliseconds, how long the server may hold the request. */
+  serverWait?: { minimum: number; maximum: number };
 }
 
 /** A query parameter's serialisation, as OpenAPI's `style`, `explode` and `allowReserved` say. */
@@ -359,6 +361,7 @@ function readParameters(contract: LoadedContract, path: string, itemPointer: str
         pointer: where,
         schemaPointer: `${where}/schema`,
         style: readStyle(parameter, where),
+        ...readServerWait(contract, parameter, where),
       });
     });
   read(itemParameters, itemPointer);
@@ -376,6 +379,20 @@ function readParameters(contract: LoadedContract, path: string, itemPointer: str
     }
   }
   return parameters;
+}
+
+/** A parameter marked `x-server-wait: true`: a query integer with the limits of the wait (milliseconds). */
+function readServerWait(contract: LoadedContract, parameter: any, where: string): Pick<ParameterModel, "serverWait"> {
+  const flag: unknown = parameter["x-server-wait"];
+  if (flag === undefined || flag === false) return {};
+  if (flag !== true) throw new ContractError(`${where}/x-server-wait`, "x-server-wait must be true or false");
+  if (parameter.in !== "query") throw new ContractError(`${where}/x-server-wait`, "only a query parameter can carry the server's wait");
+  const { value: schema, pointer: schemaAt } = deref<any>(contract, parameter.schema, `${where}/schema`);
+  const { minimum, maximum } = schema ?? {};
+  if (schema?.type !== "integer" || !Number.isSafeInteger(minimum) || !Number.isSafeInteger(maximum) || minimum < 0 || minimum > maximum) {
+    throw new ContractError(schemaAt, "the server's wait (x-server-wait) needs an integer schema with a minimum and a maximum, in milliseconds");
+  }
+  return { serverWait: { minimum, maximum } };
 }
 
 function readRequestBody(contract: LoadedContract, raw: unknown, at: string): OperationModel["requestBody"] {

@@ -34,7 +34,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     {
       moduleSpecifier: "./runtime/client-core.js",
       isTypeOnly: true,
-      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions"],
+      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && model.operations.some((o) => o.modelRole === "runsync" && o.parameters.some((p) => p.serverWait)) ? ["ServerWaitOptions"] : [])],
     },
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] },
   ]);
@@ -258,6 +258,9 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, m
     if (!modelParameter || others.length > 0 || !operation.requestBody) {
       throw new ContractError(operation.pointer, `an operation with x-model-endpoint-role "${role}" needs exactly one path parameter (the model id) and a request body with \`input\``);
     }
+    // A query parameter bounding the server's wait is filled from the call's timeout (ClientCore.serverWaitMs).
+    const wait = operation.parameters.find((p) => p.serverWait !== undefined);
+    const query = wait ? `query: { ${propertyKeyForValue(wait.name)}: this.serverWaitMs(options, ${wait.serverWait!.minimum}, ${wait.serverWait!.maximum}) }, ` : "";
     classDeclaration.addMethod({
       name: methodName,
       isAsync: true,
@@ -266,12 +269,12 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, m
       parameters: [
         { name: "model", type: "M" },
         { name: "input", type: "ModelInput<M>" },
-        { name: "options", type: "RequestOptions", hasQuestionToken: true },
+        { name: "options", type: wait ? "ServerWaitOptions" : "RequestOptions", hasQuestionToken: true },
       ],
       returnType: "Promise<ApiResult<ModelJob<M>>>",
       statements: [
         ...(validates ? [`this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, input), "body.input");`] : []),
-        `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model }, body: { input } } as unknown as ${operation.typeName}Params;`,
+        `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model }, ${query}body: { input } } as unknown as ${operation.typeName}Params;`,
         `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
       ],
     });

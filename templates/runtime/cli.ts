@@ -125,7 +125,7 @@ function describeResult(result: JobResult): string {
   return [
     `${result.id} ${result.status}`,
     result.url ? `url: ${result.url}` : undefined,
-    result.expiresAt ? `expires: ${result.expiresAt.toISOString()} (at the latest)` : undefined,
+    result.expiresAt ? `works until at least: ${result.expiresAt.toISOString()}` : undefined,
     result.costUsd !== undefined ? `cost: ${formatUsd(result.costUsd)}` : undefined,
   ]
     .filter(Boolean)

@@ -7,7 +7,7 @@ import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, Respon
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { authenticationHeaders, bufferedErrorBody, prepareCall } from "./transport.js";
+import { authenticationHeaders, bufferedErrorBody, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, prepareCall } from "./transport.js";
 import type { Logger, PreparedCall, ReusableBody, TransportConfig } from "./transport.js";
 import type { ValidationIssue } from "./validation.js";
 
@@ -64,6 +64,19 @@ export interface RequestOptions {
   /** Extra request headers (an `Authorization` here is ignored: the client's key is always used). */
   headers?: Record<string, string> | undefined;
 }
+
+/** Options of a call the server may hold open (`runsync`): how long it may wait before answering. */
+export interface ServerWaitOptions extends RequestOptions {
+  /**
+   * How long the server may hold the request, in milliseconds. Default: the request's timeout less
+   * 5 s, within the limits the contract gives, so an unfinished job comes back with its id rather
+   * than being cut off by the timeout.
+   */
+  waitMs?: number | undefined;
+}
+
+/** Room between the server's wait and the request's timeout for the answer to arrive. */
+const SERVER_WAIT_MARGIN_MS = 5_000;
 
 /** A successful call: the typed body and what the response said about the caller's rate limits. */
 export interface ApiResult<T> {
@@ -159,6 +172,17 @@ export class ClientCore {
       field: problems[0]!.path,
       problems,
     });
+  }
+
+  /**
+   * The wait to ask the server for: `options.waitMs`, or the call's timeout (the client's by
+   * default) less a margin, kept within [minimum, maximum]; without a timeout, the maximum.
+   */
+  protected serverWaitMs(options: ServerWaitOptions | undefined, minimum: number, maximum: number): number {
+    if (options?.waitMs !== undefined) return options.waitMs;
+    const timeout = Math.min(options?.timeoutMs ?? this.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
+    const wait = timeout > 0 ? Math.floor(timeout - SERVER_WAIT_MARGIN_MS) : maximum;
+    return Math.min(maximum, Math.max(minimum, wait));
   }
 
   /** Sends one operation and returns its typed body, or throws a typed error. */

@@ -75,7 +75,7 @@ export interface WaitOptions {
   backoffFactor?: number | undefined;
   /** …up to this pause (default 10 000 ms). */
   maxIntervalMs?: number | undefined;
-  /** Give up after this long (default: never; pass one in production). */
+  /** Give up after this long (default 30 minutes; `Infinity` waits for as long as it takes). */
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?(progress: WaitProgress): void;
@@ -100,7 +100,11 @@ export interface JobResult<Output = unknown> {
   costUsd: number | undefined;
   /** The generated file's URL (`video_url`, `image_url` or `audio_url`). */
   url: string | undefined;
-  /** When `url` stops working: its lifetime (7 days) counted from when completion was seen, so at the latest. */
+  /**
+   * A moment until which `url` works at least: its lifetime (7 days) counted from a moment the job
+   * had not finished yet (its submission, or the last poll that found it running), so never later
+   * than the real expiry. Undefined when the wait's first poll already found the job finished.
+   */
   expiresAt: Date | undefined;
   delayTime: number | undefined;
   executionTime: number | undefined;
@@ -226,7 +230,15 @@ function enforceCostLimit(catalog: ModelCatalog, model: string, inputs: readonly
   if (total > maxCostUsd + 1e-9) throw new CostLimitError(model, Math.round(total * 1e6) / 1e6, maxCostUsd);
 }
 
-function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit: RateLimitState | undefined, seenAt: number): JobResult {
+/** How long a wait lasts when no `timeoutMs` is given: a wait is always bounded (SERVICE-NOTES). */
+export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * `unfinishedAt`: a moment the job had not finished yet (the submission, or the sending of a poll
+ * that found it unfinished), so its URL was generated later and lives at least until then plus its
+ * lifetime; undefined when the first poll already found it finished.
+ */
+function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit: RateLimitState | undefined, unfinishedAt: number | undefined): JobResult {
   const info = Object.hasOwn(catalog.endpoints, model) ? catalog.endpoints[model] : undefined;
   const output = (job.output ?? {}) as Record<string, unknown>;
   const urlField = info?.urlField ?? ["video_url", "image_url", "audio_url"].find((field) => typeof output[field] === "string");
@@ -238,7 +250,7 @@ function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit:
     output: job.output,
     costUsd: typeof output.cost === "number" ? output.cost : undefined,
     url,
-    expiresAt: url && lifetime ? new Date(seenAt + lifetime * 1000) : undefined,
+    expiresAt: url && lifetime && unfinishedAt !== undefined ? new Date(unfinishedAt + lifetime * 1000) : undefined,
     delayTime: job.delayTime,
     executionTime: job.executionTime,
     job,
@@ -261,6 +273,7 @@ export async function waitForJob(
   jobId: string,
   options: WaitOptions = {},
   initial?: ApiResult<JobLike>,
+  submittedAt?: number,
 ): Promise<JobResult> {
   const now = options.now ?? Date.now;
   const pause = options.sleep ?? abortableSleep;
@@ -269,9 +282,11 @@ export async function waitForJob(
   const backoffFactor = options.backoffFactor ?? 1.5;
   const maxIntervalMs = Math.max(intervalMs, options.maxIntervalMs ?? 10_000);
   const started = now();
-  const deadline = options.timeoutMs === undefined ? Infinity : started + options.timeoutMs;
+  const deadline = started + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
 
   let last: ApiResult<JobLike> | undefined = initial;
+  // The job was submitted before it could finish: the URL's lifetime starts no earlier.
+  let unfinishedAt = submittedAt;
   let polls = 0;
   let interval = intervalMs;
   let extraWait = exhaustedWindowDelayMs(initial?.rateLimit);
@@ -284,7 +299,7 @@ export async function waitForJob(
     if (last && isTerminal(catalog, last.data.status)) {
       options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: 0 });
       if (catalog.terminalStatuses[last.data.status] === "failure") throw new JobFailedError(model, last.data);
-      return toResult(catalog, model, last.data, last.rateLimit, now());
+      return toResult(catalog, model, last.data, last.rateLimit, unfinishedAt);
     }
     if (last !== undefined || refused) {
       const wait = Math.max(interval, extraWait);
@@ -303,8 +318,10 @@ export async function waitForJob(
     extraWait = 0;
     // The wait's deadline bounds the whole poll: the transport's attempts and its waits between them.
     const pollDeadline = deadlineSignal(options.signal, deadline - now());
+    const sentAt = now();
     try {
       last = await client.getModelJob(model, jobId, { signal: pollDeadline.signal });
+      if (!isTerminal(catalog, last.data.status)) unfinishedAt = sentAt;
       polls += 1;
       refused = false;
       extraWait = exhaustedWindowDelayMs(last.rateLimit);
@@ -362,10 +379,10 @@ export async function runAndWait(
   enforceCostLimit(catalog, model, [input], options.maxCostUsd);
   // `timeoutMs` bounds the whole run: refused submissions and the wait.
   const now = options.now ?? Date.now;
-  const deadline = options.timeoutMs === undefined ? Infinity : now() + options.timeoutMs;
+  const deadline = now() + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const submittedAt = now();
   const submitted = await submit(client, model, input, options, deadline);
-  const waitOptions = options.timeoutMs === undefined ? options : { ...options, timeoutMs: Math.max(0, deadline - now()) };
-  return waitForJob(client, catalog, model, submitted.data.id, waitOptions, submitted);
+  return waitForJob(client, catalog, model, submitted.data.id, { ...options, timeoutMs: Math.max(0, deadline - now()) }, submitted, submittedAt);
 }
 
 /** The shortest pause before submitting again after a 429, whatever `Retry-After` says. */
@@ -382,8 +399,12 @@ async function submit(client: JobClient, model: string, input: unknown, options:
     try {
       if (options.sync && client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
       const call = options.sync ? client.runModelSync! : client.runModel;
+      // runsync may be held by the server: its request may last what is left of the run (the server's
+      // wait is derived from that timeout), not just the client's per-request default.
+      const remaining = deadline - now();
+      const timeoutMs = options.sync && Number.isFinite(remaining) ? Math.max(1, remaining) : undefined;
       // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
-      return await call.call(client, model, input as never, { signal: options.signal, maxRetries: 0 });
+      return await call.call(client, model, input as never, { signal: options.signal, maxRetries: 0, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     } catch (error) {
       // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
       if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
@@ -598,12 +619,13 @@ export async function runMany(
       const index = next++;
       let jobId: string | undefined;
       try {
+        const submittedAt = (options.now ?? Date.now)();
         const submitted = await submit(limited, model, inputs[index], runOptions);
         jobId = submitted.data.id;
         accepted.push(jobId);
         progress.accepted += 1;
         onProgress?.({ ...progress });
-        const result = await waitForJob(limited, catalog, model, jobId, runOptions, submitted);
+        const result = await waitForJob(limited, catalog, model, jobId, runOptions, submitted, submittedAt);
         items[index] = { ok: true, index, jobId, result };
         progress.done += 1;
       } catch (error) {

@@ -87,10 +87,41 @@ describe("the generated client's resilience", () => {
     replies = [(_, res) => json(res, 429, { title: "Too Many Requests", status: 429, detail: "minute" }, { "retry-after": "0" })];
     await expect(client().runModel("wan-2-6-i2v", video)).rejects.toMatchObject({ status: 429 });
     expect(received.map((r) => `${r.method} ${r.url}`)).toEqual([
-      "POST /v2/wan-2-6-i2v/runsync",
+      "POST /v2/wan-2-6-i2v/runsync?wait=55000",
       "POST /v2/wan-2-6-i2v/run",
       "POST /v2/wan-2-6-i2v/run",
     ]);
+  });
+
+  it("asks runsync's server to answer before the call times out: wait is the timeout less 5 s, within the contract's limits", async () => {
+    const waits: string[] = [];
+    const sent = async (options: object, call: object = {}) => {
+      received = [];
+      await client(options).runModelSync("wan-2-6-i2v", video, call).catch((e) => e);
+      waits.push(received.length === 0 ? "nothing sent" : new URL(received[0]!.url, "http://x").searchParams.get("wait")!);
+    };
+    await sent({});
+    await sent({ timeoutMs: 20_000 });
+    await sent({}, { timeoutMs: 3_000 });
+    await sent({}, { timeoutMs: 0 });
+    await sent({}, { timeoutMs: 10 * 60_000 });
+    await sent({}, { waitMs: 120_000 });
+    await sent({}, { waitMs: 500 });
+    expect(waits).toEqual(["55000", "15000", "1000", "300000", "300000", "120000", "nothing sent"]);
+    const refused = await client().runModelSync("wan-2-6-i2v", video, { waitMs: 500 }).catch((e) => e);
+    expect(refused).toBeInstanceOf(InvalidRequestError);
+    expect(refused.field).toBe("query.wait");
+  });
+
+  it("gets an unfinished runsync job back with its id where the server holds the call as long as asked", async () => {
+    replies = [
+      (req, res) => {
+        const wait = Number(new URL(req.url ?? "", "http://x").searchParams.get("wait"));
+        setTimeout(() => json(res, 200, { id: "sync-1", status: "IN_PROGRESS" }), wait);
+      },
+    ];
+    const result = await client({ timeoutMs: 1_500, maxRetries: 0 }).runModelSync("wan-2-6-i2v", video);
+    expect(result.data).toMatchObject({ id: "sync-1", status: "IN_PROGRESS" });
   });
 
   it("times out a slow attempt with a TimeoutError", async () => {

@@ -184,6 +184,20 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(validators).not.toMatch(/export function isGetThingParams\(value: unknown\): value is components/);
   });
 
+  it("refuses x-server-wait anywhere but on a query integer with limits, naming the pointer", async () => {
+    const marked = (parameter: string) =>
+      MINIMAL.replace("        - { name: id, in: path, required: true, schema: { type: string } }", `        - { name: id, in: path, required: true, schema: { type: string } }\n        - ${parameter}`);
+    for (const [parameter, pointer, reason] of [
+      ["{ name: h, in: header, x-server-wait: true, schema: { type: integer, minimum: 1, maximum: 9 } }", "/paths/~1things~1{id}/get/parameters/1/x-server-wait", "only a query parameter"],
+      ["{ name: w, in: query, x-server-wait: true, schema: { type: integer, minimum: 1 } }", "/paths/~1things~1{id}/get/parameters/1/schema", "a minimum and a maximum"],
+      ["{ name: w, in: query, x-server-wait: yes, schema: { type: integer, minimum: 1, maximum: 9 } }", "/paths/~1things~1{id}/get/parameters/1/x-server-wait", "true or false"],
+    ]) {
+      const error = await generateFiles({ spec: writeContract("server-wait.yaml", marked(parameter!)) }).catch((e) => e);
+      expect(error.pointer, parameter).toBe(pointer);
+      expect(error.message).toContain(reason);
+    }
+  });
+
   it("takes a JSON response without a schema as any body", async () => {
     const open = MINIMAL.replace("content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } }", "content: { application/json: {} }");
     const { files } = await generateFiles({ spec: writeContract("no-schema.yaml", open) });

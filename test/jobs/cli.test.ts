@@ -54,7 +54,7 @@ describe("the gpu-cloud-client command", () => {
     const { stdout, stderr } = await run(path.join(repoRoot, "node_modules/.bin/tsx"), [bin, "run", "wan-2-6-i2v", ...VIDEO_ARGS, "--set", "duration=10", "--wait", "--interval", "0.05"], {
       env: { ...process.env, GPU_CLOUD_API_KEY: "cli-key", GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL: fake.baseUrl },
     });
-    expect(stdout).toMatch(/^job-\d+ COMPLETED\nurl: https:\/\/files\.fake\.test\/job-\d+\.mp4\nexpires: \S+ \(at the latest\)\ncost: 1\.00 USD\n$/);
+    expect(stdout).toMatch(/^job-\d+ COMPLETED\nurl: https:\/\/files\.fake\.test\/job-\d+\.mp4\nworks until at least: \S+\ncost: 1\.00 USD\n$/);
     expect(stderr).toMatch(/job-\d+ {2}IN_QUEUE {2}\d+\.\d s {2}1 poll\n/);
     expect(stderr).not.toContain("\r");
   });

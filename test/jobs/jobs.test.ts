@@ -66,7 +66,8 @@ describe("waitForJob", () => {
     expect(result.costUsd).toBe(0.5);
     expect(result.delayTime).toBe(200);
     expect(result.executionTime).toBe(2000);
-    expect(result.expiresAt?.getTime()).toBe(time.clock.now + 7 * 24 * 3600 * 1000);
+    // Seven days from the last poll that found the job running (sent 2 s before the one that found it done).
+    expect(result.expiresAt?.getTime()).toBe(time.clock.now - 2000 + 7 * 24 * 3600 * 1000);
     expect(seen).toEqual(["IN_QUEUE", "IN_QUEUE", "IN_PROGRESS", "IN_PROGRESS", "COMPLETED"]);
     expect(time.clock.pauses).toEqual([2000, 2000, 2000, 2000]);
   });
@@ -77,6 +78,24 @@ describe("waitForJob", () => {
     const error = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep }).catch((e) => e);
     expect(error).toBeInstanceOf(JobFailedError);
     expect(error).toMatchObject({ jobId: job.id, status: outcome, reason: `job ended ${outcome}`, kind: "job_failed" });
+  });
+
+  it("gives no expiry when the first poll already finds the job finished (it may have finished days ago)", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    const result = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep });
+    expect(result.url).toBeDefined();
+    expect(result.expiresAt).toBeUndefined();
+  });
+
+  it("is bounded by default: a job that never finishes ends the wait after 30 minutes", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 100_000, outcome: "COMPLETED" }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    const started = time.clock.now;
+    const error = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobWaitError);
+    expect(error.kind).toBe("timeout");
+    expect(time.clock.now - started).toBe(30 * 60_000);
   });
 
   it("keeps waiting on a status it has never seen", async () => {
@@ -184,9 +203,20 @@ describe("runAndWait", () => {
 
   it("with sync: true returns a job runsync finished, without polling", async () => {
     await startFake({ plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" }), syncLimitPolls: 5 });
+    const submittedAt = time.clock.now;
     const result = await runAndWait(client, VIDEO, input(), { sync: true, now: time.now, sleep: time.sleep });
     expect(result.id).toMatch(/^sync-/);
+    // The URL was made after the submission: seven days from then is never later than its real expiry.
+    expect(result.expiresAt?.getTime()).toBe(submittedAt + 7 * 24 * 3600 * 1000);
     expect(fake.log.map((l) => `${l.method} ${l.path}`)).toEqual([`POST /v2/${VIDEO}/runsync`]);
+    // The run may last 30 minutes, so runsync is not cut at the client's 60 s: the server may hold it its longest.
+    expect(fake.log[0]?.query).toBe("?wait=300000");
+  });
+
+  it("with sync: true asks runsync's server to answer 5 s before what is left of timeoutMs", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    await runAndWait(client, VIDEO, input(), { sync: true, timeoutMs: 20_000, now: time.now, sleep: time.sleep });
+    expect(fake.log[0]?.query).toBe("?wait=15000");
   });
 
   it("with sync: true keeps waiting on the same id when runsync gives up early", async () => {

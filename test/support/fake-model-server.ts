@@ -66,7 +66,7 @@ export class FakeModelServer {
   readonly jobs = new Map<string, FakeJob>();
   /** Submissions (run and runsync) per JSON of their input. */
   readonly submissions = new Map<string, number>();
-  readonly log: Array<{ method: string; path: string; status: number }> = [];
+  readonly log: Array<{ method: string; path: string; query: string; status: number }> = [];
   tooManyRequests = 0;
   baseUrl = "";
   #server: http.Server;
@@ -163,8 +163,8 @@ export class FakeModelServer {
   }
 
   #handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
-    const path = new URL(req.url!, "http://x").pathname;
-    const record = (status: number) => this.log.push({ method: req.method!, path, status });
+    const { pathname: path, search: query } = new URL(req.url!, "http://x");
+    const record = (status: number) => this.log.push({ method: req.method!, path, query, status });
     if (!/^Bearer \S+$/.test(req.headers.authorization ?? "")) {
       record(401);
       res.writeHead(401, { "content-type": "application/problem+json" });
