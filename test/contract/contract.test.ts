@@ -130,11 +130,22 @@ describe("the contract encodes the service description", () => {
 
   it("gives synchronous job ids the sync- prefix and 429 problems a window name", () => {
     const sync = schemaAt("#/components/schemas/SyncJob");
-    expect(sync({ id: "sync-1", status: "COMPLETED" })).toBe(true);
-    expect(sync({ id: "1", status: "COMPLETED" })).toBe(false);
+    expect(sync({ id: "sync-1", status: "IN_PROGRESS" })).toBe(true);
+    expect(sync({ id: "1", status: "IN_PROGRESS" })).toBe(false);
     const problem = schemaAt("#/components/schemas/RateLimitProblem");
     expect(problem({ title: "Too Many Requests", status: 429, detail: "day window exceeded" })).toBe(true);
     expect(problem({ title: "Too Many Requests", status: 429, detail: "slow down" })).toBe(false);
+  });
+
+  it("requires output on a COMPLETED job and error on a FAILED one (section 2.4), nothing on others", () => {
+    const job = schemaAt("#/components/schemas/Job");
+    const output = { video_url: "https://files.example-gpu.cloud/outputs/a.mp4", cost: 0.5 };
+    expect(job({ id: "j", status: "COMPLETED", output })).toBe(true);
+    expect(job({ id: "j", status: "COMPLETED" })).toBe(false);
+    expect(job({ id: "j", status: "FAILED", error: "bad image" })).toBe(true);
+    expect(job({ id: "j", status: "FAILED" })).toBe(false);
+    expect(job({ id: "j", status: "IN_PROGRESS" })).toBe(true);
+    expect(job({ id: "j", status: "CANCELLED" })).toBe(true);
   });
 
   it("answers an invalid image URL with HTTP 400 and a FAILED job", () => {
