@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { Worker } from "node:worker_threads";
 import { schemaTypesThread, type SchemaTypesThread } from "./emit/schema-types-thread.ts";
-import { ContractError } from "./errors.ts";
+import { ContractError, UsageError } from "./errors.ts";
 import { check, generate } from "./generate.ts";
 
 export interface CliExtras {
@@ -25,8 +25,8 @@ export async function runCli(argv: string[], extras: CliExtras = {}): Promise<nu
   try {
     return await main(argv, thread);
   } catch (error) {
-    // A contract problem is the user's to fix: its pointer, not a stack trace.
-    if (error instanceof ContractError) process.stderr.write(`error: ${error.message}\n`);
+    // A contract problem or a refused --out is the user's to fix: its message, not a stack trace.
+    if (error instanceof ContractError || error instanceof UsageError) process.stderr.write(`error: ${error.message}\n`);
     else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   } finally {

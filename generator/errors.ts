@@ -17,6 +17,14 @@ export class ContractError extends Error {
   }
 }
 
+/**
+ * A refusal about how the generator was asked to run (an output folder holding other files, a
+ * path that is not a folder), not a bug: the CLI prints `message` as is, never a stack trace.
+ */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
 /** Builds a JSON pointer from unescaped segments: `pointer("paths", "/pods")` is `/paths/~1pods`. */
 export function pointer(...segments: (string | number)[]): string {
   return segments.map((segment) => `/${escapeSegment(String(segment))}`).join("");

@@ -117,6 +117,16 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(JSON.parse(fs.readFileSync(path.join(out, "package.json"), "utf8")).name).toBe("tiny-client");
   });
 
+  it("refuses an --out folder holding files it did not write with one plain line, deleting nothing", async () => {
+    const out = path.join(scratch, "foreign");
+    fs.mkdirSync(out, { recursive: true });
+    fs.writeFileSync(path.join(out, "notes.txt"), "mine");
+    const result = await cli("--spec", writeContract("ok-foreign.yaml", MINIMAL), "--out", out);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`error: refusing to replace ${out}: it holds a file the generator did not write (notes.txt). Move them, or give --out a folder of its own.\n`);
+    expect(fs.readFileSync(path.join(out, "notes.txt"), "utf8")).toBe("mine");
+  });
+
   it("stops on what it cannot handle with the JSON pointer, and a failed run leaves the previous output intact", async () => {
     const out = path.join(scratch, "intact");
     expect((await cli("--spec", writeContract("ok.yaml", MINIMAL), "--out", out)).code).toBe(0);
