@@ -267,7 +267,8 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     return EXIT.usage;
   }
   if (error instanceof CostLimitError) {
-    err(`${name}: ${error.message}`);
+    // The user typed --max-cost, not the library's option name.
+    err(`${name}: ${error.message.replace("maxCostUsd", "--max-cost")}`);
     return EXIT.costLimit;
   }
   if (error instanceof JobFailedError) {

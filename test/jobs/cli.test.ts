@@ -95,7 +95,7 @@ describe("the gpu-cloud-client command", () => {
     const before = fake.log.length;
     const result = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--set", "duration=15", "--set", "size=1920*1080", "--wait", "--max-cost", "2"]);
     expect(result.code).toBe(EXIT.costLimit);
-    expect(result.stderr).toContain("2.25 USD exceeds maxCostUsd 2.00 USD");
+    expect(result.stderr).toContain("2.25 USD exceeds --max-cost 2.00 USD");
     expect(fake.log.length).toBe(before);
   });
 
