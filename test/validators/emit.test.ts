@@ -98,6 +98,8 @@ describe("issues of the contract's schemas", () => {
 
   it("validates allOf with $ref and const (FailedJob)", () => {
     expect(validators["validateFailedJob"]?.({ id: "j", status: "COMPLETED" })).toEqual([
+      // From Job (FailedJob's first allOf member): a COMPLETED job has an output.
+      { path: "", keyword: "required", message: 'must have required property "output"', schemaPath: "/components/schemas/Job/allOf/0/then/required" },
       { path: "", keyword: "required", message: 'must have required property "error"', schemaPath: "/components/schemas/FailedJob/allOf/1/required" },
       { path: "/status", keyword: "const", message: 'must be equal to "FAILED"', schemaPath: "/components/schemas/FailedJob/allOf/1/properties/status/const" },
     ]);
