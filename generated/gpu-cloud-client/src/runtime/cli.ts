@@ -46,6 +46,7 @@ export function usage(name: string): string {
   ${name} --help | --version
 
 VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
+A wait ends after --timeout seconds (1800 unless given); the job keeps running, and the command prints how to wait again.
 Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.`;
 }
 
