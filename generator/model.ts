@@ -313,6 +313,9 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
         : servers.first();
       if (!server) throw new ContractError(at, "no server: add `servers` to the document, the path item or the operation");
       const operationId = operation.operationId ?? `${method}${path}`;
+      const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at);
+      const modelRole = readModelRole(operation, at);
+      checkServerWait(parameters, modelRole);
       drafts.push({
         operationId,
         method,
@@ -322,16 +325,29 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
         description: operation.description,
         deprecated: operation.deprecated === true,
         server: server.key,
-        parameters: readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at),
+        parameters,
         requestBody: readRequestBody(contract, operation.requestBody, at),
         ...readResponses(contract, operation.responses, at),
-        modelRole: readModelRole(operation, at),
+        modelRole,
       });
     }
   }
   const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel", taken: RESERVED_METHOD_NAMES });
   const typeNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "pascal" });
   return drafts.map((draft, index) => ({ ...draft, methodName: methodNames[index]!, typeName: typeNames[index]! }));
+}
+
+/**
+ * The client fills a server-wait parameter only in `runModelSync` (from the call's timeout): on any
+ * other operation the mark would do nothing, so it is refused rather than ignored.
+ */
+function checkServerWait(parameters: ParameterModel[], modelRole: OperationModel["modelRole"]): void {
+  const marked = parameters.filter((p) => p.serverWait !== undefined);
+  if (marked.length === 0) return;
+  if (modelRole !== "runsync") {
+    throw new ContractError(`${marked[0]!.pointer}/x-server-wait`, 'x-server-wait is only for the operation with x-model-endpoint-role "runsync"');
+  }
+  if (marked.length > 1) throw new ContractError(`${marked[1]!.pointer}/x-server-wait`, "an operation has one server wait; this is a second");
 }
 
 function readModelRole(operation: OperationObject, at: string): OperationModel["modelRole"] {

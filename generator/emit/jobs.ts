@@ -10,6 +10,7 @@ import { stringLiteral } from "../escape.ts";
 export function emitJobs(project: Project, model: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
   if (model.models.length === 0 || !model.operations.some((o) => o.modelRole === "status")) return undefined;
   const file = project.createSourceFile(fileName, "", { overwrite: true });
+  const syncWait = model.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
 import type { ${className} } from "./client.js";
@@ -22,7 +23,7 @@ export type { BatchItem, BatchOptions, BatchProgress, BatchResult, RunOptions, W
 /** The contract's models, as the job helpers read them. */
 export const MODEL_CATALOG: ModelCatalog = {
   endpoints: MODEL_ENDPOINTS,
-  terminalStatuses: TERMINAL_JOB_STATUSES,${hasDefaults ? "\n  withDefaults: withModelDefaults,\n  validate: validateModelInput," : ""}
+  terminalStatuses: TERMINAL_JOB_STATUSES,${syncWait ? `\n  syncWaitMs: { minimum: ${syncWait.minimum}, maximum: ${syncWait.maximum} },` : ""}${hasDefaults ? "\n  withDefaults: withModelDefaults,\n  validate: validateModelInput," : ""}
 };
 
 /** A finished job of model \`M\`: typed \`output\`, \`costUsd\`, \`url\`, \`expiresAt\`. */
@@ -62,6 +63,7 @@ export function runMany<M extends ModelId>(
 /** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */
 export function emitBin(project: Project, model: ApiModel, fileName: string, className: string, hasValidation: boolean, version: string): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
+  const syncWait = model.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
   const serverEnv = serverEnvironmentVariables(model);
   file.addStatements(`/// <reference types="node" />
 import { main } from "./runtime/cli.js";

@@ -10,7 +10,7 @@ import { fieldPath } from "./client-core.js";
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { MAX_TIMER_MS, linkSignals, sleep as abortableSleep } from "./transport.js";
+import { MAX_TIMER_MS, checkTimeout, linkSignals, sleep as abortableSleep } from "./transport.js";
 
 /** The fields of a job every model shares. */
 export interface JobLike {
@@ -24,10 +24,13 @@ export interface JobLike {
 }
 
 /** The three calls jobs need; the generated client has them. */
+/** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
+export type SyncRequestOptions = RequestOptions & { waitMs?: number | undefined };
+
 export interface JobClient {
   runModel(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
   /** Absent when the contract has no `runsync` operation. */
-  runModelSync?(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  runModelSync?(model: string, input: never, options?: SyncRequestOptions): Promise<ApiResult<JobLike>>;
   getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
 }
 
@@ -52,6 +55,8 @@ export interface ModelEndpointInfo {
 export interface ModelCatalog {
   readonly endpoints: Readonly<Record<string, ModelEndpointInfo>>;
   readonly terminalStatuses: Readonly<Record<string, "success" | "failure">>;
+  /** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), in milliseconds. */
+  readonly syncWaitMs?: { readonly minimum: number; readonly maximum: number };
   /** A copy of the input with the schema's defaults filled in (known models only). */
   withDefaults?(model: string, input: unknown): unknown;
   /** Problems of an input for a known model (none for other models). */
@@ -281,6 +286,7 @@ export async function waitForJob(
   const backoffAfterMs = options.backoffAfterMs ?? 30_000;
   const backoffFactor = options.backoffFactor ?? 1.5;
   const maxIntervalMs = Math.max(intervalMs, options.maxIntervalMs ?? 10_000);
+  checkTimeout("timeoutMs", options.timeoutMs);
   const started = now();
   const deadline = started + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
 
@@ -377,34 +383,66 @@ export async function runAndWait(
   options: RunOptions = {},
 ): Promise<JobResult> {
   enforceCostLimit(catalog, model, [input], options.maxCostUsd);
-  // `timeoutMs` bounds the whole run: refused submissions and the wait.
+  checkTimeout("timeoutMs", options.timeoutMs);
+  return submitAndWait(client, catalog, model, input, options);
+}
+
+/** `timeoutMs` bounds the whole run: refused submissions, the submission and the wait. `onAccepted` hears the job's id first. */
+async function submitAndWait(
+  client: JobClient,
+  catalog: ModelCatalog,
+  model: string,
+  input: unknown,
+  options: RunOptions,
+  onAccepted?: (jobId: string) => void,
+): Promise<JobResult> {
   const now = options.now ?? Date.now;
-  const deadline = now() + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
   const submittedAt = now();
-  const submitted = await submit(client, model, input, options, deadline);
+  const deadline = submittedAt + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+  const submitted = await submit(client, catalog, model, input, options, deadline);
+  onAccepted?.(submitted.data.id);
   return waitForJob(client, catalog, model, submitted.data.id, { ...options, timeoutMs: Math.max(0, deadline - now()) }, submitted, submittedAt);
 }
 
 /** The shortest pause before submitting again after a 429, whatever `Retry-After` says. */
 const MIN_RESUBMIT_DELAY_MS = 1_000;
 
+/** Room between the wait asked of `runsync` and the end of its request, for the answer to arrive. */
+const SYNC_ANSWER_MARGIN_MS = 5_000;
+
+/**
+ * How a submission is sent. `runsync` is asked to wait what is left before `deadline` less a margin,
+ * within the contract's limits, and its request ends at that wait plus the margin, so the service
+ * answers with the job (finished or not, but with its id) before the client would give up. When
+ * even the shortest wait no longer fits, the job goes to `run`: it is queued and answered at once,
+ * rather than billed by a runsync request that times out and loses its id.
+ */
+function submission(client: JobClient, catalog: ModelCatalog, options: RunOptions, remaining: number): { call: JobClient["runModel"]; options: SyncRequestOptions } {
+  const base = { signal: options.signal, maxRetries: 0 };
+  if (!options.sync) return { call: client.runModel, options: base };
+  if (client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
+  const limits = catalog.syncWaitMs;
+  if (limits === undefined) {
+    // The service decides how long it holds runsync: the request may last what is left of the run.
+    return { call: client.runModelSync, options: Number.isFinite(remaining) ? { ...base, timeoutMs: Math.max(1, remaining) } : base };
+  }
+  if (remaining < limits.minimum + SYNC_ANSWER_MARGIN_MS) return { call: client.runModel, options: base };
+  const waitMs = Math.min(limits.maximum, Math.floor(remaining - SYNC_ANSWER_MARGIN_MS));
+  return { call: client.runModelSync, options: { ...base, waitMs, timeoutMs: waitMs + SYNC_ANSWER_MARGIN_MS } };
+}
+
 /**
  * Submits once; a 429 (no job was made) is submitted again after `Retry-After` (at least a second),
  * unless that would pass `deadline`: then the RateLimitError is thrown.
  */
-async function submit(client: JobClient, model: string, input: unknown, options: RunOptions, deadline = Infinity): Promise<ApiResult<JobLike>> {
+async function submit(client: JobClient, catalog: ModelCatalog, model: string, input: unknown, options: RunOptions, deadline: number): Promise<ApiResult<JobLike>> {
   const pause = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   for (;;) {
     try {
-      if (options.sync && client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
-      const call = options.sync ? client.runModelSync! : client.runModel;
-      // runsync may be held by the server: its request may last what is left of the run (the server's
-      // wait is derived from that timeout), not just the client's per-request default.
-      const remaining = deadline - now();
-      const timeoutMs = options.sync && Number.isFinite(remaining) ? Math.max(1, remaining) : undefined;
       // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
-      return await call.call(client, model, input as never, { signal: options.signal, maxRetries: 0, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+      const { call, options: requestOptions } = submission(client, catalog, options, deadline - now());
+      return await call.call(client, model, input as never, requestOptions);
     } catch (error) {
       // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
       if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
@@ -586,7 +624,7 @@ function gated(client: JobClient, gate: RateGate): JobClient {
     runModel: wrap((model: string, input: never, options?: RequestOptions) => client.runModel(model, input, options)),
     ...(client.runModelSync === undefined
       ? {}
-      : { runModelSync: wrap((model: string, input: never, options?: RequestOptions) => client.runModelSync!(model, input, options)) }),
+      : { runModelSync: wrap((model: string, input: never, options?: SyncRequestOptions) => client.runModelSync!(model, input, options)) }),
     getModelJob: wrap((model: string, jobId: string, options?: RequestOptions) => client.getModelJob(model, jobId, options)),
   };
 }
@@ -605,6 +643,7 @@ export async function runMany(
   options: BatchOptions = {},
 ): Promise<BatchResult> {
   enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
+  checkTimeout("timeoutMs", options.timeoutMs);
   const gate = new RateGate(options.now, options.sleep);
   const limited = gated(client, gate);
   const items: Array<BatchItem | undefined> = new Array(inputs.length);
@@ -619,14 +658,13 @@ export async function runMany(
       const index = next++;
       let jobId: string | undefined;
       try {
-        const submittedAt = (options.now ?? Date.now)();
-        const submitted = await submit(limited, model, inputs[index], runOptions);
-        jobId = submitted.data.id;
-        accepted.push(jobId);
-        progress.accepted += 1;
-        onProgress?.({ ...progress });
-        const result = await waitForJob(limited, catalog, model, jobId, runOptions, submitted, submittedAt);
-        items[index] = { ok: true, index, jobId, result };
+        const result = await submitAndWait(limited, catalog, model, inputs[index], runOptions, (id) => {
+          jobId = id;
+          accepted.push(id);
+          progress.accepted += 1;
+          onProgress?.({ ...progress });
+        });
+        items[index] = { ok: true, index, jobId: result.id, result };
         progress.done += 1;
       } catch (error) {
         if (options.signal?.aborted) return;

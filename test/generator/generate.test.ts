@@ -201,6 +201,8 @@ describe("npm run generate", { timeout: 120_000 }, () => {
       ["{ name: h, in: header, x-server-wait: true, schema: { type: integer, minimum: 1, maximum: 9 } }", "/paths/~1things~1{id}/get/parameters/1/x-server-wait", "only a query parameter"],
       ["{ name: w, in: query, x-server-wait: true, schema: { type: integer, minimum: 1 } }", "/paths/~1things~1{id}/get/parameters/1/schema", "a minimum and a maximum"],
       ["{ name: w, in: query, x-server-wait: yes, schema: { type: integer, minimum: 1, maximum: 9 } }", "/paths/~1things~1{id}/get/parameters/1/x-server-wait", "true or false"],
+      // A well-formed mark on an operation that is not runsync would do nothing: the client fills it only in runModelSync.
+      ["{ name: w, in: query, x-server-wait: true, schema: { type: integer, minimum: 1, maximum: 9 } }", "/paths/~1things~1{id}/get/parameters/1/x-server-wait", 'only for the operation with x-model-endpoint-role "runsync"'],
     ]) {
       const error = await generateFiles({ spec: writeContract("server-wait.yaml", marked(parameter!)) }).catch((e) => e);
       expect(error.pointer, parameter).toBe(pointer);

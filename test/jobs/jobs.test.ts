@@ -202,7 +202,9 @@ describe("runAndWait", () => {
   });
 
   it("with sync: true returns a job runsync finished, without polling", async () => {
-    await startFake({ plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" }), syncLimitPolls: 5 });
+    // The service holds the request 40 s: the URL is made during the hold, so its lifetime counts from the sending.
+    const onSyncHold = () => void (time.clock.now += 40_000);
+    await startFake({ plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" }), syncLimitPolls: 5, onSyncHold });
     const submittedAt = time.clock.now;
     const result = await runAndWait(client, VIDEO, input(), { sync: true, now: time.now, sleep: time.sleep });
     expect(result.id).toMatch(/^sync-/);
@@ -217,6 +219,62 @@ describe("runAndWait", () => {
     await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
     await runAndWait(client, VIDEO, input(), { sync: true, timeoutMs: 20_000, now: time.now, sleep: time.sleep });
     expect(fake.log[0]?.query).toBe("?wait=15000");
+  });
+
+  it("with sync: true ends runsync's request 5 s after the wait it asks for, not at what is left of timeoutMs", async () => {
+    const job = { data: { id: "sync-1", status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined };
+    const stub = { runModel: vi.fn(), runModelSync: vi.fn(async () => job), getModelJob: vi.fn() };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const }, syncWaitMs: { minimum: 1_000, maximum: 300_000 } };
+    const run = (timeoutMs?: number) => runtimeJobs.runAndWait(stub as never, catalog, "m", {}, { sync: true, timeoutMs, now: time.now, sleep: time.sleep });
+    await run();
+    await run(20_000);
+    await run(Infinity);
+    expect(stub.runModelSync.mock.calls.map((call: unknown[]) => call[2])).toMatchObject([
+      { waitMs: 300_000, timeoutMs: 305_000, maxRetries: 0 },
+      { waitMs: 15_000, timeoutMs: 20_000, maxRetries: 0 },
+      { waitMs: 300_000, timeoutMs: 305_000, maxRetries: 0 },
+    ]);
+  });
+
+  it("with sync: true and less time left than runsync's shortest wait, queues with run and keeps the job's id", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 5, runningPolls: 5, outcome: "COMPLETED" }) });
+    // A runsync request could not end before the deadline without losing its answer, and so its id.
+    const error = await runAndWait(client, VIDEO, input(), { sync: true, timeoutMs: 500, now: time.now, sleep: time.sleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobWaitError);
+    expect(error.kind).toBe("timeout");
+    expect(error.jobId).toMatch(/^job-/);
+    expect(fake.log.filter((l) => l.method === "POST").map((l) => l.path)).toEqual([`/v2/${VIDEO}/run`]);
+  });
+
+  it("with sync: true, after a 429 whose Retry-After leaves too little time for runsync, submits with run", async () => {
+    const job = { data: { id: "job-1", status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined };
+    const refusal = new RateLimitError({ message: "429", status: 429, rawBody: "", headers: {}, method: "POST", url: "https://x.test/v2/m/runsync", retryAfterMs: 8_000 });
+    const stub = { runModel: vi.fn(async () => job), runModelSync: vi.fn(async () => Promise.reject(refusal)), getModelJob: vi.fn() };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const }, syncWaitMs: { minimum: 1_000, maximum: 300_000 } };
+    const result = await runtimeJobs.runAndWait(stub as never, catalog, "m", {}, { sync: true, timeoutMs: 12_000, now: time.now, sleep: time.sleep });
+    expect(result.id).toBe("job-1");
+    expect(time.clock.pauses).toEqual([8_000]);
+    expect(stub.runModelSync).toHaveBeenCalledTimes(1);
+    expect(stub.runModel).toHaveBeenCalledTimes(1);
+  });
+
+  it("refuses a timeoutMs that is NaN or negative, naming it, before anything is sent", async () => {
+    await startFake();
+    for (const timeoutMs of [Number.NaN, -1]) {
+      for (const attempt of [
+        () => runAndWait(client, VIDEO, input(), { timeoutMs }),
+        () => waitForJob(client, VIDEO, "job-1", { timeoutMs }),
+        () => runMany(client, VIDEO, [input()], { timeoutMs }),
+        () => client.runModel(VIDEO, input(), { timeoutMs }),
+        async () => new GpuCloudClient({ apiKey: "k", timeoutMs }),
+      ]) {
+        const error = await attempt().catch((e) => e);
+        expect(error).toBeInstanceOf(InvalidRequestError);
+        expect(error.field).toBe("timeoutMs");
+        expect(error.message).toContain(`not ${timeoutMs}`);
+      }
+    }
+    expect(fake.log).toEqual([]);
   });
 
   it("with sync: true keeps waiting on the same id when runsync gives up early", async () => {
@@ -328,6 +386,13 @@ describe("runMany", () => {
     expect(progress.at(-1)).toBe(10);
     // 10 submissions and 29 polls against 12 requests a minute: the batch had to wait for resets.
     expect(Math.max(...time.clock.pauses)).toBeGreaterThan(30_000);
+  });
+
+  it("with sync: true bounds each job's runsync by timeoutMs, as runAndWait does", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 1, outcome: "COMPLETED" }) });
+    const batch = await runMany(client, VIDEO, [input(1), input(2), input(3)], { sync: true, timeoutMs: 20_000, now: time.now, sleep: time.sleep });
+    expect(batch.succeeded).toBe(3);
+    expect(fake.log.filter((l) => l.method === "POST").map((l) => `${l.path}${l.query}`)).toEqual(Array(3).fill(`/v2/${VIDEO}/runsync?wait=15000`));
   });
 
   it("refuses a batch whose total estimate exceeds maxCostUsd before any request", async () => {

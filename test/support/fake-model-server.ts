@@ -30,6 +30,8 @@ export interface FakeOptions {
   /** Milliseconds the server takes per request (to make concurrency observable). */
   latencyMs?: number;
   now?(): number;
+  /** Called while runsync holds a request (a simulated clock can advance here). */
+  onSyncHold?(): void;
 }
 
 interface FakeJob {
@@ -70,7 +72,7 @@ export class FakeModelServer {
   tooManyRequests = 0;
   baseUrl = "";
   #server: http.Server;
-  #options: Required<Omit<FakeOptions, "plan">> & Pick<FakeOptions, "plan">;
+  #options: Required<Omit<FakeOptions, "plan" | "onSyncHold">> & Pick<FakeOptions, "plan" | "onSyncHold">;
   #windows: Array<{ name: string; quota: number; seconds: number; used: number; startedAt: number | undefined }>;
   #nextId = 1;
 
@@ -85,6 +87,7 @@ export class FakeModelServer {
       syncLimitPolls: options.syncLimitPolls ?? 2,
       latencyMs: options.latencyMs ?? 0,
       now: options.now ?? Date.now,
+      onSyncHold: options.onSyncHold,
     };
     this.#windows = this.#options.quotas.map((q) => ({ ...q, used: 0, startedAt: undefined }));
     this.#server = http.createServer((req, res) => {
@@ -198,6 +201,7 @@ export class FakeModelServer {
       }
       if (mode === "runsync") {
         const steps = plan.queuedPolls + plan.runningPolls;
+        this.#options.onSyncHold?.();
         job.polls = Math.min(steps, this.#options.syncLimitPolls);
         record(200);
         this.#send(res, 200, this.#jobView(job));

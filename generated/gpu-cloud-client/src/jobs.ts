@@ -12,6 +12,7 @@ export type { BatchItem, BatchOptions, BatchProgress, BatchResult, RunOptions, W
 export const MODEL_CATALOG: ModelCatalog = {
   endpoints: MODEL_ENDPOINTS,
   terminalStatuses: TERMINAL_JOB_STATUSES,
+  syncWaitMs: { minimum: 1000, maximum: 300000 },
   withDefaults: withModelDefaults,
   validate: validateModelInput,
 };

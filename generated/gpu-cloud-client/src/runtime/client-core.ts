@@ -8,7 +8,7 @@ import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, Respon
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { authenticationHeaders, bufferedErrorBody, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, prepareCall } from "./transport.js";
+import { authenticationHeaders, bufferedErrorBody, checkTimeout, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, prepareCall } from "./transport.js";
 import type { Logger, PreparedCall, ReusableBody, TransportConfig } from "./transport.js";
 import type { ValidationIssue } from "./validation.js";
 
@@ -140,6 +140,7 @@ export class ClientCore {
       const message = `No API key: pass { apiKey } or set the ${defaults.apiKeyEnvVar} environment variable.`;
       throw new InvalidRequestError(message, { field: "apiKey", problems: [{ path: "apiKey", message, keyword: "required" }] });
     }
+    checkTimeout("timeoutMs", transport.timeoutMs);
     this.#transport = { ...transport, apiKey };
     this.#authentication = authenticationHeaders(this.#transport);
     this.#servers = { ...defaults.servers };

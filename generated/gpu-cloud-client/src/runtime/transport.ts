@@ -136,6 +136,7 @@ export interface PreparedCall {
  * once per client) set last, over any caller header: this path sends it without adding them.
  */
 export function prepareCall(config: TransportConfig, call: CallOptions & { body?: ReusableBody } = {}): PreparedCall {
+  checkTimeout("timeoutMs", call.timeoutMs);
   const first = new AbortController();
   const viaInit = config.fetch === undefined;
   let used = false;
@@ -170,6 +171,17 @@ export function prepareCall(config: TransportConfig, call: CallOptions & { body?
 }
 
 const NO_SIGNALS: readonly AbortSignal[] = [];
+
+/**
+ * A timeout is a number of milliseconds, 0 or more (`Infinity` allowed). NaN or a negative number
+ * is refused: compared with anything it is false, so it would silently mean no timeout at all.
+ */
+export function checkTimeout(field: string, value: number | undefined): void {
+  if (value === undefined) return;
+  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
+    throw new InvalidRequestError(`${field} must be a number of milliseconds, 0 or more (Infinity allowed), not ${typeof value === "number" ? String(value) : typeof value}`, { field });
+  }
+}
 
 /** The headers that authenticate a request, checked so a bad key never reaches a Headers error message. */
 export function authenticationHeaders(config: TransportConfig): Record<string, string> {
