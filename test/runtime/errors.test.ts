@@ -306,6 +306,28 @@ describe("redactSecrets", () => {
     );
   });
 
+  it("blanks a secret echoed with lowercase percent-escapes, escaped slashes, \\u escapes or only partly encoded", () => {
+    const key = "k/ey+1=é\\2";
+    const spellings = [
+      encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+      key.replace("/", "\\/"),
+      Array.from(key, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join(""),
+      Array.from(key, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`).join(""),
+      `k%2Fey+1%3d${encodeURIComponent("é")}\\\\2`,
+      "k%2F%65y%2B1=\\u00e9\\\\2",
+    ];
+    for (const spelling of spellings) expect(redactSecrets(`echo [${spelling}] end`, [key]), spelling).toBe("echo [[REDACTED]] end");
+    // A different key, or one spelled with a letter in the other case, is not the key.
+    expect(redactSecrets("echo K/ey+1=é\\2", [key])).toBe("echo K/ey+1=é\\2");
+  });
+
+  it("blanks an encoded start of a secret where a cut text ends in it", () => {
+    const key = "sk-live/0123456789";
+    expect(redactSecrets(`echo ${encodeURIComponent(key).slice(0, 12)}`, [key])).toBe("echo [REDACTED]");
+    expect(redactSecrets(`echo ${encodeURIComponent(key).slice(0, 12).toLowerCase()}`, [key])).toBe("echo [REDACTED]");
+    expect(redactSecrets(`echo ${encodeURIComponent(key).slice(0, 12)} and more`, [key])).toBe(`echo ${encodeURIComponent(key).slice(0, 12)} and more`);
+  });
+
   it("blanks the start of a secret where a cut text ends in it, but not a few chance characters", () => {
     const key = "sk-live-0123456789";
     expect(redactSecrets(`you sent Bearer ${key.slice(0, 11)}`, [key])).toBe("you sent Bearer [REDACTED]");

@@ -387,29 +387,58 @@ const MIN_SECRET_TAIL = 4;
 /**
  * Replaces every occurrence of each non-empty secret with `[REDACTED]`, and a start of one at the
  * very end: a body kept only up to 64 KiB may be cut in the middle of an echoed key. A server may
- * echo a key percent-encoded (in a URL) or escaped (in JSON), so those spellings are blanked too.
+ * echo a key percent-encoded (in a URL) or escaped (in JSON), wholly or in part and with hex digits
+ * in either case, so each character is matched in any of those spellings.
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
-  const spellings = new Set<string>();
-  for (const secret of secrets) {
-    if (secret.length === 0) continue;
-    spellings.add(secret);
-    spellings.add(encodeURIComponent(secret));
-    spellings.add(JSON.stringify(secret).slice(1, -1));
-  }
-  // Longest first, so a secret containing another is replaced whole.
-  const ordered = [...spellings].sort((a, b) => b.length - a.length);
   let result = text;
-  for (const secret of ordered) {
-    result = result.split(secret).join(REDACTED);
-    for (let length = Math.min(secret.length - 1, result.length); length >= MIN_SECRET_TAIL; length--) {
-      if (result.endsWith(secret.slice(0, length))) {
-        result = result.slice(0, result.length - length) + REDACTED;
-        break;
-      }
-    }
+  // Longest first, so a secret containing another is replaced whole.
+  for (const secret of [...new Set(secrets)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) {
+    const { whole, cutAtEnd } = secretPatterns(secret);
+    result = result.replace(whole, REDACTED);
+    if (cutAtEnd !== undefined) result = result.replace(cutAtEnd, REDACTED);
   }
   return result;
+}
+
+const secretPatternCache = new Map<string, { whole: RegExp; cutAtEnd: RegExp | undefined }>();
+
+/** `whole` finds the secret anywhere; `cutAtEnd`, a start of it (MIN_SECRET_TAIL characters or more) ending the text. */
+function secretPatterns(secret: string): { whole: RegExp; cutAtEnd: RegExp | undefined } {
+  const cached = secretPatternCache.get(secret);
+  if (cached !== undefined) return cached;
+  const characters = Array.from(secret, (character) => `(?:${characterSpellings(character)})`);
+  let cutAtEnd: RegExp | undefined;
+  if (characters.length > MIN_SECRET_TAIL) {
+    // p0 … p3 (?:p4 (?:p5 … )?)?$ : any start from MIN_SECRET_TAIL characters to all but the last.
+    let optional = "";
+    for (let i = characters.length - 2; i >= MIN_SECRET_TAIL; i--) optional = `(?:${characters[i]}${optional})?`;
+    cutAtEnd = new RegExp(`${characters.slice(0, MIN_SECRET_TAIL).join("")}${optional}$`);
+  }
+  const patterns = { whole: new RegExp(characters.join(""), "g"), cutAtEnd };
+  // Clients are few and keys fixed: the cache stays small; a bound keeps it so anyway.
+  if (secretPatternCache.size >= 16) secretPatternCache.clear();
+  secretPatternCache.set(secret, patterns);
+  return patterns;
+}
+
+/** A regular expression for one character as itself, percent-encoded (UTF-8) or JSON-escaped. */
+function characterSpellings(character: string): string {
+  const spellings = [character.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")];
+  spellings.push(Array.from(new TextEncoder().encode(character), (byte) => `%${hexDigits(byte, 2)}`).join(""));
+  const units = Array.from({ length: character.length }, (_, i) => character.charCodeAt(i));
+  spellings.push(units.map((unit) => `\\\\u${hexDigits(unit, 4)}`).join(""));
+  const short = JSON_SHORT_ESCAPES[character];
+  if (short !== undefined) spellings.push(short);
+  if (character === " ") spellings.push("\\+");
+  return spellings.join("|");
+}
+
+const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '\\\\"', "\\": "\\\\\\\\", "/": "\\\\/", "\b": "\\\\b", "\f": "\\\\f", "\n": "\\\\n", "\r": "\\\\r", "\t": "\\\\t" };
+
+/** `value` as `width` hex digits, each letter matching either case. */
+function hexDigits(value: number, width: number): string {
+  return Array.from(value.toString(16).padStart(width, "0"), (digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join("");
 }
 
 /** The URL without userinfo (query kept); unparseable input is returned with any `user:pass@` cut out. */
