@@ -299,6 +299,9 @@ describe("refusals", () => {
     { document: { anyOf: [true, { foo: 1 }] }, pointer: "/anyOf/1/foo", reason: /unsupported schema keyword "foo"/ },
     { document: { contains: { unevaluatedProperties: false }, minContains: 0 }, pointer: "/contains/unevaluatedProperties", reason: /not supported/ },
     { document: { then: { foo: 1 } }, pointer: "/then/foo", reason: /unsupported schema keyword/ },
+    // The target of a $ref in a branch the code leaves out never becomes a unit: it is audited all the same.
+    { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { foo: 1 } }, pointer: "/x-extra/foo", reason: /unsupported schema keyword "foo"/ },
+    { document: { type: "string", items: { $ref: "#/x-extra" }, "x-extra": { pattern: "(" } }, pointer: "/x-extra/pattern", reason: /regular expression/ },
     { document: { minContains: -1 }, pointer: "/minContains", reason: /non-negative integer/ },
     { document: { $anchor: 5 }, pointer: "/$anchor", reason: /not a plain name/ },
     { document: { type: "boolean", patternProperties: { "(": true } }, pointer: "/patternProperties/(", reason: /regular expression/ },

@@ -71,6 +71,9 @@ interface DynamicMessage {
 
 export class ValidatorCompiler {
   readonly units = new Map<string, Unit>();
+  /** Pointers whose schema `audit` has checked (units, their subschemas, `$ref` targets). */
+  private readonly audited = new Set<string>();
+  private readonly refsToAudit: string[] = [];
   /** Module-level constants (regular expressions, pattern scans, JSON data, sets), in creation order. */
   readonly constants: Declaration[] = [];
   /** `$ref`s evaluated on the same value as their schema: a cycle of them would never end. */
@@ -132,6 +135,12 @@ export class ValidatorCompiler {
     for (let next = 0; next < this.pending.length; next++) {
       const unit = this.pending[next] as Unit;
       this.audit(unit.schema, unit.pointer);
+      for (let target = this.refsToAudit.pop(); target !== undefined; target = this.refsToAudit.pop()) {
+        if (this.audited.has(target)) continue;
+        const targetSchema = valueAt(this.document, parsePointer(target));
+        if (targetSchema === undefined) throw new ContractError(target, "no schema here");
+        this.audit(targetSchema, target);
+      }
       out.push({ name: unit.check, lines: this.checkFunction(unit) }, { name: unit.collect, lines: this.collectFunction(unit) });
     }
     this.pending.length = 0;
@@ -256,9 +265,13 @@ export class ValidatorCompiler {
    * Checks every keyword of a unit's schema and of all its subschemas before any code is made:
    * also those the code leaves out (string keywords under `type: number`, the other branches of an
    * `anyOf` with a `true` one, `then` without `if`), so that what is refused does not depend on
-   * neighbouring keywords. `$ref` targets are resolved here and audited as units of their own.
+   * neighbouring keywords. Entries under `$defs` are audited whether used or not (an unsupported
+   * keyword there would be one ignored silently); `$ref` targets are audited too, also those of a
+   * branch the code leaves out, whose targets never become units. Each pointer is audited once.
    */
   private audit(schema: unknown, at: string): void {
+    if (this.audited.has(at)) return;
+    this.audited.add(at);
     if (typeof schema === "boolean") return;
     if (!isObject(schema)) throw new ContractError(at, "a schema must be an object or a boolean");
     checkKeywords(schema, at, at === "");
@@ -276,7 +289,8 @@ export class ValidatorCompiler {
     if ("pattern" in schema) checkPattern(schema["pattern"], at + "/pattern");
     if ("format" in schema) this.formatChecker(schema["format"], at + "/format");
     if ("dependentRequired" in schema) dependentRequiredOf(schema, at);
-    if ("$ref" in schema) this.resolveRef(schema["$ref"], at + "/$ref");
+    // Queued, not followed: a chain of $refs may be longer than the call stack is deep.
+    if ("$ref" in schema) this.refsToAudit.push(this.resolveRef(schema["$ref"], at + "/$ref"));
     for (const keyword of ["properties", "patternProperties", "dependentSchemas", "$defs"]) {
       for (const [name, sub] of Object.entries(schemaMap(schema, keyword, at))) {
         if (keyword === "patternProperties") checkPattern(name, at + pointer(keyword, name));
