@@ -78,7 +78,11 @@ export function normaliseText(s: string): string {
 export async function writeOutput(outDir: string, files: OutputFile[]): Promise<void> {
   const target = path.resolve(outDir);
   const sorted = validate(files);
-  await mkdir(path.dirname(target), { recursive: true });
+  await mkdir(path.dirname(target), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    // A file where a parent folder should be: the user's --out, not a bug.
+    if (error.code === "EEXIST" || error.code === "ENOTDIR") throw new UsageError(`cannot make ${path.dirname(target)}: a file stands in its path`);
+    throw error;
+  });
   const existing = await lstat(target).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw new UsageError(`${target} exists and is not a folder`);
   if (existing) await assertOnlyGenerated(target, sorted);

@@ -127,6 +127,21 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(fs.readFileSync(path.join(out, "notes.txt"), "utf8")).toBe("mine");
   });
 
+  it("refuses an --out that is a file, or lies under one, with one plain line", async () => {
+    const file = path.join(scratch, "a-file");
+    fs.writeFileSync(file, "mine");
+    const contract = writeContract("ok-file.yaml", MINIMAL);
+    for (const [out, expected] of [
+      [file, `error: ${file} exists and is not a folder\n`],
+      [path.join(file, "sub"), `error: cannot make ${file}: a file stands in its path\n`],
+    ] as const) {
+      const result = await cli("--spec", contract, "--out", out);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(expected);
+    }
+    expect(fs.readFileSync(file, "utf8")).toBe("mine");
+  });
+
   it("stops on what it cannot handle with the JSON pointer, and a failed run leaves the previous output intact", async () => {
     const out = path.join(scratch, "intact");
     expect((await cli("--spec", writeContract("ok.yaml", MINIMAL), "--out", out)).code).toBe(0);
