@@ -223,6 +223,11 @@ describe("npm run generate", { timeout: 120_000 }, () => {
       expect(error.pointer, parameter).toBe(pointer);
       expect(error.message).toContain(reason);
     }
+    const wait = (name: string) => `{ name: ${name}, in: query, x-server-wait: true, schema: { type: integer, minimum: 1, maximum: 9 } }`;
+    const twice = marked(`${wait("w")}\n        - ${wait("v")}`).replace("operationId: getThing", "operationId: getThing\n      x-model-endpoint-role: runsync");
+    const error = await generateFiles({ spec: writeContract("server-wait-twice.yaml", twice) }).catch((e) => e);
+    expect(error.pointer).toBe("/paths/~1things~1{id}/get/parameters/2/x-server-wait");
+    expect(error.message).toContain("one server wait");
   });
 
   it("takes a JSON response without a schema as any body", async () => {
