@@ -207,6 +207,7 @@ export function buildModel(contract: LoadedContract, options: ModelOptions = {})
   const operations = readOperations(contract, servers);
   const schemaNames = Object.keys(document.components?.schemas ?? {});
   const models = readModelEndpoints(contract);
+  checkModelRoles(operations, models.length > 0);
   const terminal = findTerminalStatuses(contract);
   return {
     title: document.info.title,
@@ -335,6 +336,27 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
   const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel", taken: RESERVED_METHOD_NAMES });
   const typeNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "pascal" });
   return drafts.map((draft, index) => ({ ...draft, methodName: methodNames[index]!, typeName: typeNames[index]! }));
+}
+
+/**
+ * The model methods (`runModel`, `runModelSync`, `getModelJob`) are made from the one operation of
+ * each role: a second would be left out silently, so it is refused. A server wait is filled only
+ * by `runModelSync`, which exists only with `x-model-endpoints`.
+ */
+function checkModelRoles(operations: OperationModel[], hasModels: boolean): void {
+  const first = new Map<string, OperationModel>();
+  for (const operation of operations) {
+    if (operation.modelRole === undefined) continue;
+    const earlier = first.get(operation.modelRole);
+    if (earlier !== undefined) {
+      throw new ContractError(`${operation.pointer}/x-model-endpoint-role`, `a second operation with x-model-endpoint-role "${operation.modelRole}" (the first is ${earlier.pointer}); each role belongs to one operation`);
+    }
+    first.set(operation.modelRole, operation);
+  }
+  const wait = operations.flatMap((o) => o.parameters).find((p) => p.serverWait !== undefined);
+  if (wait !== undefined && !hasModels) {
+    throw new ContractError(`${wait.pointer}/x-server-wait`, "x-server-wait is filled by runModelSync, which is generated only when the document has x-model-endpoints");
+  }
 }
 
 /**

@@ -63,7 +63,6 @@ export function runMany<M extends ModelId>(
 /** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */
 export function emitBin(project: Project, model: ApiModel, fileName: string, className: string, hasValidation: boolean, version: string): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
-  const syncWait = model.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
   const serverEnv = serverEnvironmentVariables(model);
   file.addStatements(`/// <reference types="node" />
 import { main } from "./runtime/cli.js";

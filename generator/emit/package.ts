@@ -133,6 +133,8 @@ export function emitPackageFiles(
     hasBin,
     binName,
     hasJobs: hasJobs && models.length > 0,
+    // runAndWait's `sync: true` paragraph holds only where runsync's wait can be asked for.
+    hasSyncWait: model.operations.some((o) => o.modelRole === "runsync" && o.parameters.some((p) => p.serverWait !== undefined)),
     validatorsEntry: `${model.packageName}/validators`,
     validatorStem: extras.validatorStem !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(extras.validatorStem) ? extras.validatorStem : undefined,
     licenseHolder: typeof contact.name === "string" && contact.name.trim() ? contact.name : `The authors of ${model.packageName}`,

@@ -272,7 +272,7 @@ function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit:
  * Timeout and abort throw a `JobWaitError` carrying the last job seen, leaving no timer or listener.
  */
 export async function waitForJob(
-  client: JobClient,
+  client: Pick<JobClient, "getModelJob">,
   catalog: ModelCatalog,
   model: string,
   jobId: string,
@@ -387,21 +387,20 @@ export async function runAndWait(
   return submitAndWait(client, catalog, model, input, options);
 }
 
-/** `timeoutMs` bounds the whole run: refused submissions, the submission and the wait. `onAccepted` hears the job's id first. */
-async function submitAndWait(
-  client: JobClient,
-  catalog: ModelCatalog,
-  model: string,
-  input: unknown,
-  options: RunOptions,
-  onAccepted?: (jobId: string) => void,
-): Promise<JobResult> {
+/** How a batch shares one rate gate: submissions take their turn in it; polls go through `polling`. */
+interface Batch {
+  gate: RateGate;
+  polling: Pick<JobClient, "getModelJob">;
+  onAccepted(jobId: string): void;
+}
+
+/** Submits, then waits on the job's id. `timeoutMs` bounds both, from the first attempt to submit. */
+async function submitAndWait(client: JobClient, catalog: ModelCatalog, model: string, input: unknown, options: RunOptions, batch?: Batch): Promise<JobResult> {
   const now = options.now ?? Date.now;
-  const submittedAt = now();
-  const deadline = submittedAt + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
-  const submitted = await submit(client, catalog, model, input, options, deadline);
-  onAccepted?.(submitted.data.id);
-  return waitForJob(client, catalog, model, submitted.data.id, { ...options, timeoutMs: Math.max(0, deadline - now()) }, submitted, submittedAt);
+  const { submitted, sentAt, deadline } = await submit(client, catalog, model, input, options, batch?.gate);
+  batch?.onAccepted(submitted.data.id);
+  const waitOptions = { ...options, timeoutMs: Math.max(0, deadline - now()) };
+  return waitForJob(batch?.polling ?? client, catalog, model, submitted.data.id, waitOptions, submitted, sentAt);
 }
 
 /** The shortest pause before submitting again after a 429, whatever `Retry-After` says. */
@@ -411,39 +410,53 @@ const MIN_RESUBMIT_DELAY_MS = 1_000;
 const SYNC_ANSWER_MARGIN_MS = 5_000;
 
 /**
- * How a submission is sent. `runsync` is asked to wait what is left before `deadline` less a margin,
- * within the contract's limits, and its request ends at that wait plus the margin, so the service
- * answers with the job (finished or not, but with its id) before the client would give up. When
- * even the shortest wait no longer fits, the job goes to `run`: it is queued and answered at once,
- * rather than billed by a runsync request that times out and loses its id.
+ * How a submission is sent, `remaining` ms before the run's deadline. `runsync` is asked to wait
+ * what is left less a margin, within the contract's limits, and its request ends at that wait plus
+ * the margin, so the service answers with the job (finished or not, but with its id) before the
+ * client gives up. When even the shortest wait and its margin no longer fit, the job goes to `run`:
+ * queued and answered at once, rather than billed by a runsync request cut off before its id
+ * arrives. Without limits in the contract, the service holds runsync as long as it likes: the
+ * request may last what is left, and with less than the margin left the job goes to `run` too.
  */
 function submission(client: JobClient, catalog: ModelCatalog, options: RunOptions, remaining: number): { call: JobClient["runModel"]; options: SyncRequestOptions } {
   const base = { signal: options.signal, maxRetries: 0 };
   if (!options.sync) return { call: client.runModel, options: base };
   if (client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
   const limits = catalog.syncWaitMs;
-  if (limits === undefined) {
-    // The service decides how long it holds runsync: the request may last what is left of the run.
-    return { call: client.runModelSync, options: Number.isFinite(remaining) ? { ...base, timeoutMs: Math.max(1, remaining) } : base };
-  }
-  if (remaining < limits.minimum + SYNC_ANSWER_MARGIN_MS) return { call: client.runModel, options: base };
+  if (remaining < (limits?.minimum ?? 0) + SYNC_ANSWER_MARGIN_MS) return { call: client.runModel, options: base };
+  if (limits === undefined) return { call: client.runModelSync, options: { ...base, timeoutMs: remaining } };
   const waitMs = Math.min(limits.maximum, Math.floor(remaining - SYNC_ANSWER_MARGIN_MS));
   return { call: client.runModelSync, options: { ...base, waitMs, timeoutMs: waitMs + SYNC_ANSWER_MARGIN_MS } };
 }
 
 /**
  * Submits once; a 429 (no job was made) is submitted again after `Retry-After` (at least a second),
- * unless that would pass `deadline`: then the RateLimitError is thrown.
+ * unless that would pass the deadline: then the RateLimitError is thrown. The deadline starts at
+ * the first attempt, once `gate` (a batch's) lets it go, and each attempt is shaped by what is left
+ * of it at that moment.
  */
-async function submit(client: JobClient, catalog: ModelCatalog, model: string, input: unknown, options: RunOptions, deadline: number): Promise<ApiResult<JobLike>> {
+async function submit(
+  client: JobClient,
+  catalog: ModelCatalog,
+  model: string,
+  input: unknown,
+  options: RunOptions,
+  gate?: RateGate,
+): Promise<{ submitted: ApiResult<JobLike>; sentAt: number; deadline: number }> {
   const pause = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
+  let deadline: number | undefined;
   for (;;) {
+    await gate?.acquire(options.signal);
+    const sentAt = now();
+    deadline ??= sentAt + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+    let submitted: ApiResult<JobLike>;
     try {
       // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
-      const { call, options: requestOptions } = submission(client, catalog, options, deadline - now());
-      return await call.call(client, model, input as never, requestOptions);
+      const { call, options: requestOptions } = submission(client, catalog, options, deadline - sentAt);
+      submitted = await call.call(client, model, input as never, requestOptions);
     } catch (error) {
+      gate?.release((error as { rateLimit?: RateLimitState }).rateLimit);
       // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
       if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
       if (error instanceof RateLimitError) {
@@ -454,6 +467,8 @@ async function submit(client: JobClient, catalog: ModelCatalog, model: string, i
       }
       throw error;
     }
+    gate?.release(submitted.rateLimit);
+    return { submitted, sentAt, deadline };
   }
 }
 
@@ -601,16 +616,14 @@ function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Pro
   });
 }
 
-/** Wraps a client so every call goes through the gate. */
-function gated(client: JobClient, gate: RateGate): JobClient {
-  const wrap =
-    <A extends unknown[]>(call: (...args: [...A, RequestOptions?]) => Promise<ApiResult<JobLike>>) =>
-    async (...args: [...A, RequestOptions?]): Promise<ApiResult<JobLike>> => {
-      const options = args.at(-1) as RequestOptions | undefined;
+/** The polls of a batch, each through the gate. */
+function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getModelJob"> {
+  return {
+    async getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>> {
       await gate.acquire(options?.signal);
       let rateLimit: RateLimitState | undefined;
       try {
-        const result = await call(...args);
+        const result = await client.getModelJob(model, jobId, options);
         rateLimit = result.rateLimit;
         return result;
       } catch (error) {
@@ -619,13 +632,7 @@ function gated(client: JobClient, gate: RateGate): JobClient {
       } finally {
         gate.release(rateLimit);
       }
-    };
-  return {
-    runModel: wrap((model: string, input: never, options?: RequestOptions) => client.runModel(model, input, options)),
-    ...(client.runModelSync === undefined
-      ? {}
-      : { runModelSync: wrap((model: string, input: never, options?: SyncRequestOptions) => client.runModelSync!(model, input, options)) }),
-    getModelJob: wrap((model: string, jobId: string, options?: RequestOptions) => client.getModelJob(model, jobId, options)),
+    },
   };
 }
 
@@ -645,7 +652,7 @@ export async function runMany(
   enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
   checkTimeout("timeoutMs", options.timeoutMs);
   const gate = new RateGate(options.now, options.sleep);
-  const limited = gated(client, gate);
+  const polling = gatedPolling(client, gate);
   const items: Array<BatchItem | undefined> = new Array(inputs.length);
   const accepted: string[] = [];
   const progress: BatchProgress = { done: 0, failed: 0, total: inputs.length, accepted: 0 };
@@ -658,12 +665,14 @@ export async function runMany(
       const index = next++;
       let jobId: string | undefined;
       try {
-        const result = await submitAndWait(limited, catalog, model, inputs[index], runOptions, (id) => {
+        const onAccepted = (id: string) => {
           jobId = id;
           accepted.push(id);
           progress.accepted += 1;
           onProgress?.({ ...progress });
-        });
+        };
+        // Each job's timeoutMs starts when the gate lets its submission go, not while it queues.
+        const result = await submitAndWait(client, catalog, model, inputs[index], runOptions, { gate, polling, onAccepted });
         items[index] = { ok: true, index, jobId: result.id, result };
         progress.done += 1;
       } catch (error) {

@@ -228,6 +228,26 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const error = await generateFiles({ spec: writeContract("server-wait-twice.yaml", twice) }).catch((e) => e);
     expect(error.pointer).toBe("/paths/~1things~1{id}/get/parameters/2/x-server-wait");
     expect(error.message).toContain("one server wait");
+    // One mark on runsync, but no x-model-endpoints: no runModelSync would ever fill it.
+    const once = marked(wait("w")).replace("operationId: getThing", "operationId: getThing\n      x-model-endpoint-role: runsync");
+    const unused = await generateFiles({ spec: writeContract("server-wait-no-models.yaml", once) }).catch((e) => e);
+    expect(unused.pointer).toBe("/paths/~1things~1{id}/get/parameters/1/x-server-wait");
+    expect(unused.message).toContain("only when the document has x-model-endpoints");
+  });
+
+  it("refuses a second operation with the same x-model-endpoint-role, naming both", async () => {
+    const roles = `${MINIMAL.replace("operationId: getThing", "operationId: getThing\n      x-model-endpoint-role: status")}  /others/{id}:
+    get:
+      operationId: getOther
+      x-model-endpoint-role: status
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200': { description: ok }
+`;
+    const error = await generateFiles({ spec: writeContract("roles-twice.yaml", roles) }).catch((e) => e);
+    expect(error.pointer).toBe("/paths/~1others~1{id}/get/x-model-endpoint-role");
+    expect(error.message).toContain('a second operation with x-model-endpoint-role "status" (the first is /paths/~1things~1{id}/get)');
   });
 
   it("takes a JSON response without a schema as any body", async () => {

@@ -258,6 +258,17 @@ describe("runAndWait", () => {
     expect(stub.runModel).toHaveBeenCalledTimes(1);
   });
 
+  it("with sync: true and a contract that cannot ask runsync to wait, gives the request what is left, or uses run under 5 s", async () => {
+    const job = { data: { id: "j", status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined };
+    const stub = { runModel: vi.fn(async () => job), runModelSync: vi.fn(async () => job), getModelJob: vi.fn() };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const } };
+    for (const timeoutMs of [Infinity, 60_000, 3_000]) {
+      await runtimeJobs.runAndWait(stub as never, catalog, "m", {}, { sync: true, timeoutMs, now: time.now, sleep: time.sleep });
+    }
+    expect(stub.runModelSync.mock.calls.map((call: unknown[]) => (call[2] as { timeoutMs: number }).timeoutMs)).toEqual([Infinity, 60_000]);
+    expect(stub.runModel).toHaveBeenCalledTimes(1);
+  });
+
   it("refuses a timeoutMs that is NaN or negative, naming it, before anything is sent", async () => {
     await startFake();
     for (const timeoutMs of [Number.NaN, -1]) {
@@ -393,6 +404,42 @@ describe("runMany", () => {
     const batch = await runMany(client, VIDEO, [input(1), input(2), input(3)], { sync: true, timeoutMs: 20_000, now: time.now, sleep: time.sleep });
     expect(batch.succeeded).toBe(3);
     expect(fake.log.filter((l) => l.method === "POST").map((l) => `${l.path}${l.query}`)).toEqual(Array(3).fill(`/v2/${VIDEO}/runsync?wait=15000`));
+  });
+
+  it("starts each job's timeoutMs when the rate gate lets its submission go, not while it queues", async () => {
+    // runsync answers after the whole wait it was asked for; a poll then finds a job still running done.
+    const sent: Array<{ at: number; waitMs: number; timeoutMs: number }> = [];
+    let next = 0;
+    const stub = {
+      runModel: vi.fn(),
+      runModelSync: vi.fn(async (_model: string, _input: unknown, options: { waitMs: number; timeoutMs: number }) => {
+        sent.push({ at: time.clock.now, waitMs: options.waitMs, timeoutMs: options.timeoutMs });
+        time.clock.now += options.waitMs;
+        next += 1;
+        // The first finishes within its wait; the second is still running and must be polled within its own timeoutMs.
+        return { data: { id: `sync-${next}`, status: next === 1 ? "COMPLETED" : "IN_PROGRESS", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined };
+      }),
+      getModelJob: vi.fn(async (_model: string, id: string) => ({ data: { id, status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined })),
+    };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const }, syncWaitMs: { minimum: 1_000, maximum: 300_000 } };
+    const batch = await runtimeJobs.runMany(stub as never, catalog, "m", [{}, {}], { sync: true, timeoutMs: 20_000, concurrency: 2, now: time.now, sleep: time.sleep });
+    // The second job waits for the first answer (the gate's first-answer rule), then has its full 20 s.
+    expect(sent.map(({ waitMs, timeoutMs }) => ({ waitMs, timeoutMs }))).toEqual(Array(2).fill({ waitMs: 15_000, timeoutMs: 20_000 }));
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(15_000);
+    expect(batch.items.map((item) => (item.ok ? item.jobId : String(item.error)))).toEqual(["sync-1", "sync-2"]);
+  });
+
+  it("submits a job the rate gate held past its timeoutMs all the same, then waits its full timeoutMs", async () => {
+    // One request a minute: the second job's submission waits 60 s at the gate, longer than its 30 s timeoutMs.
+    const rateLimit = { windows: [{ name: "minute", remaining: 0, resetSeconds: 60, quota: 1, windowSeconds: 60 }] };
+    let next = 0;
+    const stub = {
+      runModel: vi.fn(async () => ({ data: { id: `job-${++next}`, status: "IN_QUEUE" }, status: 200, headers: new Headers(), rateLimit: undefined })),
+      getModelJob: vi.fn(async (_model: string, id: string) => ({ data: { id, status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit })),
+    };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const } };
+    const batch = await runtimeJobs.runMany(stub as never, catalog, "m", [{}, {}], { timeoutMs: 30_000, concurrency: 1, intervalMs: 1_000, now: time.now, sleep: time.sleep });
+    expect(batch.items.map((item) => (item.ok ? item.jobId : String(item.error)))).toEqual(["job-1", "job-2"]);
   });
 
   it("refuses a batch whose total estimate exceeds maxCostUsd before any request", async () => {
