@@ -385,59 +385,117 @@ const MIN_SECRET_TAIL = 4;
 
 /**
  * Replaces every occurrence of each non-empty secret with `[REDACTED]`, and a start of one at the
- * very end: a body kept only up to 64 KiB may be cut in the middle of an echoed key. A server may
- * echo a key percent-encoded (in a URL) or escaped (in JSON), wholly or in part and with hex digits
- * in either case, so each character is matched in any of those spellings.
+ * very end: a body kept only up to 64 KiB may be cut in the middle of an echoed key, even in the
+ * middle of an escape. A server may echo a key percent-encoded (in a URL) or escaped (in JSON),
+ * wholly or in part and with hex digits in either case, so each character is matched in any of
+ * those spellings. Matched by hand, not by a regular expression built from the key: a long key
+ * would make one too deep to compile, and overlapping spellings (`\`, `\\`) would make it backtrack.
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   let result = text;
   // Longest first, so a secret containing another is replaced whole.
   for (const secret of [...new Set(secrets)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) {
-    const { whole, cutAtEnd } = secretPatterns(secret);
-    result = result.replace(whole, REDACTED);
-    if (cutAtEnd !== undefined) result = result.replace(cutAtEnd, REDACTED);
+    result = redactSpelled(result, spellingsOf(secret));
   }
   return result;
 }
 
-const secretPatternCache = new Map<string, { whole: RegExp; cutAtEnd: RegExp | undefined }>();
+/** One way to write a character: `text`, compared ignoring ASCII case when `anyCase` (hex escapes, kept lowercase). */
+interface Spelling {
+  text: string;
+  anyCase: boolean;
+}
 
-/** `whole` finds the secret anywhere; `cutAtEnd`, a start of it (MIN_SECRET_TAIL characters or more) ending the text. */
-function secretPatterns(secret: string): { whole: RegExp; cutAtEnd: RegExp | undefined } {
-  const cached = secretPatternCache.get(secret);
+/** A secret's spellings per character, and the code units any spelling of it can start with. */
+interface SpelledSecret {
+  characters: Spelling[][];
+  starts: Set<number>;
+}
+
+const spellingCache = new Map<string, SpelledSecret>();
+
+/** Per character of `secret` (code points): itself, percent-encoded (UTF-8), `\uXXXX`, its JSON short escape, `+` for a space. */
+function spellingsOf(secret: string): SpelledSecret {
+  const cached = spellingCache.get(secret);
   if (cached !== undefined) return cached;
-  const characters = Array.from(secret, (character) => `(?:${characterSpellings(character)})`);
-  let cutAtEnd: RegExp | undefined;
-  if (characters.length > MIN_SECRET_TAIL) {
-    // p0 … p3 (?:p4 (?:p5 … )?)?$ : any start from MIN_SECRET_TAIL characters to all but the last.
-    let optional = "";
-    for (let i = characters.length - 2; i >= MIN_SECRET_TAIL; i--) optional = `(?:${characters[i]}${optional})?`;
-    cutAtEnd = new RegExp(`${characters.slice(0, MIN_SECRET_TAIL).join("")}${optional}$`);
+  const characters = Array.from(secret, (character) => {
+    const spellings: Spelling[] = [
+      { text: character, anyCase: false },
+      { text: Array.from(new TextEncoder().encode(character), (byte) => `%${byte.toString(16).padStart(2, "0")}`).join(""), anyCase: true },
+      { text: Array.from({ length: character.length }, (_, i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""), anyCase: true },
+    ];
+    const short = JSON_SHORT_ESCAPES[character];
+    if (short !== undefined) spellings.push({ text: short, anyCase: false });
+    if (character === " ") spellings.push({ text: "+", anyCase: false });
+    return spellings;
+  });
+  const starts = new Set<number>();
+  for (const { text, anyCase } of characters[0] ?? []) {
+    starts.add(text.charCodeAt(0));
+    if (anyCase) starts.add(text.toUpperCase().charCodeAt(0));
   }
-  const patterns = { whole: new RegExp(characters.join(""), "g"), cutAtEnd };
+  const spelled = { characters, starts };
   // Clients are few and keys fixed: the cache stays small; a bound keeps it so anyway.
-  if (secretPatternCache.size >= 16) secretPatternCache.clear();
-  secretPatternCache.set(secret, patterns);
-  return patterns;
+  if (spellingCache.size >= 16) spellingCache.clear();
+  spellingCache.set(secret, spelled);
+  return spelled;
 }
 
-/** A regular expression for one character as itself, percent-encoded (UTF-8) or JSON-escaped. */
-function characterSpellings(character: string): string {
-  const spellings = [character.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")];
-  spellings.push(Array.from(new TextEncoder().encode(character), (byte) => `%${hexDigits(byte, 2)}`).join(""));
-  const units = Array.from({ length: character.length }, (_, i) => character.charCodeAt(i));
-  spellings.push(units.map((unit) => `\\\\u${hexDigits(unit, 4)}`).join(""));
-  const short = JSON_SHORT_ESCAPES[character];
-  if (short !== undefined) spellings.push(short);
-  if (character === " ") spellings.push("\\+");
-  return spellings.join("|");
+const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function redactSpelled(text: string, { characters, starts }: SpelledSecret): string {
+  let out = "";
+  let copied = 0;
+  for (let start = 0; start < text.length; start++) {
+    if (!starts.has(text.charCodeAt(start))) continue;
+    const match = matchAt(text, start, characters);
+    if (match === undefined) continue;
+    out += text.slice(copied, start) + REDACTED;
+    copied = match.end;
+    if (!match.whole) break;
+    start = match.end - 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
-const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '\\\\"', "\\": "\\\\\\\\", "/": "\\\\/", "\b": "\\\\b", "\f": "\\\\f", "\n": "\\\\n", "\r": "\\\\r", "\t": "\\\\t" };
+/**
+ * The secret spelled from `start`: `whole` with the end of its longest spelling there, or, where
+ * the text ends within it after MIN_SECRET_TAIL characters of text, a cut start ending the text.
+ * Every end reachable after each character is kept (a few at most), so nothing backtracks.
+ */
+function matchAt(text: string, start: number, characters: Spelling[][]): { end: number; whole: boolean } | undefined {
+  let reached = [start];
+  let textEndsInside = false;
+  for (const spellings of characters) {
+    const next: number[] = [];
+    for (const at of reached) {
+      for (const spelling of spellings) {
+        const length = matchedLength(text, at, spelling);
+        if (length === spelling.text.length) {
+          if (!next.includes(at + length)) next.push(at + length);
+        } else if (at + length === text.length) {
+          textEndsInside = true;
+        }
+      }
+    }
+    if (next.length === 0) {
+      return textEndsInside && text.length - start >= MIN_SECRET_TAIL ? { end: text.length, whole: false } : undefined;
+    }
+    reached = next;
+  }
+  return { end: Math.max(...reached), whole: true };
+}
 
-/** `value` as `width` hex digits, each letter matching either case. */
-function hexDigits(value: number, width: number): string {
-  return Array.from(value.toString(16).padStart(width, "0"), (digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join("");
+/** How many characters of `spelling` the text holds from `at` (fewer where it differs or ends). */
+function matchedLength(text: string, at: number, spelling: Spelling): number {
+  const expected = spelling.text;
+  let i = 0;
+  for (; i < expected.length && at + i < text.length; i++) {
+    let code = text.charCodeAt(at + i);
+    if (spelling.anyCase && code >= 65 && code <= 90) code += 32;
+    if (code !== expected.charCodeAt(i)) break;
+  }
+  return i;
 }
 
 /** The URL without userinfo (query kept); unparseable input is returned with any `user:pass@` cut out. */

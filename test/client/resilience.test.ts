@@ -316,6 +316,14 @@ describe("the generated client while it reads a body", () => {
     }
   });
 
+  it("blanks a long key (a 4,000-character token) echoed in an error body", async () => {
+    const longKey = `eyJ${"x".repeat(4_000)}`;
+    replies = [(req, res) => { res.writeHead(500, { "content-type": "text/plain" }); res.end(`upstream said: ${String(req.headers.authorization)}`); }];
+    const error = await client({ apiKey: longKey }).listPods().catch((e) => e);
+    expect(error.status).toBe(500);
+    expect(error.rawBody).toBe("upstream said: Bearer [REDACTED]");
+  });
+
   it("takes a timeoutMs past setTimeout's limit as a long timeout, not an immediate one", async () => {
     const { data } = await client({ timeoutMs: Infinity }).listPods();
     expect(data.pods).toEqual([]);

@@ -328,6 +328,24 @@ describe("redactSecrets", () => {
     expect(redactSecrets(`echo ${encodeURIComponent(key).slice(0, 12)} and more`, [key])).toBe(`echo ${encodeURIComponent(key).slice(0, 12)} and more`);
   });
 
+  it("blanks a start of a secret cut in the middle of an escape", () => {
+    const key = "sk-live/0123456789";
+    for (const cut of ["sk-live%2", "sk-live%", "sk-live\\", "sk-live\\u00", `${Array.from("sk-li", (c) => `\\u00${c.charCodeAt(0).toString(16)}`).join("")}\\u0`]) {
+      expect(redactSecrets(`echo ${cut}`, [key]), cut).toBe("echo [REDACTED]");
+    }
+  });
+
+  it("handles keys of any length, and runs of overlapping spellings, without blowing up", () => {
+    // A regular expression built from a 20,000-character key is too deep for V8 to compile.
+    const long = `jwt.${"A".repeat(20_000)}`;
+    expect(redactSecrets(`you sent ${long} and ${encodeURIComponent(long)}.`, [long])).toBe("you sent [REDACTED] and [REDACTED].");
+    expect(redactSecrets(`cut ${long.slice(0, 9_000)}`, [long])).toBe("cut [REDACTED]");
+    // "\\" is itself, and the start of its JSON escape: a backtracking matcher takes minutes here.
+    const slashes = `${"\\".repeat(24)}x`;
+    expect(redactSecrets(`${"\\".repeat(200)}y`, [slashes])).toBe(`${"\\".repeat(200)}y`);
+    expect(redactSecrets(`a ${JSON.stringify(slashes).slice(1, -1)} b`, [slashes])).toBe("a [REDACTED] b");
+  });
+
   it("blanks the start of a secret where a cut text ends in it, but not a few chance characters", () => {
     const key = "sk-live-0123456789";
     expect(redactSecrets(`you sent Bearer ${key.slice(0, 11)}`, [key])).toBe("you sent Bearer [REDACTED]");
