@@ -102,13 +102,15 @@ export function emitPackageFiles(
     if (!group) groups.push((group = { tag: operation.tag, operations: [] }));
     group.operations.push(operation);
   }
+  const hasRunsync = model.operations.some((o) => o.modelRole === "runsync");
+  const hasSyncWait = model.operations.some((o) => o.modelRole === "runsync" && o.parameters.some((p) => p.serverWait !== undefined));
   const models = model.models.map((m) => {
     const input = (contract.document.components?.schemas?.[m.inputSchema] as any)?.examples?.[0] ?? {};
     return {
       id: m.id,
       kind: m.kind,
       summary: m.summary,
-      example: `const { data: job } = await client.runModelSync(${stringLiteral(m.id)}, ${jsValue(input)});`,
+      example: `const { data: job } = await client.${hasRunsync ? "runModelSync" : "runModel"}(${stringLiteral(m.id)}, ${jsValue(input)});`,
       waitExample: `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
     };
   });
@@ -133,8 +135,9 @@ export function emitPackageFiles(
     hasBin,
     binName,
     hasJobs: hasJobs && models.length > 0,
-    // runAndWait's `sync: true` paragraph holds only where runsync's wait can be asked for.
-    hasSyncWait: model.operations.some((o) => o.modelRole === "runsync" && o.parameters.some((p) => p.serverWait !== undefined)),
+    // What the README says of runsync depends on whether it exists and whether its wait can be asked for.
+    hasRunsync,
+    hasSyncWait,
     validatorsEntry: `${model.packageName}/validators`,
     validatorStem: extras.validatorStem !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(extras.validatorStem) ? extras.validatorStem : undefined,
     licenseHolder: typeof contact.name === "string" && contact.name.trim() ? contact.name : `The authors of ${model.packageName}`,

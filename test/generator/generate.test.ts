@@ -235,6 +235,18 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(unused.message).toContain("only when the document has x-model-endpoints");
   });
 
+  it("describes runsync in the package README as the contract allows: a wait it can ask for, or not", async () => {
+    const readme = async (text: string, name: string) =>
+      (await generateFiles({ spec: writeContract(name, text) })).files.find((file) => file.path === "README.md")?.contents ?? "";
+    const withWait = await readme(fs.readFileSync(contract, "utf8"), "with-wait.yaml");
+    const withoutWait = await readme(fs.readFileSync(contract, "utf8").replace("      x-server-wait: true\n", ""), "without-wait.yaml");
+    expect(withWait).toContain("it asks the service to answer 5 s before the");
+    expect(withWait).not.toContain("The service decides how long it holds");
+    expect(withoutWait).toContain("The service decides how long it holds a `runModelSync` call");
+    expect(withoutWait).toContain("with less than 5 s left it queues the job with `run`");
+    expect(withoutWait).not.toContain("asking the service to answer 5 s before");
+  });
+
   it("refuses a second operation with the same x-model-endpoint-role, naming both", async () => {
     const roles = `${MINIMAL.replace("operationId: getThing", "operationId: getThing\n      x-model-endpoint-role: status")}  /others/{id}:
     get:

@@ -288,6 +288,16 @@ describe("runAndWait", () => {
     expect(fake.log).toEqual([]);
   });
 
+  it("counts the URL's lifetime from the submission that was accepted, not from a refused one", async () => {
+    // One request a minute, already used: the first submission gets a 429 and is sent again 60 s later.
+    await startFake({ quotas: [{ name: "minute", quota: 1, seconds: 60 }], plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    await client.getModelJob(VIDEO, "warm-up").catch(() => undefined);
+    const started = time.clock.now;
+    const result = await runAndWait(client, VIDEO, input(), { now: time.now, sleep: time.sleep });
+    expect(fake.log.filter((l) => l.method === "POST").map((l) => l.status)).toEqual([429, 200]);
+    expect(result.expiresAt?.getTime()).toBe(started + 60_000 + 7 * 24 * 3600 * 1000);
+  });
+
   it("with sync: true keeps waiting on the same id when runsync gives up early", async () => {
     await startFake({ plan: () => ({ queuedPolls: 2, runningPolls: 3, outcome: "COMPLETED" }), syncLimitPolls: 2 });
     const result = await runAndWait(client, VIDEO, input(), { sync: true, now: time.now, sleep: time.sleep });
@@ -430,16 +440,39 @@ describe("runMany", () => {
   });
 
   it("submits a job the rate gate held past its timeoutMs all the same, then waits its full timeoutMs", async () => {
-    // One request a minute: the second job's submission waits 60 s at the gate, longer than its 30 s timeoutMs.
-    const rateLimit = { windows: [{ name: "minute", remaining: 0, resetSeconds: 60, quota: 1, windowSeconds: 60 }] };
-    let next = 0;
+    // Two requests a minute: job 1 (run + one poll) uses them up, so job 2's submission waits 58 s at
+    // the gate, longer than its 30 s timeoutMs; after the reset its own run and poll fit the window.
+    await startFake({ quotas: [{ name: "minute", quota: 2, seconds: 60 }], plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    const batch = await runMany(client, VIDEO, [input(1), input(2)], { timeoutMs: 30_000, concurrency: 1, now: time.now, sleep: time.sleep });
+    expect(batch.items.map((item) => (item.ok ? "ok" : String(item.error)))).toEqual(["ok", "ok"]);
+    expect(Math.max(...time.clock.pauses)).toBeGreaterThan(30_000);
+    expect(fake.tooManyRequests).toBe(0);
+  });
+
+  it("does not resubmit after a 429 when the rate gate would hold the resubmission past timeoutMs", async () => {
+    // The refusal says the window is empty for a minute; the run may last 10 s: the 429 stands, and nothing is sent again.
+    const rateLimit = { windows: [{ name: "minute", remaining: 0, resetSeconds: 60, quota: 10, windowSeconds: 60 }], problems: [] };
+    const refusal = new RateLimitError({ message: "429", status: 429, rawBody: "", headers: {}, method: "POST", url: "https://x.test/v2/m/run", retryAfterMs: 1_000, rateLimit });
+    const stub = { runModel: vi.fn(async () => Promise.reject(refusal)), getModelJob: vi.fn() };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const } };
+    const batch = await runtimeJobs.runMany(stub as never, catalog, "m", [{}], { timeoutMs: 10_000, now: time.now, sleep: time.sleep });
+    const [item] = batch.items;
+    expect(item!.ok ? undefined : item!.error).toBe(refusal);
+    expect(stub.runModel).toHaveBeenCalledTimes(1);
+    expect(time.clock.pauses).toEqual([1_000]);
+  });
+
+  it.each([undefined, null, "text"])("finishes a batch whose first submission rejects with %s, freeing its turn at the gate", async (thrown) => {
+    let calls = 0;
+    const job = (id: string) => ({ data: { id, status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined });
     const stub = {
-      runModel: vi.fn(async () => ({ data: { id: `job-${++next}`, status: "IN_QUEUE" }, status: 200, headers: new Headers(), rateLimit: undefined })),
-      getModelJob: vi.fn(async (_model: string, id: string) => ({ data: { id, status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit })),
+      runModel: vi.fn(async () => (++calls === 1 ? Promise.reject(thrown) : job(`job-${calls}`))),
+      getModelJob: vi.fn(async (_model: string, id: string) => job(id)),
     };
     const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const } };
-    const batch = await runtimeJobs.runMany(stub as never, catalog, "m", [{}, {}], { timeoutMs: 30_000, concurrency: 1, intervalMs: 1_000, now: time.now, sleep: time.sleep });
-    expect(batch.items.map((item) => (item.ok ? item.jobId : String(item.error)))).toEqual(["job-1", "job-2"]);
+    const batch = await runtimeJobs.runMany(stub as never, catalog, "m", [{}, {}, {}], { concurrency: 3, now: time.now, sleep: time.sleep });
+    expect(batch.items.map((item) => item.ok)).toEqual([false, true, true]);
+    expect(batch.items[0]!.ok ? "none" : batch.items[0]!.error).toBe(thrown);
   });
 
   it("refuses a batch whose total estimate exceeds maxCostUsd before any request", async () => {

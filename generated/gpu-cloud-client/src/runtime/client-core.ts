@@ -276,7 +276,7 @@ export class ClientCore {
           url: sanitizeUrl(this.describe(spec, response, baseUrl).url),
           operationId: spec.operationId,
           // The body as it came, with the key blanked out should the server have echoed it.
-          rawBody: redactSecrets((received.text ?? "").slice(0, 65_536), [this.#transport.apiKey]),
+          rawBody: redactSecrets((received.text ?? "").slice(0, 65_536), [this.#transport.apiKey], { mayBeCut: true }),
           problems: issues,
         });
       }
@@ -427,7 +427,7 @@ async function readBody(
       message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
       status: response.status,
       // A proxy's page may echo the request, key included.
-      rawBody: redactSecrets(text.slice(0, 65_536), request.secrets),
+      rawBody: redactSecrets(text.slice(0, 65_536), request.secrets, { mayBeCut: true }),
       headers: {},
       rateLimit: parseRateLimit(response.headers),
       method: request.method,

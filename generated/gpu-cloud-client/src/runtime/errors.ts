@@ -381,23 +381,35 @@ export class ResponseValidationError extends GpuCloudError {
   }
 }
 
-/** The shortest start of a secret blanked at the end of a text (shorter ones are too likely by chance and tell little). */
+/** The shortest start of a secret (in characters of it) blanked at the end of a cut text: shorter ones are too likely by chance and tell little. */
 const MIN_SECRET_TAIL = 4;
 
 /**
- * Replaces every occurrence of each non-empty secret with `[REDACTED]`, and a start of one at the
- * very end: a body kept only up to 64 KiB may be cut in the middle of an echoed key, even in the
- * middle of an escape. A server may echo a key percent-encoded (in a URL) or escaped (in JSON),
- * wholly or in part and with hex digits in either case, so each character is matched in any of
- * those spellings. Matched by hand, not by a regular expression built from the key: a long key
- * would make one too deep to compile, and overlapping spellings (`\`, `\\`) would make it backtrack.
+ * Replaces every occurrence of each non-empty secret with `[REDACTED]`. A server may echo a key
+ * percent-encoded (in a URL) or escaped (in JSON), wholly or in part and with hex digits in either
+ * case, so each character is matched in any of those spellings. With `mayBeCut` (a raw body, kept
+ * only up to 64 KiB or cut by a dropped connection) a start of a secret, MIN_SECRET_TAIL characters
+ * of it or more, ending the text is blanked too, even one cut inside an escape. Matched by hand,
+ * not by a regular expression built from the key: a long key makes one too deep to compile, and
+ * overlapping spellings (`\`, `\\`) make it backtrack.
  */
-export function redactSecrets(text: string, secrets: readonly string[]): string {
+export function redactSecrets(text: string, secrets: readonly string[], options: { mayBeCut?: boolean } = {}): string {
   let result = text;
   // Longest first, so a secret containing another is replaced whole.
   for (const secret of [...new Set(secrets)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) {
-    result = redactSpelled(result, spellingsOf(secret));
+    result = redactSpelled(result, spellingsOf(secret), options.mayBeCut === true) ?? redactLiteral(result, secret);
   }
+  return result;
+}
+
+/**
+ * The plain spellings only (as it is, percent-encoded, JSON-escaped): what is left when a text
+ * and a key (a long periodic one, such as a run of `\`) would cost the full matcher too much.
+ */
+function redactLiteral(text: string, secret: string): string {
+  let result = text;
+  const spellings = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
+  for (const spelling of spellings.sort((a, b) => b.length - a.length)) result = result.split(spelling).join(REDACTED);
   return result;
 }
 
@@ -444,47 +456,62 @@ function spellingsOf(secret: string): SpelledSecret {
 
 const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-function redactSpelled(text: string, { characters, starts }: SpelledSecret): string {
+/** Comparisons the matcher may make per character of text before giving way to `redactLiteral`. */
+const MATCH_WORK_PER_CHARACTER = 64;
+
+/** The text with the secret blanked; undefined when it would take more work than the budget. */
+function redactSpelled(text: string, { characters, starts }: SpelledSecret, mayBeCut: boolean): string | undefined {
+  const budget = { left: MATCH_WORK_PER_CHARACTER * (text.length + 64) };
   let out = "";
   let copied = 0;
   for (let start = 0; start < text.length; start++) {
     if (!starts.has(text.charCodeAt(start))) continue;
-    const match = matchAt(text, start, characters);
+    const match = matchAt(text, start, characters, mayBeCut, budget);
+    if (budget.left < 0) return undefined;
     if (match === undefined) continue;
+    // Of the ends a match can have, the first where the secret begins again (`a\` then `\u0061\`
+    // must not lose its second start to the first's longer spelling); otherwise the furthest.
+    let end = match.ends[match.ends.length - 1]!;
+    for (const candidate of match.ends.slice(0, -1)) {
+      if (candidate < text.length && starts.has(text.charCodeAt(candidate)) && matchAt(text, candidate, characters, false, budget)?.whole) {
+        end = candidate;
+        break;
+      }
+    }
     out += text.slice(copied, start) + REDACTED;
-    copied = match.end;
+    copied = end;
     if (!match.whole) break;
-    start = match.end - 1;
+    start = end - 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
 
 /**
- * The secret spelled from `start`: `whole` with the end of its longest spelling there, or, where
- * the text ends within it after MIN_SECRET_TAIL characters of text, a cut start ending the text.
- * Every end reachable after each character is kept (a few at most), so nothing backtracks.
+ * The secret spelled from `start`: `whole`, with every end its spellings can have there (ascending),
+ * or, with `mayBeCut`, a start of it ending the text after at least MIN_SECRET_TAIL whole
+ * characters of the secret. Every end reachable after each character is kept, so nothing backtracks.
  */
-function matchAt(text: string, start: number, characters: Spelling[][]): { end: number; whole: boolean } | undefined {
+function matchAt(text: string, start: number, characters: Spelling[][], mayBeCut: boolean, budget: { left: number }): { ends: number[]; whole: boolean } | undefined {
   let reached = [start];
   let textEndsInside = false;
-  for (const spellings of characters) {
+  for (let index = 0; index < characters.length; index++) {
+    const spellings = characters[index]!;
     const next: number[] = [];
     for (const at of reached) {
       for (const spelling of spellings) {
+        budget.left -= 1;
         const length = matchedLength(text, at, spelling);
         if (length === spelling.text.length) {
           if (!next.includes(at + length)) next.push(at + length);
-        } else if (at + length === text.length) {
+        } else if (mayBeCut && index >= MIN_SECRET_TAIL && at + length === text.length) {
           textEndsInside = true;
         }
       }
     }
-    if (next.length === 0) {
-      return textEndsInside && text.length - start >= MIN_SECRET_TAIL ? { end: text.length, whole: false } : undefined;
-    }
+    if (next.length === 0 || budget.left < 0) return textEndsInside ? { ends: [text.length], whole: false } : undefined;
     reached = next;
   }
-  return { end: Math.max(...reached), whole: true };
+  return { ends: reached.sort((a, b) => a - b), whole: true };
 }
 
 /** How many characters of `spelling` the text holds from `at` (fewer where it differs or ends). */
@@ -536,7 +563,8 @@ export async function errorFromResponse(response: Response, request: ErrorReques
   const redact = (text: string): string => redactSecrets(text, secrets);
 
   const rawText = await readBodyText(response);
-  const rawBody = redact(rawText);
+  // Only the raw body may be cut (at 64 KiB, or by a dropped connection); parsed strings never are.
+  const rawBody = redactSecrets(rawText, secrets, { mayBeCut: true });
   const problem = redactJson(parseJson(rawText), redact);
   const fields = problemFields(problem);
   const status = response.status;

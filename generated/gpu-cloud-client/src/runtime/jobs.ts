@@ -447,29 +447,33 @@ async function submit(
   const pause = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   let deadline: number | undefined;
+  let refusal: RateLimitError | undefined;
   for (;;) {
-    await gate?.acquire(options.signal);
+    // A resubmission the gate would hold past the deadline is not sent: the last refusal stands.
+    if (gate !== undefined && !(await gate.acquire(options.signal, deadline))) throw refusal!;
     const sentAt = now();
     deadline ??= sentAt + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
-    let submitted: ApiResult<JobLike>;
+    let outcome: { ok: true; submitted: ApiResult<JobLike> } | { ok: false; error: unknown };
     try {
       // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
       const { call, options: requestOptions } = submission(client, catalog, options, deadline - sentAt);
-      submitted = await call.call(client, model, input as never, requestOptions);
+      outcome = { ok: true, submitted: await call.call(client, model, input as never, requestOptions) };
     } catch (error) {
-      gate?.release((error as { rateLimit?: RateLimitState }).rateLimit);
-      // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
-      if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
-      if (error instanceof RateLimitError) {
-        const delay = Math.max(error.retryAfterMs ?? 0, MIN_RESUBMIT_DELAY_MS);
-        if (now() + delay > deadline) throw error;
-        await pause(delay, options.signal);
-        continue;
-      }
-      throw error;
+      outcome = { ok: false, error };
     }
-    gate?.release(submitted.rateLimit);
-    return { submitted, sentAt, deadline };
+    gate?.release(rateLimitOf(outcome.ok ? outcome.submitted : outcome.error));
+    if (outcome.ok) return { submitted: outcome.submitted, sentAt, deadline };
+    const { error } = outcome;
+    // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
+    if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
+    if (error instanceof RateLimitError) {
+      const delay = Math.max(error.retryAfterMs ?? 0, MIN_RESUBMIT_DELAY_MS);
+      if (now() + delay > deadline) throw error;
+      refusal = error;
+      await pause(delay, options.signal);
+      continue;
+    }
+    throw error;
   }
 }
 
@@ -568,12 +572,20 @@ export class RateGate {
     return Number.isFinite(delay) ? Math.max(0, delay) : 0;
   }
 
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits for a request's turn and takes it. False, without taking one, when the limits would hold
+   * it past `deadline`.
+   */
+  async acquire(signal?: AbortSignal, deadline = Infinity): Promise<boolean> {
     // Until a first answer tells the limits, one request at a time: a burst could overrun a small quota.
     while (this.#firstAnswer !== undefined && this.#inFlight > 0) await abortable(this.#firstAnswer.promise, signal);
-    for (let delay = this.delayMs(); delay > 0; delay = this.delayMs()) await this.#sleep(delay, signal);
+    for (let delay = this.delayMs(); delay > 0; delay = this.delayMs()) {
+      if (this.#now() + delay > deadline) return false;
+      await this.#sleep(delay, signal);
+    }
     this.#inFlight += 1;
     for (const window of this.#windows.values()) window.remaining -= 1;
+    return true;
   }
 
   release(rateLimit: RateLimitState | undefined): void {
@@ -617,6 +629,11 @@ function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Pro
   });
 }
 
+/** The `rateLimit` of an answer or an error; anything may be thrown, `undefined` included. */
+function rateLimitOf(value: unknown): RateLimitState | undefined {
+  return typeof value === "object" && value !== null ? (value as { rateLimit?: RateLimitState }).rateLimit : undefined;
+}
+
 /** The polls of a batch, each through the gate. */
 function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getModelJob"> {
   return {
@@ -628,7 +645,7 @@ function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getMo
         rateLimit = result.rateLimit;
         return result;
       } catch (error) {
-        rateLimit = (error as { rateLimit?: RateLimitState }).rateLimit;
+        rateLimit = rateLimitOf(error);
         throw error;
       } finally {
         gate.release(rateLimit);
