@@ -338,6 +338,11 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
   return drafts.map((draft, index) => ({ ...draft, methodName: methodNames[index]!, typeName: typeNames[index]! }));
 }
 
+/** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), if it has one. */
+export function runsyncServerWait(model: Pick<ApiModel, "operations">): ParameterModel["serverWait"] {
+  return model.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
+}
+
 /**
  * The model methods (`runModel`, `runModelSync`, `getModelJob`) are made from the one operation of
  * each role: a second would be left out silently, so it is refused. A server wait is filled only

@@ -8,7 +8,7 @@ import { Scope, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import { runtimeExports } from "./types.ts";
-import type { ApiModel, OperationModel } from "../model.ts";
+import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 
 /** Exported names of the client module, for the index and the README. */
@@ -34,7 +34,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     {
       moduleSpecifier: "./runtime/client-core.js",
       isTypeOnly: true,
-      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && model.operations.some((o) => o.modelRole === "runsync" && o.parameters.some((p) => p.serverWait)) ? ["ServerWaitOptions"] : [])],
+      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && runsyncServerWait(model) !== undefined ? ["ServerWaitOptions"] : [])],
     },
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] },
   ]);

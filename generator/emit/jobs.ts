@@ -4,13 +4,13 @@
  * `output` has `video_url`). Standalone functions, so an app that imports one bundles only it.
  */
 import type { Project, SourceFile } from "ts-morph";
-import type { ApiModel } from "../model.ts";
+import { runsyncServerWait, type ApiModel } from "../model.ts";
 import { stringLiteral } from "../escape.ts";
 
 export function emitJobs(project: Project, model: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
   if (model.models.length === 0 || !model.operations.some((o) => o.modelRole === "status")) return undefined;
   const file = project.createSourceFile(fileName, "", { overwrite: true });
-  const syncWait = model.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
+  const syncWait = runsyncServerWait(model);
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
 import type { ${className} } from "./client.js";

@@ -16,7 +16,7 @@ import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
 import { ContractError } from "../errors.ts";
 import type { LoadedContract } from "../load.ts";
-import type { ApiModel, OperationModel } from "../model.ts";
+import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
 /** Semver 2.0.0 (no leading "v"). */
@@ -103,7 +103,7 @@ export function emitPackageFiles(
     group.operations.push(operation);
   }
   const hasRunsync = model.operations.some((o) => o.modelRole === "runsync");
-  const hasSyncWait = model.operations.some((o) => o.modelRole === "runsync" && o.parameters.some((p) => p.serverWait !== undefined));
+  const hasSyncWait = runsyncServerWait(model) !== undefined;
   const models = model.models.map((m) => {
     const input = (contract.document.components?.schemas?.[m.inputSchema] as any)?.examples?.[0] ?? {};
     return {

@@ -6,7 +6,7 @@
  * generated client's types and to the contract's model catalogue.
  */
 import { AbortedError, BadRequestError, GpuCloudError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
-import { fieldPath } from "./client-core.js";
+import { fieldPath, SERVER_WAIT_MARGIN_MS } from "./client-core.js";
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
@@ -23,10 +23,10 @@ export interface JobLike {
   error?: string | undefined;
 }
 
-/** The three calls jobs need; the generated client has them. */
 /** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
 export type SyncRequestOptions = RequestOptions & { waitMs?: number | undefined };
 
+/** The three calls jobs need; the generated client has them. */
 export interface JobClient {
   runModel(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
   /** Absent when the contract has no `runsync` operation. */
@@ -406,9 +406,6 @@ async function submitAndWait(client: JobClient, catalog: ModelCatalog, model: st
 /** The shortest pause before submitting again after a 429, whatever `Retry-After` says. */
 const MIN_RESUBMIT_DELAY_MS = 1_000;
 
-/** Room between the wait asked of `runsync` and the end of its request, for the answer to arrive. */
-const SYNC_ANSWER_MARGIN_MS = 5_000;
-
 /**
  * How a submission is sent, `remaining` ms before the run's deadline. `runsync` is asked to wait
  * what is left less a margin, within the contract's limits, and its request ends at that wait plus
@@ -423,10 +420,10 @@ function submission(client: JobClient, catalog: ModelCatalog, options: RunOption
   if (!options.sync) return { call: client.runModel, options: base };
   if (client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
   const limits = catalog.syncWaitMs;
-  if (remaining < (limits?.minimum ?? 0) + SYNC_ANSWER_MARGIN_MS) return { call: client.runModel, options: base };
+  if (remaining < (limits?.minimum ?? 0) + SERVER_WAIT_MARGIN_MS) return { call: client.runModel, options: base };
   if (limits === undefined) return { call: client.runModelSync, options: { ...base, timeoutMs: remaining } };
-  const waitMs = Math.min(limits.maximum, Math.floor(remaining - SYNC_ANSWER_MARGIN_MS));
-  return { call: client.runModelSync, options: { ...base, waitMs, timeoutMs: waitMs + SYNC_ANSWER_MARGIN_MS } };
+  const waitMs = Math.min(limits.maximum, Math.floor(remaining - SERVER_WAIT_MARGIN_MS));
+  return { call: client.runModelSync, options: { ...base, waitMs, timeoutMs: waitMs + SERVER_WAIT_MARGIN_MS } };
 }
 
 /**

@@ -77,7 +77,7 @@ export interface ServerWaitOptions extends RequestOptions {
 }
 
 /** Room between the server's wait and the request's timeout for the answer to arrive. */
-const SERVER_WAIT_MARGIN_MS = 5_000;
+export const SERVER_WAIT_MARGIN_MS = 5_000;
 
 /** A successful call: the typed body and what the response said about the caller's rate limits. */
 export interface ApiResult<T> {
