@@ -1,13 +1,15 @@
 /**
- * The generator on contracts of other shapes (test/fixtures/contracts): golden files for every
- * generated file, strict type-checking of each package, and for the servable ones, every operation
- * called through the generated client against Prism. The hostile contract must compile and run nothing.
+ * The generator on contracts of other shapes (test/fixtures/contracts): golden files for what the
+ * generator computes (the runtime is a verbatim copy of templates/runtime, checked as such), strict
+ * type-checking of each package, and for the servable ones, every operation called through the
+ * generated client against Prism. The hostile contract must compile and run nothing.
  */
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { exampleParams } from "../../generator/emit/package.ts";
+import { runtimeFiles } from "../../generator/emit/runtime.ts";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
 import { writeOutput } from "../../generator/write.ts";
 import { repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
@@ -16,6 +18,11 @@ const fixturesDir = path.join(repoRoot, "test/fixtures/contracts");
 const fixtures = fs.readdirSync(fixturesDir).filter((f) => f.endsWith(".yaml")).sort();
 // Inside the repository so the generated packages resolve openapi-fetch from its node_modules.
 const outRoot = path.join(repoRoot, ".tmp/fixtures");
+
+/** Runtime files are templates/runtime copied verbatim: one assertion covers them, not a golden per fixture. */
+function isRuntimeCopy(filePath: string): boolean {
+  return filePath.startsWith("src/runtime/");
+}
 
 function strictDiagnostics(dir: string): string[] {
   const config = ts.readConfigFile(path.join(dir, "tsconfig.json"), ts.sys.readFile);
@@ -35,11 +42,21 @@ describe.each(fixtures)("fixture %s", (fixture) => {
   });
 
   it("matches its golden files", async () => {
-    for (const file of generated.files) {
+    const computed = generated.files.filter((file) => !isRuntimeCopy(file.path));
+    for (const file of computed) {
       await expect(file.contents).toMatchFileSnapshot(path.join(repoRoot, "test/golden", name, `${file.path}.golden`));
     }
     const goldens = fs.readdirSync(path.join(repoRoot, "test/golden", name), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
-    expect(goldens).toBe(generated.files.length);
+    expect(goldens).toBe(computed.length);
+  });
+
+  it("copies every runtime template verbatim behind the generated-file header", () => {
+    const header = generated.files.find((file) => file.path === "src/client.ts")!.contents.split("\n")[0] + "\n";
+    const copies = generated.files.filter((file) => isRuntimeCopy(file.path));
+    expect(copies.map((file) => file.path)).toEqual(runtimeFiles().map((file) => file.path));
+    for (const template of runtimeFiles()) {
+      expect(copies.find((file) => file.path === template.path)?.contents, template.path).toBe(header + template.contents);
+    }
   });
 
   it("type-checks under strict with zero diagnostics", () => {
