@@ -19,6 +19,7 @@ import { loadContract, type LoadedContract } from "./load.ts";
 import { buildModel, type ApiModel, type ModelOptions } from "./model.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
+import { compareStrings } from "./compare.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
 
@@ -129,7 +130,7 @@ async function emitAll(
   for (const file of emitPackageFiles(contract, model, className, packageDependencies(), { sourcePaths: files.map((f) => f.path), validatorStem })) {
     files.push({ path: file.path, contents: file.path.endsWith(".md") ? mdHeader + file.contents : file.contents });
   }
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort((a, b) => compareStrings(a.path, b.path));
 }
 
 function emitIndex(project: Project, model: ApiModel, className: string, hasModels: boolean): SourceFile {

@@ -17,7 +17,8 @@ import {
   type Document,
   type NormalizedProblem,
 } from "@redocly/openapi-core";
-import { ContractError, parsePointer, pointer } from "./errors.ts";
+import { ContractError } from "./errors.ts";
+import { parsePointer, pointer } from "./json-pointer.ts";
 
 /* Minimal shapes of the parts the generator reads; everything else stays open (`any`). */
 

@@ -4,9 +4,11 @@
  * Emitters never look at the raw document again except through `schemaPointer`s.
  */
 import { ACCEPTED_DIALECTS } from "./emit/validators/keywords.ts";
-import { ContractError, pointer } from "./errors.ts";
+import { ContractError } from "./errors.ts";
+import { pointer, unescapeSegment } from "./json-pointer.ts";
 import { identifier, uniqueIdentifiers } from "./escape.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
+import { isJsonMediaType } from "./media-types.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -20,7 +22,6 @@ const REQUEST_MEDIA_PREFERENCE = [
   /^text\/plain$/i,
   /^application\/octet-stream$/i,
 ];
-const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/i;
 
 /**
  * Names an operation's method may not take: members of the client's base class, the per-model
@@ -246,7 +247,7 @@ class ServerRegistry {
     for (const name of server.url.match(/\{[^}]+\}/g) ?? []) {
       const variable = variables[name.slice(1, -1)];
       if (!variable || typeof variable.default !== "string") {
-        throw new ContractError(pointer(...parsePointerSegments(at), "variables", name.slice(1, -1)), `server variable ${name} has no default`);
+        throw new ContractError(at + pointer("variables", name.slice(1, -1)), `server variable ${name} has no default`);
       }
       defaultUrl = defaultUrl.replace(name, variable.default);
     }
@@ -270,13 +271,6 @@ class ServerRegistry {
   list(): ServerModel[] {
     return [...this.#byUrl.values()];
   }
-}
-
-function parsePointerSegments(p: string): string[] {
-  return p
-    .split("/")
-    .slice(1)
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 /** Follows `$ref` chains; refuses cycles of references. */
@@ -450,7 +444,7 @@ function readRequestBody(contract: LoadedContract, raw: unknown, at: string): Op
     required: body.required === true,
     mediaType,
     pointer: where,
-    schemaPointer: pointer(...parsePointerSegments(where), "content", mediaType, "schema"),
+    schemaPointer: where + pointer("content", mediaType, "schema"),
   };
 }
 
@@ -471,25 +465,25 @@ function readResponses(
   const successResponses: OperationModel["successResponses"] = [];
   const errorStatuses: string[] = [];
   for (const status of Object.keys(responses).sort()) {
-    if (!/^(?:[1-5](?:\d\d|XX)|default)$/.test(status)) throw new ContractError(pointer(...parsePointerSegments(at), "responses", status), `"${status}" is not a status code`);
+    if (!/^(?:[1-5](?:\d\d|XX)|default)$/.test(status)) throw new ContractError(at + pointer("responses", status), `"${status}" is not a status code`);
     if (!status.startsWith("2")) {
       errorStatuses.push(status);
       continue;
     }
-    const { value: response, pointer: where } = deref<any>(contract, responses[status], pointer(...parsePointerSegments(at), "responses", status));
+    const { value: response, pointer: where } = deref<any>(contract, responses[status], at + pointer("responses", status));
     const mediaTypes = Object.keys(response.content ?? {});
-    const mediaType = mediaTypes.find((m) => JSON_MEDIA.test(m)) ?? mediaTypes[0];
+    const mediaType = mediaTypes.find((m) => isJsonMediaType(m)) ?? mediaTypes[0];
     successResponses.push({
       status,
       mediaType,
       // A media type without a schema admits any body: nothing to validate.
-      schemaPointer: mediaType && response.content[mediaType]?.schema !== undefined ? pointer(...parsePointerSegments(where), "content", mediaType, "schema") : undefined,
+      schemaPointer: mediaType && response.content[mediaType]?.schema !== undefined ? where + pointer("content", mediaType, "schema") : undefined,
     });
   }
   const withBody = successResponses.find((r) => r.mediaType);
   const responseKind = !withBody?.mediaType
     ? "none"
-    : JSON_MEDIA.test(withBody.mediaType)
+    : isJsonMediaType(withBody.mediaType)
       ? "json"
       : /^text\//i.test(withBody.mediaType)
         ? "text"
@@ -501,7 +495,7 @@ function schemaNameOf(ref: unknown, at: string): string {
   const value = (ref as { $ref?: unknown } | undefined)?.$ref;
   const match = typeof value === "string" ? /^#\/components\/schemas\/([^/]+)$/.exec(value) : null;
   if (!match) throw new ContractError(at, "must be a $ref to a schema under #/components/schemas");
-  return match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  return unescapeSegment(match[1]!);
 }
 
 function readModelEndpoints(contract: LoadedContract): ModelEndpointModel[] {
@@ -539,14 +533,14 @@ function readPricing(contract: LoadedContract, pricing: any, inputSchema: string
   const input = deref<any>(contract, contract.document.components?.schemas?.[inputSchema], pointer("components", "schemas", inputSchema)).value;
   const property = (field: string, pointerText: unknown) => {
     if (typeof pointerText !== "string" || !/^\/[^/]+$/.test(pointerText)) throw new ContractError(`${at}/${field}`, "must be a JSON pointer to a top-level input property, like /duration");
-    const name = pointerText.slice(1).replace(/~1/g, "/").replace(/~0/g, "~");
+    const name = unescapeSegment(pointerText.slice(1));
     if (!input?.properties?.[name]) throw new ContractError(`${at}/${field}`, `the input schema ${inputSchema} has no property "${name}"`);
     return name;
   };
   if (typeof pricing.currency !== "string") throw new ContractError(`${at}/currency`, "must be a currency code");
   if (!pricing.rates || typeof pricing.rates !== "object") throw new ContractError(`${at}/rates`, "must map each value to a price per unit");
   for (const [value, rate] of Object.entries(pricing.rates)) {
-    if (typeof rate !== "number" || !(rate >= 0)) throw new ContractError(pointer(...parsePointerSegments(at), "rates", value), "must be a non-negative number");
+    if (typeof rate !== "number" || !(rate >= 0)) throw new ContractError(at + pointer("rates", value), "must be a non-negative number");
   }
   return {
     currency: pricing.currency,

@@ -31,10 +31,12 @@ import path from "node:path";
 import { isDeepStrictEqual, parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import YAML from "yaml";
-import { ContractError, pointer as toPointer } from "./errors.ts";
+import { ContractError } from "./errors.ts";
+import { escapeSegment, pointer as toPointer, unescapeSegment } from "./json-pointer.ts";
 import { packageVersion, SEMVER } from "./emit/package.ts";
 import { loadContract, type LoadedContract } from "./load.ts";
 import { buildModel, type ApiModel, type OperationModel } from "./model.ts";
+import { compareStrings } from "./compare.ts";
 
 export type Bump = "major" | "minor" | "patch";
 export type Classification = Bump | "none";
@@ -137,7 +139,7 @@ class ContractDiff {
     this.#models();
     this.#rest();
     // Stable order: by severity, then pointer, then message.
-    return this.changes.sort((a, b) => RANK[b.bump] - RANK[a.bump] || cmp(a.pointer, b.pointer) || cmp(a.message, b.message));
+    return this.changes.sort((a, b) => RANK[b.bump] - RANK[a.bump] || compareStrings(a.pointer, b.pointer) || compareStrings(a.message, b.message));
   }
 
   #add(bump: Bump, at: string, message: string): void {
@@ -216,9 +218,9 @@ class ContractDiff {
     for (const key of union(Object.keys(rawA), Object.keys(rawB))) {
       if (["parameters", "requestBody", "responses", "operationId", "deprecated", "servers", "x-model-endpoint-role"].includes(key)) continue;
       if (isDeepStrictEqual(rawA[key], rawB[key])) continue;
-      if (DOC_KEYS.has(key) || key.startsWith("x-")) this.#add("patch", `${b.pointer}/${escape(key)}`, `${key} of ${name} changed`);
+      if (DOC_KEYS.has(key) || key.startsWith("x-")) this.#add("patch", `${b.pointer}/${escapeSegment(key)}`, `${key} of ${name} changed`);
       else if (key === "security") this.#add("minor", `${b.pointer}/security`, `security requirements of ${name} changed`);
-      else this.#add("major", `${b.pointer}/${escape(key)}`, `${key} of ${name} changed (not classified, treated as major)`);
+      else this.#add("major", `${b.pointer}/${escapeSegment(key)}`, `${key} of ${name} changed (not classified, treated as major)`);
     }
 
     // Parameters, by location and name.
@@ -251,7 +253,7 @@ class ContractDiff {
       if (!bodyA.required && bodyB.required) this.#add("major", bodyB.pointer, `request body of ${name} is now required`);
       if (bodyA.required && !bodyB.required) this.#add("minor", bodyB.pointer, `request body of ${name} is now optional`);
       this.#docKeys(this.base.at(bodyA.pointer), this.head.at(bodyB.pointer), bodyB.pointer, `request body of ${name}`, ["content", "required"]);
-      const media = (at: string, type: string) => `${at}/content/${escape(type)}`;
+      const media = (at: string, type: string) => `${at}/content/${escapeSegment(type)}`;
       if (bodyA.mediaType === bodyB.mediaType) {
         this.#docKeys(this.base.at(media(bodyA.pointer, bodyA.mediaType)), this.head.at(media(bodyB.pointer, bodyB.mediaType)), media(bodyB.pointer, bodyB.mediaType), `request body of ${name}`, ["schema"]);
       }
@@ -263,18 +265,18 @@ class ContractDiff {
     const responsesB = deref(this.head, rawB.responses ?? {}).value ?? {};
     const success = (status: string) => /^2/.test(status);
     for (const status of union(Object.keys(responsesA), Object.keys(responsesB))) {
-      const at = `${b.pointer}/responses/${escape(status)}`;
+      const at = `${b.pointer}/responses/${escapeSegment(status)}`;
       const had = status in responsesA;
       const has = status in responsesB;
       if (had && !has) {
-        this.#add(success(status) ? "major" : "minor", `${a.pointer}/responses/${escape(status)}`, `removed response ${status} of ${name}`);
+        this.#add(success(status) ? "major" : "minor", `${a.pointer}/responses/${escapeSegment(status)}`, `removed response ${status} of ${name}`);
         continue;
       }
       if (!had && has) {
         this.#add("minor", at, `new response ${status} of ${name}`);
         continue;
       }
-      this.#response(deref(this.base, responsesA[status], `${a.pointer}/responses/${escape(status)}`), deref(this.head, responsesB[status], at), `response ${status} of ${name}`, success(status));
+      this.#response(deref(this.base, responsesA[status], `${a.pointer}/responses/${escapeSegment(status)}`), deref(this.head, responsesB[status], at), `response ${status} of ${name}`, success(status));
     }
   }
 
@@ -283,22 +285,22 @@ class ContractDiff {
     const contentA = a.value?.content ?? {};
     const contentB = b.value?.content ?? {};
     for (const media of union(Object.keys(contentA), Object.keys(contentB))) {
-      const at = `${b.pointer}/content/${escape(media)}`;
-      if (!(media in contentB)) this.#add(success ? "major" : "minor", `${a.pointer}/content/${escape(media)}`, `${what} no longer has a ${media} body`);
+      const at = `${b.pointer}/content/${escapeSegment(media)}`;
+      if (!(media in contentB)) this.#add(success ? "major" : "minor", `${a.pointer}/content/${escapeSegment(media)}`, `${what} no longer has a ${media} body`);
       else if (!(media in contentA)) this.#add("minor", at, `${what} has a new ${media} body`);
       else {
         this.#docKeys(contentA[media], contentB[media], at, `${media} body of ${what}`, ["schema"]);
-        this.#schema(contentA[media].schema, contentB[media].schema, `${a.pointer}/content/${escape(media)}/schema`, `${at}/schema`, "output");
+        this.#schema(contentA[media].schema, contentB[media].schema, `${a.pointer}/content/${escapeSegment(media)}/schema`, `${at}/schema`, "output");
       }
     }
     const headersA = a.value?.headers ?? {};
     const headersB = b.value?.headers ?? {};
     for (const header of union(Object.keys(headersA), Object.keys(headersB))) {
-      const at = `${b.pointer}/headers/${escape(header)}`;
-      if (!(header in headersB)) this.#add("minor", `${a.pointer}/headers/${escape(header)}`, `${what} no longer documents the header ${header}`);
+      const at = `${b.pointer}/headers/${escapeSegment(header)}`;
+      if (!(header in headersB)) this.#add("minor", `${a.pointer}/headers/${escapeSegment(header)}`, `${what} no longer documents the header ${header}`);
       else if (!(header in headersA)) this.#add("minor", at, `${what} documents a new header ${header}`);
       else {
-        const ha = deref(this.base, headersA[header], `${a.pointer}/headers/${escape(header)}`);
+        const ha = deref(this.base, headersA[header], `${a.pointer}/headers/${escapeSegment(header)}`);
         const hb = deref(this.head, headersB[header], at);
         this.#docKeys(ha.value, hb.value, hb.pointer, `header ${header} of ${what}`, ["schema"]);
         this.#schema(ha.value?.schema, hb.value?.schema, `${ha.pointer}/schema`, `${hb.pointer}/schema`, "output");
@@ -313,10 +315,10 @@ class ContractDiff {
     const objB = b && typeof b === "object" ? b : {};
     for (const key of union(Object.keys(objA), Object.keys(objB))) {
       if (skip.includes(key) || key === "$ref" || isDeepStrictEqual(objA[key], objB[key])) continue;
-      if (DOC_KEYS.has(key) || key.startsWith("x-")) this.#add("patch", `${at}/${escape(key)}`, `${key} of ${what} changed`);
-      else if (["style", "explode", "allowReserved", "allowEmptyValue", "encoding"].includes(key)) this.#add("major", `${at}/${escape(key)}`, `serialisation (${key}) of ${what} changed`);
+      if (DOC_KEYS.has(key) || key.startsWith("x-")) this.#add("patch", `${at}/${escapeSegment(key)}`, `${key} of ${what} changed`);
+      else if (["style", "explode", "allowReserved", "allowEmptyValue", "encoding"].includes(key)) this.#add("major", `${at}/${escapeSegment(key)}`, `serialisation (${key}) of ${what} changed`);
       else if (key === "deprecated") this.#add(objB[key] ? "minor" : "patch", `${at}/deprecated`, `${what} ${objB[key] ? "is deprecated" : "is no longer deprecated"}`);
-      else this.#add("major", `${at}/${escape(key)}`, `${key} of ${what} changed (not classified, treated as major)`);
+      else this.#add("major", `${at}/${escapeSegment(key)}`, `${key} of ${what} changed (not classified, treated as major)`);
     }
   }
 
@@ -408,7 +410,7 @@ class ContractDiff {
       else if (direction === "flag") tighter = vb === true;
       else tighter = true; // a new pattern, format or multipleOf: assume narrower
       const message = `${bound} ${va === undefined ? "added" : vb === undefined ? "removed" : "changed"}: ${JSON.stringify(va ?? null)} → ${JSON.stringify(vb ?? null)}`;
-      const at = `${atB}/${escape(bound)}`;
+      const at = `${atB}/${escapeSegment(bound)}`;
       if (tighter) this.#add(context === "input" ? "major" : "minor", at, `${message}, narrower (${context})`);
       else this.#add("minor", at, `${message}, wider (${context})`);
     }
@@ -422,11 +424,11 @@ class ContractDiff {
     const reqA = new Set<string>(Array.isArray(a.required) ? a.required : []);
     const reqB = new Set<string>(Array.isArray(b.required) ? b.required : []);
     for (const name of union(Object.keys(propsA), Object.keys(propsB), [...reqA], [...reqB])) {
-      const at = `${atB}/properties/${escape(name)}`;
+      const at = `${atB}/properties/${escapeSegment(name)}`;
       const inA = name in propsA || reqA.has(name);
       const inB = name in propsB || reqB.has(name);
       if (inA && !inB) {
-        this.#add("major", `${atA}/properties/${escape(name)}`, `removed property \`${name}\` (${context})`);
+        this.#add("major", `${atA}/properties/${escapeSegment(name)}`, `removed property \`${name}\` (${context})`);
         continue;
       }
       if (!inA && inB) {
@@ -436,7 +438,7 @@ class ContractDiff {
       }
       if (!reqA.has(name) && reqB.has(name)) this.#add(context === "input" ? "major" : "minor", at, `property \`${name}\` is now required (${context})`);
       if (reqA.has(name) && !reqB.has(name)) this.#add(context === "input" ? "minor" : "major", at, `property \`${name}\` is now optional${context === "output" ? ": it may be absent" : ""} (${context})`);
-      if (name in propsA && name in propsB) this.#schema(propsA[name], propsB[name], `${atA}/properties/${escape(name)}`, at, context);
+      if (name in propsA && name in propsB) this.#schema(propsA[name], propsB[name], `${atA}/properties/${escapeSegment(name)}`, at, context);
     }
 
     // additionalProperties
@@ -472,7 +474,7 @@ class ContractDiff {
     // everything else
     for (const key of union(Object.keys(a), Object.keys(b))) {
       if (HANDLED_SCHEMA_KEYS.has(key) || isDeepStrictEqual(a[key], b[key])) continue;
-      const at = `${atB}/${escape(key)}`;
+      const at = `${atB}/${escapeSegment(key)}`;
       if (DOC_KEYS.has(key)) this.#add("patch", at, `${key} changed`);
       else if (key === "deprecated") this.#add(b[key] ? "minor" : "patch", at, b[key] ? "deprecated" : "no longer deprecated");
       else if (key === "readOnly" || key === "writeOnly") this.#add("minor", at, `${key} changed (${context})`);
@@ -493,7 +495,7 @@ class ContractDiff {
       if (typeof node.$ref === "string") {
         const match = /^#\/components\/schemas\/([^/]+)$/.exec(node.$ref);
         if (match) {
-          const name = match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+          const name = unescapeSegment(match[1]!);
           const set = this.#usage.get(name) ?? new Set<Context>();
           set.add(context);
           this.#usage.set(name, set);
@@ -646,13 +648,6 @@ function union(...lists: string[][]): string[] {
   return [...new Set(lists.flat())];
 }
 
-function escape(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 // ───────────────────────────── loading the base ─────────────────────────────
 

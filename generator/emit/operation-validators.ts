@@ -8,16 +8,17 @@
  * module of their own that the client imports only once `validateResponses` is on (bundlers split
  * by module, so code the startup graph imports, even unused, would ship with every app).
  */
-import { pointer } from "../errors.ts";
+import { pointer } from "../json-pointer.ts";
 import { propertyKey, propertyKeyForValue, stringLiteral, uniqueIdentifiers } from "../escape.ts";
 import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
 import { schemaAliases } from "./types.ts";
 import { emitValidatorModules, type ValidatorEntry } from "./validators.ts";
+import { isJsonMediaType } from "../media-types.ts";
+import { compareStrings } from "../compare.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
 const PARAMS_ROOT = "x-generated-operation-parameters";
-const JSON_MEDIA = /^application\/(?:[\w.-]+\+)?json$/i;
 
 export interface ValidatorNames {
   /** Stem per component schema name (`validate<Stem>`, `is<Stem>`, `withDefaults<Stem>`). */
@@ -47,7 +48,7 @@ function parameterSchema(operation: OperationModel): object {
     if (present.some((p) => p.required)) required.push(location);
   }
   // Only JSON bodies are checked: form, multipart and binary bodies hold Blobs and FormData.
-  if (operation.requestBody && JSON_MEDIA.test(operation.requestBody.mediaType)) {
+  if (operation.requestBody && isJsonMediaType(operation.requestBody.mediaType)) {
     properties.body = ref(operation.requestBody.schemaPointer);
     if (operation.requestBody.required) required.push("body");
   }
@@ -66,7 +67,7 @@ export function emitOperationValidators(contract: LoadedContract, model: ApiMode
   const schemaNames = model.schemaNames;
   const operations = model.operations;
   // Per operation, its JSON success responses with a schema: the first is `XResponse`, others `XResponse<status>`.
-  const jsonResponses = operations.map((o) => o.successResponses.filter((r) => r.mediaType && JSON_MEDIA.test(r.mediaType) && r.schemaPointer));
+  const jsonResponses = operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
   const extraResponses = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => ({ operation: o, response: r })));
   // Schemas take their type alias names (which already avoid the operation types `XParams`/`XResponse`).
   const aliases = schemaAliases(model, className);
@@ -120,7 +121,7 @@ export function emitOperationValidators(contract: LoadedContract, model: ApiMode
     if (jsonResponses[index]!.length === 0) return;
     const validated = responses.filter((response) => response.operationId === operation.operationId);
     const others = operation.successResponses.filter((r) => !jsonResponses[index]!.includes(r)).map((r) => ({ status: r.status, stem: undefined }));
-    byOperation.set(operation.operationId, [...validated, ...others].sort((a, b) => (a.status < b.status ? -1 : a.status > b.status ? 1 : 0)));
+    byOperation.set(operation.operationId, [...validated, ...others].sort((a, b) => compareStrings(a.status, b.status)));
   });
   const document = { ...contract.document, [PARAMS_ROOT]: composed };
   const modules = emitValidatorModules({

@@ -15,6 +15,7 @@ import path from "node:path";
 import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
 import { ContractError } from "../errors.ts";
+import { escapeSegment } from "../json-pointer.ts";
 import type { LoadedContract } from "../load.ts";
 import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
@@ -172,7 +173,7 @@ export function exampleParams(contract: LoadedContract, operation: OperationMode
     group[parameter.name] = value;
   }
   if (operation.requestBody) {
-    const media = contract.at<any>(operation.requestBody.pointer + "/content/" + operation.requestBody.mediaType.replace(/~/g, "~0").replace(/\//g, "~1"));
+    const media = contract.at<any>(`${operation.requestBody.pointer}/content/${escapeSegment(operation.requestBody.mediaType)}`);
     const first = media?.examples ? Object.values<any>(media.examples)[0] : undefined;
     const resolved = first?.$ref ? contract.resolve<any>(first.$ref) : first;
     params.body = media?.example ?? resolved?.value ?? {};

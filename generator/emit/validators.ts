@@ -14,7 +14,8 @@
  * emitter cannot check stop generation with a ContractError at their JSON pointer (see
  * `validators/keywords.ts` for the supported, ignored and refused keywords).
  */
-import { ContractError, parsePointer, pointer } from "../errors.ts";
+import { ContractError } from "../errors.ts";
+import { parsePointer, pointer } from "../json-pointer.ts";
 import { jsDoc, stringLiteral } from "../escape.ts";
 import { forEachIdentifier } from "./validators/code.ts";
 import { isObject, valueAt, ValidatorCompiler, type Declaration } from "./validators/compile.ts";

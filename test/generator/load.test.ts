@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ContractError, parsePointer, pointer } from "../../generator/errors.ts";
+import { ContractError } from "../../generator/errors.ts";
+import { parsePointer, pointer } from "../../generator/json-pointer.ts";
 import { loadContract } from "../../generator/load.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));

@@ -12,7 +12,8 @@
  * `break L;` inside `anyOf` branches, `not`, `if`, `contains`), so no closures or temporary results
  * are needed. Contract text reaches code only through `stringLiteral`/`identifier`.
  */
-import { ContractError, parsePointer, pointer } from "../../errors.ts";
+import { ContractError } from "../../errors.ts";
+import { escapeSegment, parsePointer, pointer } from "../../json-pointer.ts";
 import { identifier, stringLiteral } from "../../escape.ts";
 import { Block, breakTo, emitterWork, indent, RETURN_FALSE, Scope, usesName, type Jump } from "./code.ts";
 import { ASSERTION_KEYWORDS, checkKeywords, FORMAT_CHECKERS, IGNORED_FORMATS } from "./keywords.ts";
@@ -1154,8 +1155,4 @@ function joinWords(words: string[]): string {
 
 function truncate(text: string, max = 200): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
-
-function escapeSegment(segment: string): string {
-  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
 }

@@ -4,7 +4,8 @@
  * fills missing properties of an already copied value in place. Defaults under `anyOf`, `oneOf`,
  * `if`/`then`/`else` or `prefixItems` are not applied: which branch applies is not known up front.
  */
-import { ContractError, pointer } from "../../errors.ts";
+import { ContractError } from "../../errors.ts";
+import { pointer } from "../../json-pointer.ts";
 import { stringLiteral } from "../../escape.ts";
 import { Block, emitterWork, indent, Scope, usesName } from "./code.ts";
 import { isObject, readProperty, type SchemaObject, type Unit, type ValidatorCompiler } from "./compile.ts";

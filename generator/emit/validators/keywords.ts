@@ -3,7 +3,8 @@
  * annotations, and which it refuses. Nothing is ignored silently: a keyword in neither list
  * stops generation with a ContractError naming its JSON pointer.
  */
-import { ContractError, pointer } from "../../errors.ts";
+import { ContractError } from "../../errors.ts";
+import { pointer } from "../../json-pointer.ts";
 
 /** Keywords the generated validators check. */
 export const ASSERTION_KEYWORDS: ReadonlySet<string> = new Set([
