@@ -1,15 +1,17 @@
 /**
- * Runs the TypeScript examples of README.md's "Using the client" section against Prism, as written:
- * only the package import is pointed at the generated source, and `fetch` is pointed at the mock.
+ * Runs the TypeScript examples of docs/client.md (from its "Using the client" section on) and
+ * docs/validators.md against Prism, as written: only the package import is pointed at the generated
+ * source, and `fetch` is pointed at the mock.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 
-const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
-const section = readme.slice(readme.indexOf("## Using the client"));
-const examples = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const clientDoc = fs.readFileSync(path.join(repoRoot, "docs/client.md"), "utf8");
+const validatorsDoc = fs.readFileSync(path.join(repoRoot, "docs/validators.md"), "utf8");
+const sections = [clientDoc.slice(clientDoc.indexOf("## Using the client")), validatorsDoc];
+const examples = sections.flatMap((section) => [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!));
 const generatedIndex = path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts");
 const generatedValidators = path.join(repoRoot, "generated/gpu-cloud-client/src/validators.ts");
 
@@ -32,9 +34,9 @@ afterAll(async () => {
   await prism?.stop();
 });
 
-describe("README examples", () => {
+describe("documented examples", () => {
   it("has examples to run", () => {
-    expect(examples.length).toBeGreaterThanOrEqual(2);
+    expect(examples.length).toBeGreaterThanOrEqual(4);
   });
 
   it.each(examples.map((code, index) => [index + 1, code] as const))("example %i runs against the mock", async (index, code) => {
