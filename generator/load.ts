@@ -2,9 +2,11 @@
  * Stage 1 of the generator: read the contract (YAML or JSON, possibly split
  * across files), bundle it into one document with Redocly's core (external
  * `$ref`s become components, internal `$ref`s stay), and refuse anything the
- * later stages cannot trust, with a JSON pointer to the offending spot.
+ * later stages cannot trust, with a JSON pointer to the offending spot. The
+ * only stage that reads the disk: the CHANGELOG.md beside the contract too.
  */
 import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import {
   BaseResolver,
@@ -102,6 +104,16 @@ export interface LoadedContract {
   resolve<T = unknown>(ref: string): T;
   /** The value at a JSON pointer ("/paths/~1pods"), or undefined when there is none. */
   at<T = unknown>(pointer: string): T | undefined;
+  /**
+   * Follows a chain of `$ref`s from `node` (found at `at`) to the first value that is not a
+   * reference, and where that value is: `at` itself when `node` is no reference, else the last
+   * `$ref`'s fragment without its "#". A chain that comes back to a `$ref` it followed names no
+   * value, so it is refused, as is an external `$ref` (none should survive bundling). Its
+   * ContractErrors carry no file: the caller names it (a split contract's pointers are into the bundle).
+   */
+  deref<T = any>(node: unknown, at: string): { value: T; pointer: string };
+  /** Text of the CHANGELOG.md beside the contract (`npm run version:contract` writes it), if there is one. */
+  changelog?: string;
 }
 
 type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
@@ -147,7 +159,39 @@ export async function loadContract(specPath: string): Promise<LoadedContract> {
     return target as T;
   };
 
-  return { document, sourcePath, split: resolver.cache.size > 1, hash, resolve, at };
+  const deref = <T>(node: unknown, at: string) => followRefs<T>(resolve, node, at);
+  const changelog = await readBeside(sourcePath, "CHANGELOG.md");
+
+  return { document, sourcePath, split: resolver.cache.size > 1, hash, resolve, at, deref, changelog };
+}
+
+function followRefs<T>(resolve: LoadedContract["resolve"], node: unknown, at: string): { value: T; pointer: string } {
+  let current = node;
+  let where = at;
+  const seen = new Set<string>();
+  while (isRefObject(current)) {
+    const ref = current.$ref;
+    if (!ref.startsWith("#")) throw new ContractError(where, `external reference ${ref} left after bundling`);
+    if (seen.has(ref)) throw new ContractError(where, `reference cycle through ${ref}`);
+    seen.add(ref);
+    current = resolve(ref);
+    where = ref.slice(1);
+  }
+  return { value: current as T, pointer: where };
+}
+
+function isRefObject(value: unknown): value is { $ref: string } {
+  return typeof value === "object" && value !== null && typeof (value as { $ref?: unknown }).$ref === "string";
+}
+
+/** A file beside the contract, or undefined when there is none. */
+async function readBeside(sourcePath: string, name: string): Promise<string | undefined> {
+  try {
+    return await readFile(path.join(path.dirname(sourcePath), name), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 /** Reads local files only: a contract must build the same way offline, so remote `$ref`s are refused. */
