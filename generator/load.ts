@@ -108,8 +108,9 @@ export interface LoadedContract {
    * Follows a chain of `$ref`s from `node` (found at `at`) to the first value that is not a
    * reference, and where that value is: `at` itself when `node` is no reference, else the last
    * `$ref`'s fragment without its "#". A chain that comes back to a `$ref` it followed names no
-   * value, so it is refused, as is an external `$ref` (none should survive bundling). Its
-   * ContractErrors carry no file: the caller names it (a split contract's pointers are into the bundle).
+   * value: loading refuses such a contract already, and `deref` refuses one too rather than loop,
+   * as it refuses an external `$ref` (none survives bundling). Its ContractErrors carry no file:
+   * the caller names it (a split contract's pointers are into the bundle).
    */
   deref<T = any>(node: unknown, at: string): { value: T; pointer: string };
   /** Text of the CHANGELOG.md beside the contract (`npm run version:contract` writes it), if there is one. */
@@ -128,7 +129,11 @@ export async function loadContract(specPath: string): Promise<LoadedContract> {
   // The shape of every node first (Redocly's struct rule: types, required fields), so a malformed
   // document (an operationId that is a number, `servers` as an object) is refused with its pointer
   // instead of failing later with a stack trace.
-  const structural = await lintDocument({ document: root, config: await createConfig({ rules: { struct: "error" } }), externalRefResolver: resolver });
+  const structural = await lintDocument({ document: root, config: await createConfig({ rules: { struct: "error" } }), externalRefResolver: resolver }).catch(
+    (error: unknown) => {
+      throw refCycleError(error, sourcePath);
+    },
+  );
   await throwFirstError(structural, resolver, sourcePath);
 
   // An empty config (createConfig reads no redocly.yaml): no rules, so no decorators touch the bundle.
@@ -165,7 +170,8 @@ export async function loadContract(specPath: string): Promise<LoadedContract> {
   return { document, sourcePath, split: resolver.cache.size > 1, hash, resolve, at, deref, changelog };
 }
 
-function followRefs<T>(resolve: LoadedContract["resolve"], node: unknown, at: string): { value: T; pointer: string } {
+/** `LoadedContract.deref` over any resolver of internal `$ref`s. */
+export function followRefs<T>(resolve: (ref: string) => unknown, node: unknown, at: string): { value: T; pointer: string } {
   let current = node;
   let where = at;
   const seen = new Set<string>();
@@ -182,6 +188,15 @@ function followRefs<T>(resolve: LoadedContract["resolve"], node: unknown, at: st
 
 function isRefObject(value: unknown): value is { $ref: string } {
   return typeof value === "object" && value !== null && typeof (value as { $ref?: unknown }).$ref === "string";
+}
+
+/**
+ * Redocly's resolver throws, with neither file nor pointer, on a `$ref` chain that leads back to
+ * itself: a one-line refusal instead of a stack trace.
+ */
+function refCycleError(error: unknown, file: string): unknown {
+  if (!(error instanceof Error) || !/circular pointer/i.test(error.message)) return error;
+  return new ContractError("", "a chain of $refs leads back to itself, so it names no value", file);
 }
 
 /** A file beside the contract, or undefined when there is none. */
