@@ -3,7 +3,8 @@
  * across files), bundle it into one document with Redocly's core (external
  * `$ref`s become components, internal `$ref`s stay), and refuse anything the
  * later stages cannot trust, with a JSON pointer to the offending spot. The
- * only stage that reads the disk: the CHANGELOG.md beside the contract too.
+ * one stage that reads the user's files: the contract, and the CHANGELOG.md
+ * beside it that the package ships.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
