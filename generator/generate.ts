@@ -1,5 +1,7 @@
 /**
  * The pipeline: load → model → emit → write, each stage timed so the benchmark can report them.
+ * Each stage takes what the one before produced: the emitters get the model (`ApiModel`); only the
+ * schema emitters (`src/schema.ts`, the validators) also get the contract, for its schemas.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -7,7 +9,6 @@ import type { SourceFile } from "ts-morph";
 import { Project } from "./emit/ts-morph.ts";
 import { clientClassName, emitClient } from "./emit/client.ts";
 import { emitBin, emitJobs } from "./emit/jobs.ts";
-import { packageVersion } from "./emit/package.ts";
 import { ContractError } from "./errors.ts";
 import { emitModels } from "./emit/models.ts";
 import { emitOperationValidators } from "./emit/operation-validators.ts";
@@ -16,14 +17,14 @@ import { runtimeFiles } from "./emit/runtime.ts";
 import { emitSchemaTypes } from "./emit/schema-types.ts";
 import { emitTypeAliases } from "./emit/types.ts";
 import { loadContract, type LoadedContract } from "./load.ts";
-import { buildModel, type ApiModel, type ModelOptions } from "./model.ts";
+import { buildModel, type ApiModel, type ApiModelOptions } from "./model.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
 import { compareStrings } from "./compare.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
 
-export interface GenerateOptions extends ModelOptions {
+export interface GenerateOptions extends ApiModelOptions {
   spec: string;
   /** The package folder to write, e.g. `generated/gpu-cloud-client`. */
   out?: string;
@@ -40,7 +41,7 @@ export interface StageTimings {
 
 export interface Generated {
   contract: LoadedContract;
-  model: ApiModel;
+  api: ApiModel;
   files: OutputFile[];
   timings: StageTimings;
 }
@@ -54,13 +55,13 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
 
   try {
     started = performance.now();
-    const model = buildModel(contract, options);
+    const api = buildModel(contract, options);
     timings.model = performance.now() - started;
 
     started = performance.now();
-    const files = await emitAll(contract, model, options.emitSchemaTypes ?? emitSchemaTypes);
+    const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes);
     timings.emit = performance.now() - started;
-    return { contract, model, files, timings };
+    return { contract, api, files, timings };
   } catch (error) {
     // Located by the file, as load errors are; a split contract's pointers are into the bundle.
     if (error instanceof ContractError && error.file === undefined) {
@@ -71,13 +72,13 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
 }
 
 /** The package folder a run writes: `--out`, or `generated/<package name>`. */
-export function outputFolder(options: GenerateOptions, model: ApiModel): string {
-  return path.resolve(options.out ?? path.join(REPO_ROOT, "generated", model.packageName.replace(/^@[^/]+\//, "")));
+export function outputFolder(options: GenerateOptions, api: ApiModel): string {
+  return path.resolve(options.out ?? path.join(REPO_ROOT, "generated", api.packageName.replace(/^@[^/]+\//, "")));
 }
 
 export async function generate(options: GenerateOptions): Promise<Generated & { outDir: string }> {
   const generated = await generateFiles(options);
-  const outDir = outputFolder(options, generated.model);
+  const outDir = outputFolder(options, generated.api);
   const started = performance.now();
   await writeOutput(outDir, generated.files);
   generated.timings.write = performance.now() - started;
@@ -86,32 +87,33 @@ export async function generate(options: GenerateOptions): Promise<Generated & { 
 
 export async function check(options: GenerateOptions): Promise<CheckResult & { outDir: string }> {
   const generated = await generateFiles(options);
-  const outDir = outputFolder(options, generated.model);
+  const outDir = outputFolder(options, generated.api);
   return { ...(await checkOutput(outDir, generated.files)), outDir };
 }
 
+/** `contract` goes to the schema emitters only; every other emitter reads `api`. */
 async function emitAll(
   contract: LoadedContract,
-  model: ApiModel,
+  api: ApiModel,
   schemaTypes: (contract: Pick<LoadedContract, "document">) => Promise<string>,
 ): Promise<OutputFile[]> {
-  const tsHeader = header({ contractHash: contract.hash, generatorName: GENERATOR_NAME, commentStyle: "ts" });
-  const mdHeader = header({ contractHash: contract.hash, generatorName: GENERATOR_NAME, commentStyle: "markdown" });
+  const tsHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "ts" });
+  const mdHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "markdown" });
   // Started first: with a worker it runs beside the ts-morph emitters below.
   const schemaSource = schemaTypes(contract);
   // Until it is awaited below, a failure must not count as unhandled.
   schemaSource.catch(() => undefined);
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
 
-  const className = clientClassName(model);
-  const validators = emitOperationValidators(contract, model, className);
-  const sources: SourceFile[] = [emitClient(project, model, "src/client.ts", validators.names)];
-  const models = emitModels(project, model, "src/models.ts", validators.names);
+  const className = clientClassName(api);
+  const validators = emitOperationValidators(contract, api, className);
+  const sources: SourceFile[] = [emitClient(project, api, "src/client.ts", validators.names)];
+  const models = emitModels(project, api, "src/models.ts", validators.names);
   if (models) sources.push(models);
-  const jobs = emitJobs(project, model, "src/jobs.ts", className, true);
-  if (jobs) sources.push(jobs, emitBin(project, model, "src/bin.ts", className, true, packageVersion(contract.document as never)));
-  sources.push(emitTypeAliases(project, model, "src/types.ts", className));
-  sources.push(emitIndex(project, model, className, Boolean(models)));
+  const jobs = emitJobs(project, api, "src/jobs.ts", className, true);
+  if (jobs) sources.push(jobs, emitBin(project, api, "src/bin.ts", className, true));
+  sources.push(emitTypeAliases(project, api, "src/types.ts", className));
+  sources.push(emitIndex(project, api, className, Boolean(models)));
 
   const files: OutputFile[] = [
     { path: "src/schema.ts", contents: tsHeader + (await schemaSource) },
@@ -127,13 +129,13 @@ async function emitAll(
   }
   for (const file of runtimeFiles()) files.push({ path: file.path, contents: tsHeader + file.contents });
   const validatorStem = validators.names.schemas.values().next().value;
-  for (const file of emitPackageFiles(contract, model, className, packageDependencies(), { sourcePaths: files.map((f) => f.path), validatorStem })) {
+  for (const file of emitPackageFiles(api, className, packageDependencies(), { sourcePaths: files.map((f) => f.path), validatorStem })) {
     files.push({ path: file.path, contents: file.path.endsWith(".md") ? mdHeader + file.contents : file.contents });
   }
   return files.sort((a, b) => compareStrings(a.path, b.path));
 }
 
-function emitIndex(project: Project, model: ApiModel, className: string, hasModels: boolean): SourceFile {
+function emitIndex(project: Project, api: ApiModel, className: string, hasModels: boolean): SourceFile {
   const file = project.createSourceFile("src/index.ts", "", { overwrite: true });
   file.addExportDeclarations([
     { moduleSpecifier: "./client.js" },
@@ -148,7 +150,7 @@ function emitIndex(project: Project, model: ApiModel, className: string, hasMode
     { moduleSpecifier: "./runtime/validation.js", isTypeOnly: true, namedExports: ["ValidationIssue"] },
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedExports: ["paths", "components", "operations"] },
   ]);
-  file.insertStatements(0, `/** ${className}: the typed client of ${model.packageName.replace(/\*\//g, "")}. */`);
+  file.insertStatements(0, `/** ${className}: the typed client of ${api.packageName.replace(/\*\//g, "")}. */`);
   return file;
 }
 

@@ -2,9 +2,12 @@
  * Stage 1 of the generator: read the contract (YAML or JSON, possibly split
  * across files), bundle it into one document with Redocly's core (external
  * `$ref`s become components, internal `$ref`s stay), and refuse anything the
- * later stages cannot trust, with a JSON pointer to the offending spot.
+ * later stages cannot trust, with a JSON pointer to the offending spot. The
+ * one stage that reads the user's files: the contract, and the CHANGELOG.md
+ * beside it that the package ships.
  */
 import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import {
   BaseResolver,
@@ -102,6 +105,17 @@ export interface LoadedContract {
   resolve<T = unknown>(ref: string): T;
   /** The value at a JSON pointer ("/paths/~1pods"), or undefined when there is none. */
   at<T = unknown>(pointer: string): T | undefined;
+  /**
+   * Follows a chain of `$ref`s from `node` (found at `at`) to the first value that is not a
+   * reference, and where that value is: `at` itself when `node` is no reference, else the last
+   * `$ref`'s fragment without its "#". A chain that comes back to a `$ref` it followed names no
+   * value: loading refuses such a contract already, and `deref` refuses one too rather than loop,
+   * as it refuses an external `$ref` (none survives bundling). Its ContractErrors carry no file:
+   * the caller names it (a split contract's pointers are into the bundle).
+   */
+  deref<T = any>(node: unknown, at: string): { value: T; pointer: string };
+  /** Text of the CHANGELOG.md beside the contract (`npm run version:contract` writes it), if there is one. */
+  changelog?: string;
 }
 
 type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
@@ -116,7 +130,11 @@ export async function loadContract(specPath: string): Promise<LoadedContract> {
   // The shape of every node first (Redocly's struct rule: types, required fields), so a malformed
   // document (an operationId that is a number, `servers` as an object) is refused with its pointer
   // instead of failing later with a stack trace.
-  const structural = await lintDocument({ document: root, config: await createConfig({ rules: { struct: "error" } }), externalRefResolver: resolver });
+  const structural = await lintDocument({ document: root, config: await createConfig({ rules: { struct: "error" } }), externalRefResolver: resolver }).catch(
+    (error: unknown) => {
+      throw refCycleError(error, sourcePath);
+    },
+  );
   await throwFirstError(structural, resolver, sourcePath);
 
   // An empty config (createConfig reads no redocly.yaml): no rules, so no decorators touch the bundle.
@@ -147,7 +165,49 @@ export async function loadContract(specPath: string): Promise<LoadedContract> {
     return target as T;
   };
 
-  return { document, sourcePath, split: resolver.cache.size > 1, hash, resolve, at };
+  const deref = <T>(node: unknown, at: string) => followRefs<T>(resolve, node, at);
+  const changelog = await readBeside(sourcePath, "CHANGELOG.md");
+
+  return { document, sourcePath, split: resolver.cache.size > 1, hash, resolve, at, deref, changelog };
+}
+
+/** `LoadedContract.deref` over any resolver of internal `$ref`s. */
+export function followRefs<T>(resolve: (ref: string) => unknown, node: unknown, at: string): { value: T; pointer: string } {
+  let current = node;
+  let where = at;
+  const seen = new Set<string>();
+  while (isRefObject(current)) {
+    const ref = current.$ref;
+    if (!ref.startsWith("#")) throw new ContractError(where, `external reference ${ref} left after bundling`);
+    if (seen.has(ref)) throw new ContractError(where, `reference cycle through ${ref}`);
+    seen.add(ref);
+    current = resolve(ref);
+    where = ref.slice(1);
+  }
+  return { value: current as T, pointer: where };
+}
+
+function isRefObject(value: unknown): value is { $ref: string } {
+  return typeof value === "object" && value !== null && typeof (value as { $ref?: unknown }).$ref === "string";
+}
+
+/**
+ * Redocly's resolver throws, with neither file nor pointer, on a `$ref` chain that leads back to
+ * itself: a one-line refusal instead of a stack trace.
+ */
+function refCycleError(error: unknown, file: string): unknown {
+  if (!(error instanceof Error) || !/circular pointer/i.test(error.message)) return error;
+  return new ContractError("", "a chain of $refs leads back to itself, so it names no value", file);
+}
+
+/** A file beside the contract, or undefined when there is none. */
+async function readBeside(sourcePath: string, name: string): Promise<string | undefined> {
+  try {
+    return await readFile(path.join(path.dirname(sourcePath), name), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 /** Reads local files only: a contract must build the same way offline, so remote `$ref`s are refused. */

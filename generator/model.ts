@@ -1,14 +1,20 @@
 /**
- * Stage 2: the intermediate model. Everything the emitters need, read once from the bundled
- * contract, with names decided and every unsupported construct refused with its JSON pointer.
- * Emitters never look at the raw document again except through `schemaPointer`s.
+ * Stage 2: the intermediate model (`ApiModel`). Everything the emitters need, read once from the
+ * loaded contract, with names decided and every unsupported construct refused with its JSON pointer:
+ * the package's identity, the README's tags and examples, the changelog. Emitters read only this;
+ * the schema emitters alone reach into the document, through `schemaPointer`s.
+ *
+ * "Model" here is this intermediate model; the AI models a contract lists under
+ * `x-model-endpoints` are `ModelEndpoint`s.
  */
 import { ACCEPTED_DIALECTS } from "./emit/validators/keywords.ts";
 import { ContractError } from "./errors.ts";
+import { exampleParams, schemaExample, type ExampleParams } from "./examples.ts";
 import { pointer, unescapeSegment } from "./json-pointer.ts";
 import { identifier, uniqueIdentifiers } from "./escape.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
 import { isJsonMediaType } from "./media-types.ts";
+import { readXSdk, type PackageOverrides } from "./x-sdk.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -100,6 +106,8 @@ export interface OperationModel {
   pointer: string;
   summary?: string;
   description?: string;
+  /** The operation's `tags`; the README groups operations by the first. */
+  tags: string[];
   deprecated: boolean;
   server: string;
   parameters: ParameterModel[];
@@ -111,9 +119,12 @@ export interface OperationModel {
   errorStatuses: string[];
   /** The role of this operation for per-model calls (`x-model-endpoint-role`). */
   modelRole?: "run" | "runsync" | "status";
+  /** Example arguments of the call, from the contract's examples; undefined when it takes none. */
+  exampleParams?: ExampleParams;
 }
 
-export interface PricingModel {
+/** What a job of a model endpoint costs (`x-model-endpoints/<id>/pricing`). */
+export interface ModelPricing {
   currency: string;
   unit: string;
   /** Input property whose value is the number of units. */
@@ -124,7 +135,8 @@ export interface PricingModel {
   formula?: string;
 }
 
-export interface ModelEndpointModel {
+/** An AI model the API runs jobs on (`x-model-endpoints`). */
+export interface ModelEndpoint {
   id: string;
   kind: string;
   summary?: string;
@@ -135,30 +147,40 @@ export interface ModelEndpointModel {
   /** Output property that carries the file URL, and how long it lives. */
   urlField?: string;
   urlLifetimeSeconds?: number;
-  pricing?: PricingModel;
+  pricing?: ModelPricing;
+  /** The first of the input schema's `examples`, for the README. */
+  inputExample?: unknown;
   pointer: string;
 }
 
 export interface ApiModel {
   title: string;
+  /** The API's version (`info.version`). */
   version: string;
+  summary?: string;
   description?: string;
+  /** `info.contact`'s name and URL, when they are strings. */
+  contact: { name?: string; url?: string };
   packageName: string;
+  /** The generated package's semver (`x-sdk.packageVersion`, else from `info.version`). */
+  packageVersion: string;
   apiKeyEnvVar: string;
   contractHash: string;
+  /** The CHANGELOG.md beside the contract, shipped in the package as it is. */
+  changelog?: string;
   servers: ServerModel[];
   operations: OperationModel[];
   /** Names of `components/schemas`, in document order. */
   schemaNames: string[];
-  models: ModelEndpointModel[];
+  modelEndpoints: ModelEndpoint[];
+  /** @deprecated The same list as `modelEndpoints`, under the name `version.ts` reads. */
+  models: ModelEndpoint[];
   /** Job statuses that end a wait (`x-terminal-statuses`), when the contract has them. */
   terminalStatuses?: Record<string, "success" | "failure">;
 }
 
-export interface ModelOptions {
-  packageName?: string;
-  apiKeyEnvVar?: string;
-}
+/** What the caller may set instead of the contract's `x-sdk` (the CLI's `--name`). */
+export type ApiModelOptions = PackageOverrides;
 
 /**
  * Keys openapi-typescript cannot take: it walks the document with lookups that find
@@ -182,7 +204,7 @@ function refusePrototypeKeys(value: unknown, at = ""): void {
   }
 }
 
-export function buildModel(contract: LoadedContract, options: ModelOptions = {}): ApiModel {
+export function buildModel(contract: LoadedContract, options: ApiModelOptions = {}): ApiModel {
   const { document } = contract;
   refusePrototypeKeys(document);
   // The validators implement 2020-12: a document declaring another default dialect would be misread.
@@ -190,44 +212,36 @@ export function buildModel(contract: LoadedContract, options: ModelOptions = {})
   if (dialect !== undefined && (typeof dialect !== "string" || !ACCEPTED_DIALECTS.has(dialect.replace(/#$/, "")))) {
     throw new ContractError("/jsonSchemaDialect", `${JSON.stringify(dialect)} is not JSON Schema 2020-12 (or the OpenAPI 3.1 dialect), the one the validators implement`);
   }
-  const sdk = (document["x-sdk"] ?? {}) as { packageName?: unknown; apiKeyEnvVar?: unknown };
-  if (typeof sdk !== "object" || sdk === null || Array.isArray(sdk)) throw new ContractError("/x-sdk", "must be an object (packageName, apiKeyEnvVar, packageVersion)");
-  for (const key of ["packageName", "apiKeyEnvVar"] as const) {
-    if (sdk[key] !== undefined && typeof sdk[key] !== "string") throw new ContractError(`/x-sdk/${key}`, "must be a string");
-  }
-  const packageName = options.packageName ?? (sdk.packageName as string | undefined) ?? slug(document.info.title);
-  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(packageName)) {
-    throw new ContractError("/x-sdk/packageName", `"${packageName}" is not a valid npm package name`);
-  }
-  const apiKeyEnvVar = options.apiKeyEnvVar ?? (sdk.apiKeyEnvVar as string | undefined) ?? `${identifier(packageName).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}_API_KEY`;
-  if (!/^[A-Z_][A-Z0-9_]*$/.test(apiKeyEnvVar)) {
-    throw new ContractError("/x-sdk/apiKeyEnvVar", `"${apiKeyEnvVar}" is not a valid environment variable name`);
-  }
+  const { packageName, apiKeyEnvVar, packageVersion } = readXSdk(document, options);
 
   const servers = new ServerRegistry(document.servers ?? []);
   const operations = readOperations(contract, servers);
   const schemaNames = Object.keys(document.components?.schemas ?? {});
-  const models = readModelEndpoints(contract);
-  checkModelRoles(operations, models.length > 0);
+  const modelEndpoints = readModelEndpoints(contract);
+  checkModelRoles(operations, modelEndpoints.length > 0);
   const terminal = findTerminalStatuses(contract);
+  const { summary, contact } = document.info;
   return {
     title: document.info.title,
     version: document.info.version,
+    summary: typeof summary === "string" ? summary : undefined,
     description: document.info.description,
+    contact: {
+      name: typeof contact?.name === "string" ? contact.name : undefined,
+      url: typeof contact?.url === "string" ? contact.url : undefined,
+    },
     packageName,
+    packageVersion,
     apiKeyEnvVar,
     contractHash: contract.hash,
+    changelog: contract.changelog,
     servers: servers.list(),
     operations,
     schemaNames,
-    models,
+    modelEndpoints,
+    models: modelEndpoints,
     terminalStatuses: terminal,
   };
-}
-
-function slug(title: string): string {
-  const s = title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-  return `${s || "api"}-client`;
 }
 
 /** Distinct servers, keyed by URL template, each with an option name. */
@@ -259,9 +273,9 @@ class ServerRegistry {
     while (this.#usedKeys.has(key)) key = `${key}_`;
     this.#usedKeys.add(key);
     void names;
-    const model: ServerModel = { key, url: server.url, defaultUrl: defaultUrl.replace(/\/+$/, ""), description: server.description };
-    this.#byUrl.set(server.url, model);
-    return model;
+    const registered: ServerModel = { key, url: server.url, defaultUrl: defaultUrl.replace(/\/+$/, ""), description: server.description };
+    this.#byUrl.set(server.url, registered);
+    return registered;
   }
 
   first(): ServerModel | undefined {
@@ -273,28 +287,12 @@ class ServerRegistry {
   }
 }
 
-/** Follows `$ref` chains; refuses cycles of references. */
-function deref<T = any>(contract: LoadedContract, node: any, at: string): { value: T; pointer: string } {
-  let current = node;
-  let where = at;
-  const seen = new Set<string>();
-  while (current && typeof current === "object" && typeof current.$ref === "string") {
-    const ref: string = current.$ref;
-    if (!ref.startsWith("#")) throw new ContractError(where, `external reference ${ref} left after bundling`);
-    if (seen.has(ref)) throw new ContractError(where, `reference cycle through ${ref}`);
-    seen.add(ref);
-    current = contract.resolve(ref);
-    where = ref.slice(1);
-  }
-  return { value: current as T, pointer: where };
-}
-
 function readOperations(contract: LoadedContract, servers: ServerRegistry): OperationModel[] {
   const { document } = contract;
   const drafts: Array<Omit<OperationModel, "methodName" | "typeName">> = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     // A path item may be a `$ref` (to `components/pathItems`): its operations live, and are pointed at, there.
-    const { value: item, pointer: itemPointer } = deref(contract, rawItem, pointer("paths", path));
+    const { value: item, pointer: itemPointer } = contract.deref<any>(rawItem, pointer("paths", path));
     const itemServers: ServerObject[] | undefined = item.servers;
     for (const method of HTTP_METHODS) {
       const operation: OperationObject | undefined = item[method];
@@ -311,6 +309,7 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
       const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at);
       const modelRole = readModelRole(operation, at);
       checkServerWait(parameters, modelRole);
+      const requestBody = readRequestBody(contract, operation.requestBody, at);
       drafts.push({
         operationId,
         method,
@@ -318,12 +317,14 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
         pointer: at,
         summary: operation.summary,
         description: operation.description,
+        tags: operation.tags ?? [],
         deprecated: operation.deprecated === true,
         server: server.key,
         parameters,
-        requestBody: readRequestBody(contract, operation.requestBody, at),
+        requestBody,
         ...readResponses(contract, operation.responses, at),
         modelRole,
+        exampleParams: exampleParams(contract, { parameters, requestBody }),
       });
     }
   }
@@ -333,8 +334,8 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
 }
 
 /** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), if it has one. */
-export function runsyncServerWait(model: Pick<ApiModel, "operations">): ParameterModel["serverWait"] {
-  return model.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
+export function runsyncServerWait(api: Pick<ApiModel, "operations">): ParameterModel["serverWait"] {
+  return api.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
 }
 
 /**
@@ -342,7 +343,7 @@ export function runsyncServerWait(model: Pick<ApiModel, "operations">): Paramete
  * each role: a second would be left out silently, so it is refused. A server wait is filled only
  * by `runModelSync`, which exists only with `x-model-endpoints`.
  */
-function checkModelRoles(operations: OperationModel[], hasModels: boolean): void {
+function checkModelRoles(operations: OperationModel[], hasModelEndpoints: boolean): void {
   const first = new Map<string, OperationModel>();
   for (const operation of operations) {
     if (operation.modelRole === undefined) continue;
@@ -353,7 +354,7 @@ function checkModelRoles(operations: OperationModel[], hasModels: boolean): void
     first.set(operation.modelRole, operation);
   }
   const wait = operations.flatMap((o) => o.parameters).find((p) => p.serverWait !== undefined);
-  if (wait !== undefined && !hasModels) {
+  if (wait !== undefined && !hasModelEndpoints) {
     throw new ContractError(`${wait.pointer}/x-server-wait`, "x-server-wait is filled by runModelSync, which is generated only when the document has x-model-endpoints");
   }
 }
@@ -384,7 +385,7 @@ function readParameters(contract: LoadedContract, path: string, itemPointer: str
   const byKey = new Map<string, ParameterModel>();
   const read = (list: any[], base: string) =>
     list.forEach((raw, index) => {
-      const { value: parameter, pointer: where } = deref(contract, raw, `${base}/parameters/${index}`);
+      const { value: parameter, pointer: where } = contract.deref<any>(raw, `${base}/parameters/${index}`);
       if (parameter.in === "cookie") throw new ContractError(where, "cookie parameters are not supported");
       if (!["path", "query", "header"].includes(parameter.in)) throw new ContractError(`${where}/in`, `unknown parameter location ${JSON.stringify(parameter.in)}`);
       if (typeof parameter.name !== "string" || parameter.name === "") throw new ContractError(`${where}/name`, "a parameter needs a name");
@@ -424,7 +425,7 @@ function readServerWait(contract: LoadedContract, parameter: any, where: string)
   if (flag === undefined || flag === false) return {};
   if (flag !== true) throw new ContractError(`${where}/x-server-wait`, "x-server-wait must be true or false");
   if (parameter.in !== "query") throw new ContractError(`${where}/x-server-wait`, "only a query parameter can carry the server's wait");
-  const { value: schema, pointer: schemaAt } = deref<any>(contract, parameter.schema, `${where}/schema`);
+  const { value: schema, pointer: schemaAt } = contract.deref<any>(parameter.schema, `${where}/schema`);
   const { minimum, maximum } = schema ?? {};
   if (schema?.type !== "integer" || !Number.isSafeInteger(minimum) || !Number.isSafeInteger(maximum) || minimum < 0 || minimum > maximum) {
     throw new ContractError(schemaAt, "the server's wait (x-server-wait) needs an integer schema with a minimum and a maximum, in milliseconds");
@@ -434,7 +435,7 @@ function readServerWait(contract: LoadedContract, parameter: any, where: string)
 
 function readRequestBody(contract: LoadedContract, raw: unknown, at: string): OperationModel["requestBody"] {
   if (raw === undefined) return undefined;
-  const { value: body, pointer: where } = deref<any>(contract, raw, `${at}/requestBody`);
+  const { value: body, pointer: where } = contract.deref<any>(raw, `${at}/requestBody`);
   const mediaTypes = Object.keys(body.content ?? {});
   const mediaType = pickMediaType(mediaTypes);
   if (!mediaType) {
@@ -470,7 +471,7 @@ function readResponses(
       errorStatuses.push(status);
       continue;
     }
-    const { value: response, pointer: where } = deref<any>(contract, responses[status], at + pointer("responses", status));
+    const { value: response, pointer: where } = contract.deref<any>(responses[status], at + pointer("responses", status));
     const mediaTypes = Object.keys(response.content ?? {});
     const mediaType = mediaTypes.find((m) => isJsonMediaType(m)) ?? mediaTypes[0];
     successResponses.push({
@@ -498,17 +499,17 @@ function schemaNameOf(ref: unknown, at: string): string {
   return unescapeSegment(match[1]!);
 }
 
-function readModelEndpoints(contract: LoadedContract): ModelEndpointModel[] {
-  const models = contract.document["x-model-endpoints"];
-  if (models === undefined) return [];
-  if (!models || typeof models !== "object" || Array.isArray(models)) throw new ContractError("/x-model-endpoints", "must be an object keyed by model endpoint id");
-  return Object.entries<any>(models).map(([id, model]) => {
+function readModelEndpoints(contract: LoadedContract): ModelEndpoint[] {
+  const endpoints = contract.document["x-model-endpoints"];
+  if (endpoints === undefined) return [];
+  if (!endpoints || typeof endpoints !== "object" || Array.isArray(endpoints)) throw new ContractError("/x-model-endpoints", "must be an object keyed by model endpoint id");
+  return Object.entries<any>(endpoints).map(([id, endpoint]) => {
     const at = pointer("x-model-endpoints", id);
     if (!/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id)) throw new ContractError(at, `model endpoint id "${id}" is not lowercase words joined by hyphens`);
-    if (typeof model?.kind !== "string") throw new ContractError(`${at}/kind`, "a model endpoint needs a kind (video, image, audio, …)");
-    const inputSchema = schemaNameOf(model.input, `${at}/input`);
-    const outputSchema = schemaNameOf(model.output, `${at}/output`);
-    const output = deref<any>(contract, contract.document.components?.schemas?.[outputSchema], pointer("components", "schemas", outputSchema)).value;
+    if (typeof endpoint?.kind !== "string") throw new ContractError(`${at}/kind`, "a model endpoint needs a kind (video, image, audio, …)");
+    const inputSchema = schemaNameOf(endpoint.input, `${at}/input`);
+    const outputSchema = schemaNameOf(endpoint.output, `${at}/output`);
+    const output = contract.deref<any>(contract.document.components?.schemas?.[outputSchema], pointer("components", "schemas", outputSchema)).value;
     const urlField = Object.keys(output?.properties ?? {}).find((name) => output.properties[name]?.["x-expires-after-seconds"] !== undefined);
     const lifetime = urlField ? output.properties[urlField]["x-expires-after-seconds"] : undefined;
     if (lifetime !== undefined && (!Number.isInteger(lifetime) || lifetime <= 0)) {
@@ -516,21 +517,22 @@ function readModelEndpoints(contract: LoadedContract): ModelEndpointModel[] {
     }
     return {
       id,
-      kind: model.kind,
-      summary: model.summary,
-      description: model.description,
+      kind: endpoint.kind,
+      summary: endpoint.summary,
+      description: endpoint.description,
       inputSchema,
       outputSchema,
       urlField,
       urlLifetimeSeconds: lifetime,
-      pricing: model.pricing === undefined ? undefined : readPricing(contract, model.pricing, inputSchema, `${at}/pricing`),
+      pricing: endpoint.pricing === undefined ? undefined : readPricing(contract, endpoint.pricing, inputSchema, `${at}/pricing`),
+      inputExample: schemaExample(contract, inputSchema),
       pointer: at,
     };
   });
 }
 
-function readPricing(contract: LoadedContract, pricing: any, inputSchema: string, at: string): PricingModel {
-  const input = deref<any>(contract, contract.document.components?.schemas?.[inputSchema], pointer("components", "schemas", inputSchema)).value;
+function readPricing(contract: LoadedContract, pricing: any, inputSchema: string, at: string): ModelPricing {
+  const input = contract.deref<any>(contract.document.components?.schemas?.[inputSchema], pointer("components", "schemas", inputSchema)).value;
   const property = (field: string, pointerText: unknown) => {
     if (typeof pointerText !== "string" || !/^\/[^/]+$/.test(pointerText)) throw new ContractError(`${at}/${field}`, "must be a JSON pointer to a top-level input property, like /duration");
     const name = unescapeSegment(pointerText.slice(1));

@@ -33,7 +33,7 @@ import { fileURLToPath } from "node:url";
 import YAML from "yaml";
 import { ContractError } from "./errors.ts";
 import { escapeSegment, pointer as toPointer, unescapeSegment } from "./json-pointer.ts";
-import { packageVersion, SEMVER } from "./emit/package.ts";
+import { packageVersion, SEMVER } from "./x-sdk.ts";
 import { loadContract, type LoadedContract } from "./load.ts";
 import { buildModel, type ApiModel, type OperationModel } from "./model.ts";
 import { compareStrings } from "./compare.ts";

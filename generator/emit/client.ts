@@ -19,22 +19,22 @@ const GLOBALS_USED = ["Promise", "Record", "Readonly", "Partial", "Array", "Obje
  * The client's class name, from the package name (`gpu-cloud-client` → `GpuCloudClient`); one that
  * would clash with a runtime export or a global the generated code uses gets a `Client` suffix.
  */
-export function clientClassName(model: ApiModel): string {
-  const name = identifier(model.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
+export function clientClassName(api: ApiModel): string {
+  const name = identifier(api.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
   return GLOBALS_USED.includes(name) || runtimeExports().includes(name) ? `${name}Client` : name;
 }
 
-export function emitClient(project: Project, model: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile {
+export function emitClient(project: Project, api: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
-  const className = clientClassName(model);
-  const hasModels = model.models.length > 0 && model.operations.some((o) => o.modelRole);
+  const className = clientClassName(api);
+  const hasModels = api.modelEndpoints.length > 0 && api.operations.some((o) => o.modelRole);
 
   file.addImportDeclarations([
     { moduleSpecifier: "./runtime/client-core.js", namedImports: ["ClientCore"] },
     {
       moduleSpecifier: "./runtime/client-core.js",
       isTypeOnly: true,
-      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && runsyncServerWait(model) !== undefined ? ["ServerWaitOptions"] : [])],
+      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && runsyncServerWait(api) !== undefined ? ["ServerWaitOptions"] : [])],
     },
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] },
   ]);
@@ -44,20 +44,20 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
   }
   // Response validators live in their own module, imported only when validateResponses is on.
   const validatorImports = validators
-    ? model.operations.flatMap((o) => {
+    ? api.operations.flatMap((o) => {
         const request = validators.operations.get(o.operationId)?.request;
         return request ? [`validate${request}`] : [];
       })
     : [];
-  const hasResponseValidators = validators !== undefined && model.operations.some((o) => validators.operations.get(o.operationId)?.response);
+  const hasResponseValidators = validators !== undefined && api.operations.some((o) => validators.operations.get(o.operationId)?.response);
   if (validatorImports.length) file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: [...new Set(validatorImports)].sort() });
 
   file.addInterface({
     name: `${className}Options`,
     isExported: true,
     extends: ["CoreOptions"],
-    docs: [`Options of {@link ${className}}. The API key comes from \`apiKey\` or the \`${model.apiKeyEnvVar}\` environment variable.`],
-    properties: model.servers.map((server) => ({
+    docs: [`Options of {@link ${className}}. The API key comes from \`apiKey\` or the \`${api.apiKeyEnvVar}\` environment variable.`],
+    properties: api.servers.map((server) => ({
       name: server.key,
       hasQuestionToken: true,
       // `| undefined`: with exactOptionalPropertyTypes, `{ baseUrl: process.env.X }` still compiles.
@@ -68,7 +68,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
 
   // One insertion per kind: ts-morph re-parses the file on every insertion, so adding them one by
   // one costs time quadratic in the number of operations.
-  file.addTypeAliases(model.operations.flatMap(operationTypes));
+  file.addTypeAliases(api.operations.flatMap(operationTypes));
 
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,
@@ -77,7 +77,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
         name: "OPERATIONS",
         initializer: (writer) => {
           writer.write("{").newLine();
-          for (const operation of model.operations) {
+          for (const operation of api.operations) {
             writer.write(`${operation.methodName}: ${operationSpecLiteral(operation, validators?.operations.get(operation.operationId))},`).newLine();
           }
           writer.write("} as const satisfies Record<string, OperationSpec>");
@@ -90,18 +90,18 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     name: className,
     isExported: true,
     extends: "ClientCore",
-    docs: [docComment(`${model.title} (version ${model.version}).\n\n${model.description ?? ""}`)],
+    docs: [docComment(`${api.title} (version ${api.version}).\n\n${api.description ?? ""}`)],
     ctors: [
       {
         parameters: [{ name: "options", type: `${className}Options`, initializer: "{}" }],
         statements: [
-          `const { ${model.servers.map((s) => s.key).join(", ")}, ...core } = options;`,
+          `const { ${api.servers.map((s) => s.key).join(", ")}, ...core } = options;`,
           (writer) => {
             writer.write("super(").newLine();
-            writer.write(`{ ...core, servers: { ${model.servers.map((s) => s.key).join(", ")} } },`).newLine();
+            writer.write(`{ ...core, servers: { ${api.servers.map((s) => s.key).join(", ")} } },`).newLine();
             writer.write("{").newLine();
-            writer.write(`servers: { ${model.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} },`).newLine();
-            writer.write(`apiKeyEnvVar: ${stringLiteral(model.apiKeyEnvVar)},`).newLine();
+            writer.write(`servers: { ${api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} },`).newLine();
+            writer.write(`apiKeyEnvVar: ${stringLiteral(api.apiKeyEnvVar)},`).newLine();
             if (hasResponseValidators) {
               writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
             }
@@ -114,7 +114,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
   });
 
   classDeclaration.addMethods(
-    model.operations.map((operation): OptionalKind<MethodDeclarationStructure> => {
+    api.operations.map((operation): OptionalKind<MethodDeclarationStructure> => {
     const names = typeNames(operation);
     const optional = !paramsRequired(operation);
     const inputCheck = hasModels && validators !== undefined ? modelInputCheck(operation) : [];
@@ -139,7 +139,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
     }),
   );
 
-  if (hasModels) addModelMethods(classDeclaration, model, Boolean(validators));
+  if (hasModels) addModelMethods(classDeclaration, api, Boolean(validators));
   return file;
 }
 
@@ -247,8 +247,8 @@ function modelInputCheck(operation: OperationModel): string[] {
 }
 
 /** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */
-function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, model: ApiModel, validates: boolean): void {
-  const byRole = (role: "run" | "runsync" | "status") => model.operations.find((o) => o.modelRole === role);
+function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, api: ApiModel, validates: boolean): void {
+  const byRole = (role: "run" | "runsync" | "status") => api.operations.find((o) => o.modelRole === role);
   const pathParameters = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path");
 
   const submit = (role: "run" | "runsync", methodName: string, doc: string) => {

@@ -7,10 +7,10 @@ import type { Project, SourceFile } from "ts-morph";
 import { runsyncServerWait, type ApiModel } from "../model.ts";
 import { stringLiteral } from "../escape.ts";
 
-export function emitJobs(project: Project, model: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
-  if (model.models.length === 0 || !model.operations.some((o) => o.modelRole === "status")) return undefined;
+export function emitJobs(project: Project, api: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
+  if (api.modelEndpoints.length === 0 || !api.operations.some((o) => o.modelRole === "status")) return undefined;
   const file = project.createSourceFile(fileName, "", { overwrite: true });
-  const syncWait = runsyncServerWait(model);
+  const syncWait = runsyncServerWait(api);
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
 import type { ${className} } from "./client.js";
@@ -61,9 +61,9 @@ export function runMany<M extends ModelId>(
 }
 
 /** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */
-export function emitBin(project: Project, model: ApiModel, fileName: string, className: string, hasValidation: boolean, version: string): SourceFile {
+export function emitBin(project: Project, api: ApiModel, fileName: string, className: string, hasValidation: boolean): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
-  const serverEnv = serverEnvironmentVariables(model);
+  const serverEnv = serverEnvironmentVariables(api);
   file.addStatements(`/// <reference types="node" />
 import { main } from "./runtime/cli.js";
 import { ${className} } from "./client.js";
@@ -74,9 +74,9 @@ const controller = new AbortController();
 process.once("SIGINT", () => controller.abort());
 
 main(process.argv.slice(2), {
-  name: ${stringLiteral(model.packageName.replace(/^@[^/]+\//, ""))},
-  version: ${stringLiteral(version)},
-  apiKeyEnvVar: ${stringLiteral(model.apiKeyEnvVar)},
+  name: ${stringLiteral(api.packageName.replace(/^@[^/]+\//, ""))},
+  version: ${stringLiteral(api.packageVersion)},
+  apiKeyEnvVar: ${stringLiteral(api.apiKeyEnvVar)},
   createClient: () =>
     new ${className}({
       // An empty variable counts as unset.
@@ -93,7 +93,7 @@ main(process.argv.slice(2), {
 }
 
 /** Environment variables the terminal command reads for each base URL. */
-export function serverEnvironmentVariables(model: ApiModel): Array<{ key: string; env: string }> {
-  const prefix = model.apiKeyEnvVar.replace(/_API_KEY$/, "");
-  return model.servers.map((s) => ({ key: s.key, env: `${prefix}_${s.key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}` }));
+export function serverEnvironmentVariables(api: ApiModel): Array<{ key: string; env: string }> {
+  const prefix = api.apiKeyEnvVar.replace(/_API_KEY$/, "");
+  return api.servers.map((s) => ({ key: s.key, env: `${prefix}_${s.key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}` }));
 }

@@ -10,9 +10,9 @@ import { docComment, jsonLiteral, propertyKey, propertyKeyForValue, stringLitera
 import type { ApiModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 
-export function emitModels(project: Project, model: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile | undefined {
-  if (model.models.length === 0) return undefined;
-  const status = model.operations.find((o) => o.modelRole === "status");
+export function emitModels(project: Project, api: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile | undefined {
+  if (api.modelEndpoints.length === 0) return undefined;
+  const status = api.operations.find((o) => o.modelRole === "status");
   const jobResponse = status?.successResponses.find((r) => r.mediaType);
   if (!status || !jobResponse?.mediaType) {
     throw new ContractError("/x-model-endpoints", 'x-model-endpoints needs an operation with x-model-endpoint-role "status" that returns the job as JSON');
@@ -27,13 +27,13 @@ export function emitModels(project: Project, model: ApiModel, fileName: string, 
     name: "ModelInputs",
     isExported: true,
     docs: ["The `input` of each known model, by model endpoint id."],
-    properties: model.models.map((m) => ({ name: propertyKey(m.id), type: schemaType(m.inputSchema), docs: [docComment(m.summary ?? m.description)] })),
+    properties: api.modelEndpoints.map((m) => ({ name: propertyKey(m.id), type: schemaType(m.inputSchema), docs: [docComment(m.summary ?? m.description)] })),
   });
   file.addInterface({
     name: "ModelOutputs",
     isExported: true,
     docs: ["The `output` of a finished job of each known model."],
-    properties: model.models.map((m) => ({ name: propertyKey(m.id), type: schemaType(m.outputSchema) })),
+    properties: api.modelEndpoints.map((m) => ({ name: propertyKey(m.id), type: schemaType(m.outputSchema) })),
   });
   file.addTypeAliases([
     { name: "KnownModelId", isExported: true, type: "keyof ModelInputs", docs: ["A model this contract describes."] },
@@ -66,7 +66,7 @@ export function emitModels(project: Project, model: ApiModel, fileName: string, 
   ]);
 
   const metadata = Object.fromEntries(
-    model.models.map((m) => [
+    api.modelEndpoints.map((m) => [
       m.id,
       {
         kind: m.kind,
@@ -86,15 +86,15 @@ export function emitModels(project: Project, model: ApiModel, fileName: string, 
     declarationKind: VariableDeclarationKind.Const,
     isExported: true,
     docs: ["Job statuses that end a wait, each a success or a failure. Any other status means the job is still going."],
-    declarations: [{ name: "TERMINAL_JOB_STATUSES", initializer: `${safeObjectLiteral(model.terminalStatuses ?? {})} as const` }],
+    declarations: [{ name: "TERMINAL_JOB_STATUSES", initializer: `${safeObjectLiteral(api.terminalStatuses ?? {})} as const` }],
   });
-  if (validators) addInputHelpers(file, model, validators);
+  if (validators) addInputHelpers(file, api, validators);
   return file;
 }
 
 /** `validateModelInput` and `withModelDefaults`: the generated validators, looked up by model id. */
-function addInputHelpers(file: SourceFile, model: ApiModel, validators: ValidatorNames): void {
-  const stems = model.models.map((m) => ({ id: m.id, stem: validators.schemas.get(m.inputSchema)! }));
+function addInputHelpers(file: SourceFile, api: ApiModel, validators: ValidatorNames): void {
+  const stems = api.modelEndpoints.map((m) => ({ id: m.id, stem: validators.schemas.get(m.inputSchema)! }));
   const imports = stems.flatMap(({ stem }) => [`validate${stem}`, ...(validators.withDefaults.has(stem) ? [`withDefaults${stem}`] : [])]);
   file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: [...new Set(imports)].sort() });
   file.addImportDeclaration({ moduleSpecifier: "./runtime/validation.js", isTypeOnly: true, namedImports: ["ValidationIssue"] });

@@ -2,26 +2,17 @@
  * The package skeleton from Handlebars templates (`templates/package/*.hbs`): package.json,
  * tsconfig.json (the ESM build, type-checked), tsconfig.cjs.json (the CommonJS build), README.md,
  * LICENSE, and CHANGELOG.md when the contract has one beside it (`openapi/CHANGELOG.md`, written by
- * `npm run version:contract`). Templates insert contract text only through the escaping helpers
+ * `npm run version:contract`). Everything comes from the model (`ApiModel`): its version, tags,
+ * examples and changelog included. Templates insert contract text only through the escaping helpers
  * (`registerHandlebarsHelpers`, plus the Markdown ones below); a template with `{{{ }}}` is refused
  * before rendering.
- *
- * The package version is `x-sdk.packageVersion` (the generated package's own semver, bumped by
- * `npm run version:contract`), falling back to `info.version` (the API's version) when the contract
- * has none.
  */
 import fs from "node:fs";
 import path from "node:path";
 import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
-import { ContractError } from "../errors.ts";
-import { escapeSegment } from "../json-pointer.ts";
-import type { LoadedContract } from "../load.ts";
-import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
+import { runsyncServerWait, type ApiModel } from "../model.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
-
-/** Semver 2.0.0 (no leading "v"). */
-export const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*)(?:\.(?:0|[1-9]\d*|\d*[A-Za-z-][0-9A-Za-z-]*))*))?(?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?$/;
 
 export interface PackageDependencies {
   openapiFetch: string;
@@ -52,40 +43,19 @@ function render(name: string, data: object): string {
   return handlebars.compile(source, { strict: true, noEscape: false })(data);
 }
 
-/**
- * The generated package's version: `x-sdk.packageVersion` (refused unless semver), else
- * `info.version` when it is semver, else the numbers it starts with ("v2" → 2.0.0, "2024-06-01"
- * → 2024.0.0), else 0.0.0: npm only takes semver, and many APIs version by date or name.
- */
-export function packageVersion(document: { info: { version: string }; "x-sdk"?: unknown }): string {
-  const sdk = (document["x-sdk"] ?? {}) as { packageVersion?: unknown };
-  if (sdk.packageVersion !== undefined) {
-    const declared = String(sdk.packageVersion);
-    if (!SEMVER.test(declared)) throw new ContractError("/x-sdk/packageVersion", `"${declared}" is not a semver version (MAJOR.MINOR.PATCH)`);
-    return declared;
-  }
-  const fallback = String(document.info.version);
-  if (SEMVER.test(fallback)) return fallback;
-  const numbers = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(fallback);
-  return numbers ? numbers.slice(1, 4).map((n) => String(Number(n ?? 0))).join(".") : "0.0.0";
-}
-
 export function emitPackageFiles(
-  contract: LoadedContract,
-  model: ApiModel,
+  api: ApiModel,
   className: string,
   dependencies: PackageDependencies,
   extras: PackageExtras = {},
 ): Array<{ path: string; contents: string }> {
-  const document = contract.document as any;
   const sources = new Set(extras.sourcePaths ?? []);
-  const binName = model.packageName.replace(/^@[^/]+\//, "");
+  const binName = api.packageName.replace(/^@[^/]+\//, "");
   const hasBin = sources.has("src/bin.ts");
   const hasJobs = sources.has("src/jobs.ts");
 
-  const operations = model.operations.map((operation) => {
-    const params = exampleParams(contract, operation);
-    const declared = contract.at<any>(operation.pointer) ?? {};
+  const operations = api.operations.map((operation) => {
+    const params = operation.exampleParams;
     return {
       methodName: operation.methodName,
       summary: operation.summary ?? operation.operationId,
@@ -93,7 +63,7 @@ export function emitPackageFiles(
       deprecated: operation.deprecated,
       route: `${operation.method.toUpperCase()} ${operation.path}`,
       server: operation.server,
-      tag: typeof declared.tags?.[0] === "string" ? (declared.tags[0] as string) : "Other",
+      tag: operation.tags[0] ?? "Other",
       example: `const { data } = await client.${operation.methodName}(${params ? jsValue(params) : ""});`,
     };
   });
@@ -103,10 +73,10 @@ export function emitPackageFiles(
     if (!group) groups.push((group = { tag: operation.tag, operations: [] }));
     group.operations.push(operation);
   }
-  const hasRunsync = model.operations.some((o) => o.modelRole === "runsync");
-  const hasSyncWait = runsyncServerWait(model) !== undefined;
-  const models = model.models.map((m) => {
-    const input = (contract.document.components?.schemas?.[m.inputSchema] as any)?.examples?.[0] ?? {};
+  const hasRunsync = api.operations.some((o) => o.modelRole === "runsync");
+  const hasSyncWait = runsyncServerWait(api) !== undefined;
+  const models = api.modelEndpoints.map((m) => {
+    const input = m.inputExample ?? {};
     return {
       id: m.id,
       kind: m.kind,
@@ -115,20 +85,18 @@ export function emitPackageFiles(
       waitExample: `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
     };
   });
-  const contact = document.info?.contact ?? {};
-  const version = packageVersion(document);
-  const changelog = path.join(path.dirname(contract.sourcePath), "CHANGELOG.md");
-  const hasChangelog = fs.existsSync(changelog);
+  const { contact, changelog } = api;
+  const hasChangelog = changelog !== undefined;
   const data = {
-    packageName: model.packageName,
-    version,
-    apiVersion: model.version,
-    description: `Typed client for the ${model.title}, generated from its OpenAPI contract.`,
-    title: model.title,
-    summary: typeof document.info?.summary === "string" ? document.info.summary : undefined,
+    packageName: api.packageName,
+    version: api.packageVersion,
+    apiVersion: api.version,
+    description: `Typed client for the ${api.title}, generated from its OpenAPI contract.`,
+    title: api.title,
+    summary: api.summary,
     className,
-    apiKeyEnvVar: model.apiKeyEnvVar,
-    servers: model.servers,
+    apiKeyEnvVar: api.apiKeyEnvVar,
+    servers: api.servers,
     errorExample: operations[0] ? errorExample(operations[0].example) : undefined,
     groups,
     models,
@@ -139,10 +107,10 @@ export function emitPackageFiles(
     // What the README says of runsync depends on whether it exists and whether its wait can be asked for.
     hasRunsync,
     hasSyncWait,
-    validatorsEntry: `${model.packageName}/validators`,
+    validatorsEntry: `${api.packageName}/validators`,
     validatorStem: extras.validatorStem !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(extras.validatorStem) ? extras.validatorStem : undefined,
-    licenseHolder: typeof contact.name === "string" && contact.name.trim() ? contact.name : `The authors of ${model.packageName}`,
-    homepage: typeof contact.url === "string" && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,
+    licenseHolder: contact.name?.trim() ? contact.name : `The authors of ${api.packageName}`,
+    homepage: contact.url !== undefined && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,
     hasChangelog,
     dependencies: { ...dependencies, typesNode: hasBin ? dependencies.typesNode : undefined },
   };
@@ -157,28 +125,8 @@ export function emitPackageFiles(
   JSON.parse(files[0]!.contents);
   JSON.parse(files[1]!.contents);
   JSON.parse(files[2]!.contents);
-  if (hasChangelog) files.push({ path: "CHANGELOG.md", contents: fs.readFileSync(changelog, "utf8") });
+  if (hasChangelog) files.push({ path: "CHANGELOG.md", contents: changelog });
   return files;
-}
-
-/** Example arguments of a call, from the contract's own examples; undefined when the method takes none. */
-export function exampleParams(contract: LoadedContract, operation: OperationModel): object | undefined {
-  const params: Record<string, Record<string, unknown> | unknown> = {};
-  for (const parameter of operation.parameters) {
-    if (!parameter.required) continue;
-    const declared = contract.at<any>(parameter.pointer);
-    const schema = contract.at<any>(parameter.schemaPointer);
-    const value = declared?.example ?? schema?.examples?.[0] ?? schema?.default ?? "…";
-    const group = (params[parameter.in] ??= {}) as Record<string, unknown>;
-    group[parameter.name] = value;
-  }
-  if (operation.requestBody) {
-    const media = contract.at<any>(`${operation.requestBody.pointer}/content/${escapeSegment(operation.requestBody.mediaType)}`);
-    const first = media?.examples ? Object.values<any>(media.examples)[0] : undefined;
-    const resolved = first?.$ref ? contract.resolve<any>(first.$ref) : first;
-    params.body = media?.example ?? resolved?.value ?? {};
-  }
-  return Object.keys(params).length ? params : undefined;
 }
 
 /**

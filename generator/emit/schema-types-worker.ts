@@ -8,12 +8,13 @@
  * `{ ok: true, text }` or `{ ok: false, message, stack }` and is then terminated.
  */
 import { parentPort } from "node:worker_threads";
+import type { OpenApiDocument } from "../load.ts";
 import { emitSchemaTypes } from "./schema-types.ts";
 
 export type WorkerAnswer = { ok: true; text: string } | { ok: false; message: string; stack?: string };
 
-parentPort?.once("message", (document: unknown) => {
-  emitSchemaTypes({ document: document as never }).then(
+parentPort?.once("message", (document: OpenApiDocument) => {
+  emitSchemaTypes({ document }).then(
     (text) => parentPort?.postMessage({ ok: true, text } satisfies WorkerAnswer),
     (error: unknown) =>
       parentPort?.postMessage({

@@ -35,22 +35,22 @@ export function runtimeExports(): string[] {
 }
 
 /**
- * The exported alias of each component schema, in `model.schemaNames` order; the validators take
+ * The exported alias of each component schema, in `api.schemaNames` order; the validators take
  * the same names (`Pod2` has `isPod2`), so a type and its guard always match.
  */
-export function schemaAliases(model: ApiModel, className: string): string[] {
-  const operationTypes = model.operations.flatMap((o) => [`${o.typeName}Params`, `${o.typeName}Response`]);
-  return uniqueIdentifiers(model.schemaNames, {
+export function schemaAliases(api: ApiModel, className: string): string[] {
+  const operationTypes = api.operations.flatMap((o) => [`${o.typeName}Params`, `${o.typeName}Response`]);
+  return uniqueIdentifiers(api.schemaNames, {
     case: "pascal",
     taken: [...TAKEN, ...runtimeExports(), className, `${className}Options`, ...operationTypes, "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
   });
 }
 
-export function emitTypeAliases(project: Project, model: ApiModel, fileName: string, className: string): SourceFile {
+export function emitTypeAliases(project: Project, api: ApiModel, fileName: string, className: string): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
   file.addImportDeclaration({ moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["components"] });
-  const names = schemaAliases(model, className);
+  const names = schemaAliases(api, className);
   // One insertion: ts-morph re-parses the file on each, which is quadratic over thousands of schemas.
-  file.addTypeAliases(model.schemaNames.map((schema, index) => ({ name: names[index]!, isExported: true, type: `components["schemas"][${stringLiteral(schema)}]` })));
+  file.addTypeAliases(api.schemaNames.map((schema, index) => ({ name: names[index]!, isExported: true, type: `components["schemas"][${stringLiteral(schema)}]` })));
   return file;
 }

@@ -8,7 +8,6 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exampleParams } from "../../generator/emit/package.ts";
 import { runtimeFiles } from "../../generator/emit/runtime.ts";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
 import { writeOutput } from "../../generator/write.ts";
@@ -70,7 +69,7 @@ describe.each(fixtures)("fixture %s", (fixture) => {
     const ClientClass = Object.values<any>(module).find((v) => typeof v === "function" && /Client$/.test(v.name));
     expect(ClientClass, "a client class is exported").toBeTypeOf("function");
     const client = new ClientClass({ apiKey: "k" });
-    for (const operation of generated.model.operations) expect(typeof client[operation.methodName], operation.methodName).toBe("function");
+    for (const operation of generated.api.operations) expect(typeof client[operation.methodName], operation.methodName).toBe("function");
     expect(global.pwned).toBeUndefined();
   });
 });
@@ -88,7 +87,7 @@ describe.each(["shapes.yaml", "minimal.yaml"])("the client generated from %s aga
     prism = await startPrism(path.join(fixturesDir, fixture));
     const module = await import(path.join(outDir, "src/index.ts"));
     const ClientClass = Object.values<any>(module).find((v) => typeof v === "function" && /Client$/.test(v.name));
-    const servers = Object.fromEntries(generated.model.servers.map((s) => [s.key, prism.baseUrl]));
+    const servers = Object.fromEntries(generated.api.servers.map((s) => [s.key, prism.baseUrl]));
     client = new ClientClass({ apiKey: "fixture-key", maxRetries: 0, ...servers });
   });
   afterAll(async () => {
@@ -97,8 +96,8 @@ describe.each(["shapes.yaml", "minimal.yaml"])("the client generated from %s aga
 
   it("calls every operation with its documented example and gets a typed success", async () => {
     const results: string[] = [];
-    for (const operation of generated.model.operations) {
-      const params = exampleParams(generated.contract, operation);
+    for (const operation of generated.api.operations) {
+      const params = operation.exampleParams;
       const args = params ? [structuredClone(params)] : [];
       // multipart and binary bodies: the contract's example is text; send it the way a user would.
       if (operation.requestBody?.mediaType === "multipart/form-data") {
@@ -114,6 +113,6 @@ describe.each(["shapes.yaml", "minimal.yaml"])("the client generated from %s aga
       if (operation.responseKind === "blob") expect(result.data).toBeInstanceOf(Blob);
       if (operation.responseKind === "none") expect(result.data).toBeUndefined();
     }
-    expect(results.length).toBe(generated.model.operations.length);
+    expect(results.length).toBe(generated.api.operations.length);
   });
 });

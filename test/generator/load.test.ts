@@ -1,8 +1,9 @@
+import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ContractError } from "../../generator/errors.ts";
 import { parsePointer, pointer } from "../../generator/json-pointer.ts";
-import { loadContract } from "../../generator/load.ts";
+import { followRefs, loadContract } from "../../generator/load.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));
 
@@ -96,7 +97,27 @@ describe("loadContract", () => {
     expect(contract.at("/components/schemas/Nope")).toBeUndefined();
   });
 
+  it("deref follows a chain of $refs to its value and says where that value is", async () => {
+    const contract = await loadContract(fixture("model-data/openapi.yaml"));
+    const at = "/paths/~1things~1{id}/parameters/0";
+    expect(contract.deref(contract.at(at), at)).toEqual({ value: expect.objectContaining({ name: "id", in: "path" }), pointer: "/components/parameters/Id" });
+    expect(contract.deref(contract.at("/paths/~1ping/get"), "/paths/~1ping/get")).toEqual({ value: contract.at("/paths/~1ping/get"), pointer: "/paths/~1ping/get" });
+  });
+
+  it("deref refuses a chain that comes back to itself and an external $ref, at the last place reached", () => {
+    const targets: Record<string, unknown> = { "#/a": { $ref: "#/b" }, "#/b": { $ref: "#/a" }, "#/c": { $ref: "other.yaml#/d" } };
+    const resolve = (ref: string) => targets[ref];
+    expect(() => followRefs(resolve, { $ref: "#/a" }, "/start")).toThrow(expect.objectContaining({ pointer: "/b", reason: "reference cycle through #/a" }));
+    expect(() => followRefs(resolve, { $ref: "#/c" }, "/start")).toThrow(expect.objectContaining({ pointer: "/c", reason: "external reference other.yaml#/d left after bundling" }));
+  });
+
+  it("reads the CHANGELOG.md beside the contract, when there is one", async () => {
+    expect((await loadContract(fixture("model-data/openapi.yaml"))).changelog).toBe(fs.readFileSync(fixture("model-data/CHANGELOG.md"), "utf8"));
+    expect((await loadContract(fixture("split/openapi.yaml"))).changelog).toBeUndefined();
+  });
+
   it.each([
+    { given: "ref-cycle.yaml", want: { pointer: "", reason: /chain of \$refs leads back to itself/ } },
     { given: "openapi-3.0.yaml", want: { pointer: "/openapi", reason: /3\.1\.x.*"3\.0\.3"/ } },
     { given: "swagger-2.yaml", want: { pointer: "/openapi", reason: /Swagger 2\.0/ } },
     { given: "missing-info.yaml", want: { pointer: "/info", reason: /missing/ } },

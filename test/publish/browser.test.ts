@@ -84,9 +84,9 @@ describe("the client in headless Chromium", () => {
   });
 
   it.skipIf(!binary)(`loads from a page and calls the API with fetch (${binary ? "chromium" : CHROMIUM_MISSING})`, { timeout: 90_000 }, async () => {
-    const className = clientClassName(generated.model);
-    const servers = generated.model.servers.map((s) => `${s.key}: url`).join(", ");
-    const first = generated.model.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody)!;
+    const className = clientClassName(generated.api);
+    const servers = generated.api.servers.map((s) => `${s.key}: url`).join(", ");
+    const first = generated.api.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody)!;
     const app = [
       `import { ${className}, ApiError } from "./src/index.ts";`,
       `const url = ${JSON.stringify(prism!.baseUrl)};`,

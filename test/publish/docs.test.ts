@@ -20,7 +20,7 @@ const binary = findChromium();
 const screenshot = path.join(repoRoot, ".tmp", "docs", "api-reference.png");
 let work: string | undefined;
 let page: string;
-let model: ApiModel;
+let api: ApiModel;
 
 /** The text a reader sees: no script, style or SVG, tags removed, entities decoded, spaces collapsed. */
 function visibleText(html: string): string {
@@ -56,7 +56,7 @@ async function renderedDom(url: string, ready: (dom: string) => boolean): Promis
 beforeAll(async () => {
   work = scratch("docs-");
   page = path.join(work, "api-reference.html");
-  model = buildModel(await loadContract(contractPath));
+  api = buildModel(await loadContract(contractPath));
 });
 
 afterAll(() => remove(work));
@@ -92,13 +92,13 @@ describe("the page in headless Chromium", { timeout: 120_000 }, () => {
     // Links to the operations exist only once Redoc's script has run (the prerendered page has none).
     expect(withoutScripts(fs.readFileSync(page, "utf8"))).not.toMatch(operationLink);
     const routes = new Map<string, string>();
-    for (const operation of model.operations) {
+    for (const operation of api.operations) {
       const route = new RegExp(`href="(#/[^"/]+/${operation.operationId.toLowerCase().replace(/[^a-z0-9]/g, "[^\"]?")})"`).exec(html)?.[1];
       expect(route, `no link to ${operation.operationId} on the rendered page`).toBeDefined();
       routes.set(operation.operationId, route!);
     }
     // Each operation's own route shows its summary (or operationId).
-    const pending = [...model.operations];
+    const pending = [...api.operations];
     const check = async () => {
       for (let operation = pending.shift(); operation; operation = pending.shift()) {
         const title = operation.summary ?? operation.operationId;

@@ -101,13 +101,13 @@ describe("npm pack", () => {
   it("has a README with install, the key, and one example per operation and per model", () => {
     const readme = fs.readFileSync(path.join(consumer!, "node_modules/gpu-cloud-client/README.md"), "utf8");
     expect(readme).toContain("npm install gpu-cloud-client");
-    expect(readme).toContain(generated.model.apiKeyEnvVar);
+    expect(readme).toContain(generated.api.apiKeyEnvVar);
     const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
-    for (const operation of generated.model.operations) {
+    for (const operation of generated.api.operations) {
       expect(blocks.some((b) => b.includes(`client.${operation.methodName}(`)), operation.methodName).toBe(true);
     }
-    for (const model of generated.model.models) {
-      expect(blocks.some((b) => b.includes(`client.runModelSync(${JSON.stringify(model.id)}`)), model.id).toBe(true);
+    for (const endpoint of generated.api.modelEndpoints) {
+      expect(blocks.some((b) => b.includes(`client.runModelSync(${JSON.stringify(endpoint.id)}`)), endpoint.id).toBe(true);
     }
     // Contract text is not HTML-escaped in Markdown.
     expect(readme).not.toMatch(/&#x27;|&quot;|&amp;/);
@@ -121,7 +121,7 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
       fs.writeFileSync(path.join(consumer!, "consumer.ts"), consumerSource(generated, manifest.name));
       fs.writeFileSync(path.join(consumer!, "consumer-cjs.cts"), consumerCjsSource(generated, manifest.name));
       const readme = fs.readFileSync(path.join(consumer!, "node_modules", manifest.name, "README.md"), "utf8");
-      fs.writeFileSync(path.join(consumer!, "readme-examples.ts"), readmeExamplesSource(readme, clientClassName(generated.model)));
+      fs.writeFileSync(path.join(consumer!, "readme-examples.ts"), readmeExamplesSource(readme, clientClassName(generated.api)));
       fs.writeFileSync(path.join(consumer!, "tsconfig.json"), JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["consumer.ts", "consumer-cjs.cts", "readme-examples.ts"] }, null, 2));
       const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
       expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc (strict, NodeNext) on the consumer");
@@ -130,13 +130,13 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
   it("type-checks (strict, NodeNext, lib checks on) a consumer that calls every operation, rejects wrong calls, and the README's examples", async () => {
     await compile();
     const examples = fs.readFileSync(path.join(consumer!, "readme-examples.ts"), "utf8");
-    for (const operation of generated.model.operations) expect(examples).toContain(`client.${operation.methodName}(`);
+    for (const operation of generated.api.operations) expect(examples).toContain(`client.${operation.methodName}(`);
     expect(fs.existsSync(path.join(consumer!, "out/consumer.js"))).toBe(true);
     expect(fs.existsSync(path.join(consumer!, "out/consumer-cjs.cjs"))).toBe(true);
   });
 
   it("type-checks in an older setup (moduleResolution node10) with exactOptionalPropertyTypes, the validators entry point included", async () => {
-    const className = clientClassName(generated.model);
+    const className = clientClassName(generated.api);
     fs.writeFileSync(
       path.join(consumer!, "legacy.ts"),
       [
@@ -162,7 +162,7 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     await compile();
     const result = expectSuccess(await run(process.execPath, ["out/consumer.js"], { cwd: consumer!, env: { ...process.env, PRISM_URL: prism!.baseUrl }, timeoutMs: 60_000 }), "node out/consumer.js");
     const report = JSON.parse(result.stdout.trim().split("\n").at(-1)!);
-    expect(report.calls.map((c: { operation: string }) => c.operation)).toEqual(generated.model.operations.map((o) => o.methodName));
+    expect(report.calls.map((c: { operation: string }) => c.operation)).toEqual(generated.api.operations.map((o) => o.methodName));
     for (const call of report.calls) {
       expect(call.status, call.operation).toBeGreaterThanOrEqual(200);
       expect(call.status, call.operation).toBeLessThan(300);

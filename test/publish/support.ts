@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { clientClassName } from "../../generator/emit/client.ts";
-import { exampleParams, jsValue } from "../../generator/emit/package.ts";
+import { jsValue } from "../../generator/emit/package.ts";
 import type { Generated } from "../../generator/generate.ts";
 import { freePort, repoRoot } from "../support/prism.ts";
 
@@ -144,13 +144,13 @@ export function firstGuard(generated: Generated): string {
 
 /** The first operation a consumer can call without arguments, if any. */
 function argumentless(generated: Generated) {
-  return generated.model.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody);
+  return generated.api.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody);
 }
 
 export function consumerSource(generated: Generated, packageName: string): string {
-  const { model, contract } = generated;
-  const className = clientClassName(model);
-  const servers = model.servers.map((s) => `${s.key}: url`).join(", ");
+  const { api } = generated;
+  const className = clientClassName(api);
+  const servers = api.servers.map((s) => `${s.key}: url`).join(", ");
   const guard = firstGuard(generated);
   const checked = argumentless(generated);
   const lines: string[] = [
@@ -166,13 +166,13 @@ export function consumerSource(generated: Generated, packageName: string): strin
     "const record = (operation: string, result: ApiResult<unknown>) => calls.push({ operation, status: result.status, data: typeof result.data });",
     "",
   ];
-  for (const operation of model.operations) {
-    const params = exampleParams(contract, operation);
+  for (const operation of api.operations) {
+    const params = operation.exampleParams;
     const args = params ? jsValue(params) : "";
     lines.push(`record(${JSON.stringify(operation.methodName)}, await client.${operation.methodName}(${args}));`);
   }
   // An error answer, across the package boundary: instanceof works on the installed classes.
-  const failing = model.operations.find((o) => o.errorStatuses.includes("401") && !o.parameters.some((p) => p.required) && !o.requestBody);
+  const failing = api.operations.find((o) => o.errorStatuses.includes("401") && !o.parameters.some((p) => p.required) && !o.requestBody);
   lines.push("let thrown: { name: string; status?: number; isApiError: boolean; isBase: boolean } | undefined;");
   if (failing) {
     const takesParams = failing.parameters.length > 0;
@@ -188,9 +188,9 @@ export function consumerSource(generated: Generated, packageName: string): strin
   lines.push("", "export function mustNotCompile(): void {");
   lines.push("  // @ts-expect-error not an operation of the client", "  void client.noSuchOperation;");
   lines.push("  // @ts-expect-error the key is a string", `  void new ${className}({ apiKey: 42 });`);
-  const required = model.operations.find((o) => o.parameters.some((p) => p.required) || o.requestBody?.required);
+  const required = api.operations.find((o) => o.parameters.some((p) => p.required) || o.requestBody?.required);
   if (required) lines.push("  // @ts-expect-error required parameters are missing", `  void client.${required.methodName}();`);
-  const firstModel = model.models[0];
+  const firstModel = api.modelEndpoints[0];
   if (firstModel) lines.push("  // @ts-expect-error a model's input is an object", `  void client.runModelSync(${JSON.stringify(firstModel.id)}, 42);`);
   lines.push("}");
   // Response validation loads its validators with a dynamic import: it must resolve in the build.
@@ -212,8 +212,8 @@ export function consumerSource(generated: Generated, packageName: string): strin
 
 /** The same package from CommonJS: `.cts`, compiled to `require()`, types from the `require` condition. */
 export function consumerCjsSource(generated: Generated, packageName: string): string {
-  const className = clientClassName(generated.model);
-  const servers = generated.model.servers.map((s) => `${s.key}: url`).join(", ");
+  const className = clientClassName(generated.api);
+  const servers = generated.api.servers.map((s) => `${s.key}: url`).join(", ");
   const first = argumentless(generated);
   const guard = firstGuard(generated);
   return [

@@ -9,10 +9,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { packageVersion } from "../../generator/emit/package.ts";
 import { generateFiles } from "../../generator/generate.ts";
 import { loadContract } from "../../generator/load.ts";
 import { bumpVersion, classify, compareContracts, setPackageVersion, updateChangelog } from "../../generator/version.ts";
+import { packageVersion } from "../../generator/x-sdk.ts";
 import { contractPath, repoRoot } from "../support/prism.ts";
 import { remove, run, scratch } from "./support.ts";
 

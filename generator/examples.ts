@@ -1,0 +1,39 @@
+/**
+ * Example data from the contract's own examples, read while the model is built: the package README
+ * shows each call and each model endpoint with them, and the fixture tests send them to a mock.
+ */
+import { escapeSegment } from "./json-pointer.ts";
+import type { LoadedContract } from "./load.ts";
+import type { OperationModel } from "./model.ts";
+
+/** A call's argument: `{ path?, query?, header?, body? }`, each location's parameters by name. */
+export type ExampleParams = Record<string, unknown>;
+
+/**
+ * Example arguments of a call, undefined when the method takes none: each required parameter's
+ * `example`, else its schema's first `examples` or its `default`, else "…"; the body's media
+ * `example`, else its first named example's value, else `{}`.
+ */
+export function exampleParams(contract: LoadedContract, operation: Pick<OperationModel, "parameters" | "requestBody">): ExampleParams | undefined {
+  const params: ExampleParams = {};
+  for (const parameter of operation.parameters) {
+    if (!parameter.required) continue;
+    const declared = contract.at<any>(parameter.pointer);
+    const schema = contract.at<any>(parameter.schemaPointer);
+    const value = declared?.example ?? schema?.examples?.[0] ?? schema?.default ?? "…";
+    const group = (params[parameter.in] ??= {}) as Record<string, unknown>;
+    group[parameter.name] = value;
+  }
+  if (operation.requestBody) {
+    const media = contract.at<any>(`${operation.requestBody.pointer}/content/${escapeSegment(operation.requestBody.mediaType)}`);
+    const first = media?.examples ? Object.values<any>(media.examples)[0] : undefined;
+    const resolved = first?.$ref ? contract.resolve<any>(first.$ref) : first;
+    params.body = media?.example ?? resolved?.value ?? {};
+  }
+  return Object.keys(params).length ? params : undefined;
+}
+
+/** The first of a component schema's `examples`, if it has any. */
+export function schemaExample(contract: LoadedContract, schemaName: string): unknown {
+  return (contract.document.components?.schemas?.[schemaName] as { examples?: unknown[] } | undefined)?.examples?.[0];
+}

@@ -1,0 +1,65 @@
+/**
+ * The model (`buildModel`) carries everything the emitters read: the package's identity and
+ * version, info's summary and contact, tags, example arguments, model endpoints' input examples
+ * and the changelog; and the emitters that are not schema emitters take nothing but the model.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadContract } from "../../generator/load.ts";
+import { buildModel } from "../../generator/model.ts";
+import { readXSdk } from "../../generator/x-sdk.ts";
+
+const fixture = fileURLToPath(new URL("../fixtures/load/model-data/openapi.yaml", import.meta.url));
+const emitDir = fileURLToPath(new URL("../../generator/emit/", import.meta.url));
+
+describe("buildModel", () => {
+  it("carries what the package files need, so their emitter reads no document", async () => {
+    const api = buildModel(await loadContract(fixture));
+    expect(api).toMatchObject({
+      packageName: "model-data-api-client",
+      packageVersion: "1.2.3",
+      version: "2024-06-01",
+      summary: "Shows what the model carries.",
+      contact: { name: "Model Data Team", url: "https://data.example.test" },
+      changelog: fs.readFileSync(path.join(path.dirname(fixture), "CHANGELOG.md"), "utf8"),
+    });
+    const [putThing, ping] = api.operations;
+    expect(putThing).toMatchObject({ tags: ["Things", "Extra"], exampleParams: { path: { id: "thing-1" }, body: { name: "a thing" } } });
+    expect(ping).toMatchObject({ tags: [], exampleParams: undefined });
+    expect(api.modelEndpoints.map((endpoint) => [endpoint.id, endpoint.inputExample])).toEqual([["echo-1", { name: "an input" }]]);
+  });
+});
+
+describe("x-sdk", () => {
+  const info = { title: "Some API", version: "v2" };
+
+  it("gives the package a name, a key variable and a version, the overrides first", () => {
+    expect(readXSdk({ info })).toEqual({ packageName: "some-api-client", apiKeyEnvVar: "SOME_API_CLIENT_API_KEY", packageVersion: "2.0.0" });
+    expect(readXSdk({ info, "x-sdk": { packageName: "@acme/some", packageVersion: "1.0.0-rc.1" } }, { apiKeyEnvVar: "SOME_KEY" })).toEqual({
+      packageName: "@acme/some",
+      apiKeyEnvVar: "SOME_KEY",
+      packageVersion: "1.0.0-rc.1",
+    });
+  });
+
+  it.each([
+    [[1], "/x-sdk"],
+    [{ packageName: 7 }, "/x-sdk/packageName"],
+    [{ packageName: "Not A Name" }, "/x-sdk/packageName"],
+    [{ apiKeyEnvVar: "lower" }, "/x-sdk/apiKeyEnvVar"],
+    [{ packageVersion: "1.0" }, "/x-sdk/packageVersion"],
+  ])("refuses x-sdk %j at %s", (sdk, pointer) => {
+    expect(() => readXSdk({ info, "x-sdk": sdk })).toThrow(expect.objectContaining({ pointer }));
+  });
+});
+
+describe("the stages", () => {
+  it("hands the contract only to the schema emitters: the others import nothing from the load stage", () => {
+    const schemaEmitters = /^(schema-types.*|validators|operation-validators)\.ts$/;
+    const others = fs.readdirSync(emitDir).filter((file) => file.endsWith(".ts") && !schemaEmitters.test(file));
+    expect(others).toEqual(expect.arrayContaining(["client.ts", "jobs.ts", "models.ts", "package.ts", "types.ts"]));
+    for (const file of others) expect(fs.readFileSync(path.join(emitDir, file), "utf8"), file).not.toMatch(/from "\.\.\/load\.ts"|LoadedContract/);
+  });
+});
