@@ -28,9 +28,10 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { isDeepStrictEqual, parseArgs } from "node:util";
+import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import YAML from "yaml";
+import { parseCommandLine } from "./args.ts";
 import { ContractError } from "./errors.ts";
 import { escapeSegment, pointer as toPointer, unescapeSegment } from "./json-pointer.ts";
 import { packageVersion, SEMVER } from "./emit/package.ts";
@@ -772,29 +773,22 @@ function capitalise(s: string): string {
 const USAGE = `usage: npm run version:contract -- --base <git ref | file> [--spec openapi/openapi.yaml] [--write] [--changelog FILE] [--date YYYY-MM-DD] [--json]`;
 
 export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        base: { type: "string" },
-        spec: { type: "string", default: "openapi/openapi.yaml" },
-        write: { type: "boolean", default: false },
-        changelog: { type: "string" },
-        date: { type: "string" },
-        json: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    err.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    out.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = parseCommandLine(
+    argv,
+    {
+      base: { type: "string" },
+      spec: { type: "string", default: "openapi/openapi.yaml" },
+      write: { type: "boolean", default: false },
+      changelog: { type: "string" },
+      date: { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+    USAGE,
+    out,
+    err,
+  );
+  if (args.exitCode !== undefined) return args.exitCode;
+  const { values } = args;
   if (!values.base) {
     err.write(`--base is required\n${USAGE}\n`);
     return 2;
