@@ -6,8 +6,8 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import type { Worker } from "node:worker_threads";
+import { parseCommandLine } from "./args.ts";
 import { schemaTypesThread, type SchemaTypesThread } from "./emit/schema-types-thread.ts";
 import { ContractError, UsageError } from "./errors.ts";
 import { check, generate } from "./generate.ts";
@@ -35,27 +35,18 @@ export async function runCli(argv: string[], extras: CliExtras = {}): Promise<nu
 }
 
 async function main(argv: string[], thread: SchemaTypesThread | undefined): Promise<number> {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        spec: { type: "string", default: "openapi/openapi.yaml" },
-        out: { type: "string" },
-        name: { type: "string" },
-        check: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
-    return 2;
-  }
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
+  const args = parseCommandLine(
+    argv,
+    {
+      spec: { type: "string", default: "openapi/openapi.yaml" },
+      out: { type: "string" },
+      name: { type: "string" },
+      check: { type: "boolean", default: false },
+    },
+    USAGE,
+  );
+  if (args.exitCode !== undefined) return args.exitCode;
+  const { values } = args;
   const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit };
   const relative = (p: string) => path.relative(process.cwd(), p) || ".";
 

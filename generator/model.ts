@@ -173,8 +173,6 @@ export interface ApiModel {
   /** Names of `components/schemas`, in document order. */
   schemaNames: string[];
   modelEndpoints: ModelEndpoint[];
-  /** @deprecated The same list as `modelEndpoints`, under the name `version.ts` reads. */
-  models: ModelEndpoint[];
   /** Job statuses that end a wait (`x-terminal-statuses`), when the contract has them. */
   terminalStatuses?: Record<string, "success" | "failure">;
 }
@@ -239,7 +237,6 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
     operations,
     schemaNames,
     modelEndpoints,
-    models: modelEndpoints,
     terminalStatuses: terminal,
   };
 }
