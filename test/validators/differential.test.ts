@@ -59,6 +59,13 @@ const AJV_BUGS: Array<{ schema: unknown; data: unknown[]; expected: boolean[]; w
     expected: [false, false, true],
     why: "ajv 8.20 accepts an empty array for contains when an earlier sibling array had a match",
   },
+  {
+    // Found by this test (seed -866865810): an array shorter than prefixItems, whose first entry is `true`.
+    schema: { prefixItems: [true, { minimum: 1 }], contains: { type: "null" } },
+    data: [[true], [true, 2], [null]],
+    expected: [false, false, true],
+    why: "ajv 8.20 accepts an array shorter than prefixItems without checking contains",
+  },
 ];
 
 /** Keywords whose value is one schema, an array of schemas, or a map of schemas. */
@@ -68,8 +75,10 @@ const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$de
 
 /**
  * The schema as handed to ajv: every `contains` (with minContains ≥ 1) also gets `minItems` through
- * `allOf`. The same language by the spec (such an array needs that many items anyway), and it keeps
- * ajv's empty-array `contains` bug (AJV_BUGS above) from deciding the comparison.
+ * `allOf`, and a `contains` beside `prefixItems` moves into an `allOf` entry of its own. The same
+ * language by the spec (such an array needs that many items anyway; `contains` looks at every item
+ * whatever `prefixItems` says), and it keeps ajv's `contains` bugs (AJV_BUGS above) from deciding
+ * the comparison.
  */
 function forAjv(schema: unknown): unknown {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return schema;
@@ -82,6 +91,15 @@ function forAjv(schema: unknown): unknown {
   }
   const minContains = typeof copy["minContains"] === "number" ? copy["minContains"] : 1;
   if ("contains" in copy && minContains >= 1) copy["allOf"] = [...((copy["allOf"] as unknown[] | undefined) ?? []), { minItems: minContains }];
+  if ("contains" in copy && "prefixItems" in copy) {
+    // contains does not depend on prefixItems: checked in a subschema of its own, ajv gets it right.
+    const apart: Record<string, unknown> = {};
+    for (const key of ["contains", "minContains", "maxContains"]) {
+      if (key in copy) apart[key] = copy[key];
+      delete copy[key];
+    }
+    copy["allOf"] = [...((copy["allOf"] as unknown[] | undefined) ?? []), apart];
+  }
   return copy;
 }
 
