@@ -3,7 +3,7 @@
  * contract, with names decided and every unsupported construct refused with its JSON pointer.
  * Emitters never look at the raw document again except through `schemaPointer`s.
  */
-import { ACCEPTED_DIALECTS } from "./emit/validators/keywords.ts";
+import { ACCEPTED_DIALECTS } from "./emit/validators/vocabulary.ts";
 import { ContractError } from "./errors.ts";
 import { pointer, unescapeSegment } from "./json-pointer.ts";
 import { identifier, uniqueIdentifiers } from "./escape.ts";

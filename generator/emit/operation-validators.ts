@@ -131,8 +131,7 @@ export function emitOperationValidators(contract: LoadedContract, model: ApiMode
     views: { responses: [...new Set(responses.map((response) => response.stem))] },
   });
   const source = modules.source;
-  // One pass over the module (not one per entry: a large contract has thousands).
-  for (const match of source.matchAll(/^export function withDefaults([A-Za-z0-9_$]+)\b/gm)) names.withDefaults.add(match[1]!);
+  for (const stem of modules.withDefaults) names.withDefaults.add(stem);
   const responseSource =
     responses.length === 0
       ? undefined

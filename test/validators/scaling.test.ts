@@ -2,18 +2,16 @@
  * The validator emitter scales with the document: on a wide generated document (schemas that
  * reference each other through properties, items, anyOf and an `allOf` inheritance chain, each
  * with a parameter-like `…/schema` unit, so a thousand units share one stem base) the emitter's
- * repeated steps — lines scanned for names, defaults walks, stem probes — grow in proportion to
+ * repeated steps — defaults walks, stem probes — grow in proportion to
  * the document, not with its square. Counted (`emitterWork`), not timed: deterministic on a
  * shared, noisy machine.
  *
  * Also: documents whose single function, `allOf` chain or module is larger than a call takes
- * arguments or the stack takes frames, and the identifier scanner against the regular
- * expressions it replaces.
+ * arguments or the stack takes frames.
  */
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { emitValidators, type ValidatorEntry } from "../../generator/emit/validators.ts";
-import { emitterWork, identifiersIn, usesName } from "../../generator/emit/validators/code.ts";
+import { emitterWork } from "../../generator/emit/validators/code.ts";
 import { loadValidators } from "./support.ts";
 
 /**
@@ -106,50 +104,5 @@ describe("no limit on sizes but memory", () => {
     const source = emitValidators({ document: { $defs: defs }, entries: [{ name: "C0", pointer: "/$defs/C0" }] });
     expect(source).toContain('export function withDefaultsC0<T>(value: T): T');
     expect(source).toContain('Top-level defaults: z: "z".');
-  });
-});
-
-/** The regular expressions the scanner replaces (validators/code.ts before it). */
-const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
-function identifiersByRegex(lines: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  for (const line of lines) {
-    for (const match of line.replace(STRING_LITERAL, '""').matchAll(/[\w$]+/g)) if (!/^[0-9]/.test(match[0])) found.add(match[0]);
-  }
-  return found;
-}
-function usesNameByRegex(lines: readonly string[], name: string): boolean {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
-  return lines.some((line) => word.test(line.replace(STRING_LITERAL, '""')));
-}
-
-describe("the identifier scanner", () => {
-  const piece = fc.constantFrom("a", "b", "x1", "v", "$", "_", "9", "1e5", '"', "\\", "\n", "\r", "\u2028", " ", ".", "(", "é", "ab", "c_X");
-  const line = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(""));
-  const lines = fc.array(line, { maxLength: 6 });
-
-  it("finds what the regular expressions find", () => {
-    fc.assert(
-      fc.property(lines, (code) => {
-        expect([...identifiersIn(code)].sort()).toEqual([...identifiersByRegex(code)].sort());
-      }),
-      { numRuns: 3_000, seed: 20_261_123 },
-    );
-  });
-
-  it("answers usesName as the regular expressions do", () => {
-    fc.assert(
-      fc.property(lines, fc.constantFrom("a", "b", "x1", "v", "$", "_", "ab", "c_X", "a$b"), (code, name) => {
-        expect(usesName(code, name)).toBe(usesNameByRegex(code, name));
-      }),
-      { numRuns: 3_000, seed: 20_261_123 },
-    );
-  });
-
-  it("skips string literals, escapes included", () => {
-    expect([...identifiersIn(['if (a === "b \\" c") d("e", f);', 'g "h'])]).toEqual(["if", "a", "d", "f", "g", "h"]);
-    expect(usesName(['x("L1")'], "L1")).toBe(false);
-    expect(usesName(["break L1;"], "L1")).toBe(true);
-    expect(usesName(["x10 = 1;"], "x1")).toBe(false);
   });
 });

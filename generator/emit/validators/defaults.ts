@@ -6,9 +6,17 @@
  */
 import { ContractError } from "../../errors.ts";
 import { pointer } from "../../json-pointer.ts";
-import { stringLiteral } from "../../escape.ts";
-import { Block, emitterWork, indent, Scope, usesName } from "./code.ts";
-import { isObject, readProperty, type SchemaObject, type Unit, type ValidatorCompiler } from "./compile.ts";
+import { Block, code, emitterWork, functionDeclaration, name, raw, Scope, type Code, type Declaration } from "./code.ts";
+import type { ValidatorCompiler } from "./compile.ts";
+import type { Unit } from "./context.ts";
+import { typeGuard } from "./keywords/type.ts";
+import { numberLiteral } from "./literals.ts";
+import { assignProperty, readProperty } from "./property-access.ts";
+import { runtime } from "./runtime-helpers.ts";
+import { isObject, type SchemaObject } from "./schema-object.ts";
+
+/** The parameter of the fill functions: the copy being filled. */
+const OBJECT = name("o");
 
 interface Scan {
   /** A property schema right here (not behind a `$ref`) has a `default`. */
@@ -272,7 +280,7 @@ export class DefaultsCompiler {
         child = enter(frame.allOf[index], `${frame.at}/allOf/${index}`);
       } else if (frame.next === frame.allOf.length && "$ref" in frame.schema) {
         frame.next++;
-        const target = this.compiler.unitAt(this.compiler.resolveRef(frame.schema["$ref"], frame.at + "/$ref"));
+        const target = this.compiler.refTarget(frame.schema["$ref"], frame.at + "/$ref");
         child = enter(target.schema, target.pointer);
       } else {
         frames.pop();
@@ -300,7 +308,7 @@ export class DefaultsCompiler {
       const allOf = schema["allOf"];
       if (Array.isArray(allOf)) allOf.forEach((sub, index) => walk(sub, `${at}/allOf/${index}`));
       if ("$ref" in schema) {
-        const target = this.compiler.unitAt(this.compiler.resolveRef(schema["$ref"], at + "/$ref"));
+        const target = this.compiler.refTarget(schema["$ref"], at + "/$ref");
         walk(target.schema, target.pointer);
       }
     };
@@ -309,19 +317,18 @@ export class DefaultsCompiler {
   }
 
   /** `function f_X(o: any): void { … }` */
-  fillFunction(unit: Unit): string[] {
-    const scope = new Scope();
-    const body = this.fill(unit.schema, unit.pointer, "o", scope);
-    const o = usesName(body.lines, "o") ? "o" : "_o";
-    return [`function ${this.fillName(unit)}(${o}: any): void {`, ...indent(body.lines), "}"];
+  fillFunction(unit: Unit): Declaration {
+    const body = this.fill(unit.schema, unit.pointer, OBJECT, new Scope());
+    const o = body.uses(OBJECT) ? OBJECT : name("_o");
+    return functionDeclaration(this.fillName(unit), code`${o}: any`, "void", body);
   }
 
-  private fill(schema: unknown, at: string, o: string, scope: Scope): Block {
+  private fill(schema: unknown, at: string, o: Code, scope: Scope): Block {
     const b = new Block();
     if (!isObject(schema)) return b;
     if ("$ref" in schema) {
-      const target = this.compiler.unitAt(this.compiler.resolveRef(schema["$ref"], at + "/$ref"));
-      if (this.unitHasDefaults(target)) b.add(`${this.fillName(target)}(${o});`);
+      const target = this.compiler.refTarget(schema["$ref"], at + "/$ref");
+      if (this.unitHasDefaults(target)) b.add(code`${name(this.fillName(target))}(${o});`);
     }
     const allOf = schema["allOf"];
     if (Array.isArray(allOf)) allOf.forEach((sub, index) => b.append(this.fill(sub, `${at}/allOf/${index}`, o, scope)));
@@ -332,16 +339,16 @@ export class DefaultsCompiler {
       for (const [name, sub] of Object.entries(properties)) {
         if (!isObject(sub)) continue;
         const subAt = at + pointer("properties", name);
-        const current = readProperty(this.compiler, o, name);
+        const current = readProperty(o, name);
         if (Object.hasOwn(sub, "default")) {
-          members.add(`if (${current} === undefined) ${this.assign(o, name, this.defaultValue(sub["default"], subAt))}`);
+          members.add(code`if (${current} === undefined) ${assignProperty(o, name, this.defaultValue(sub["default"], subAt))}`);
         }
         if (!this.schemaHasDefaults(sub, subAt)) continue;
         const x = scope.local("x");
         const inner = this.fill(sub, subAt, x, scope);
-        if (!inner.isEmpty) members.add(`const ${x} = ${current};`).append(inner);
+        if (!inner.isEmpty) members.add(code`const ${x} = ${current};`).append(inner);
       }
-      b.wrap(`if (typeof ${o} === "object" && ${o} !== null && !Array.isArray(${o})) {`, members);
+      b.wrap(code`if (${typeGuard("object", o)}) {`, members);
     }
 
     const items = schema["items"];
@@ -353,8 +360,8 @@ export class DefaultsCompiler {
       const prefixItems = schema["prefixItems"];
       const first = Array.isArray(prefixItems) ? prefixItems.length : 0;
       if (!inner.isEmpty) {
-        const loop = new Block().wrap(`for (let ${i} = ${first}; ${i} < ${o}.length; ${i}++) {`, new Block().add(`const ${x} = ${o}[${i}];`).append(inner));
-        b.wrap(`if (Array.isArray(${o})) {`, loop);
+        const loop = new Block().wrap(code`for (let ${i} = ${first}; ${i} < ${o}.length; ${i}++) {`, new Block().add(code`const ${x} = ${o}[${i}];`).append(inner));
+        b.wrap(code`if (${typeGuard("array", o)}) {`, loop);
       }
     }
     return b;
@@ -394,24 +401,20 @@ export class DefaultsCompiler {
     return result;
   }
 
-  private defaultValue(value: unknown, at: string): string {
+  /** A default as code: primitives as literals, objects and arrays as fresh copies of a constant. */
+  private defaultValue(value: unknown, at: string): Code {
     switch (typeof value) {
       case "string":
-        return stringLiteral(value);
+        return code`${value}`;
       case "number":
         if (!Number.isFinite(value)) throw new ContractError(at + "/default", "default is not a JSON number");
-        return value === 0 ? "0" : String(value);
+        return raw(numberLiteral(value));
       case "boolean":
-        return String(value);
+        return raw(String(value));
       case "object":
-        return value === null ? "null" : `${this.compiler.helper("cloneJson")}(${this.compiler.jsonConstant(value)})`;
+        return value === null ? raw("null") : code`${runtime("cloneJson")}(${this.compiler.constants.jsonValue(value)})`;
       default:
         throw new ContractError(at + "/default", "default is not a JSON value");
     }
-  }
-
-  private assign(o: string, name: string, value: string): string {
-    if (name === "__proto__") return `${this.compiler.helper("setOwn")}(${o}, ${stringLiteral(name)}, ${value});`;
-    return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `${o}.${name} = ${value};` : `${o}[${stringLiteral(name)}] = ${value};`;
   }
 }
