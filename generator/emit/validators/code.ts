@@ -191,14 +191,3 @@ export function functionDeclaration(declared: string, params: Code, returns: str
     names: [...params.names, ...body.names],
   };
 }
-
-/**
- * Counts of the emitter's repeated steps, for the complexity tests (test/validators/scaling.test.ts):
- * each must grow in proportion to the document, never with its square. Never reset here.
- */
-export const emitterWork = {
-  /** Schemas entered or popped while finding defaults: which units have some, which are at the top level (validators/defaults.ts). */
-  defaultsSteps: 0,
-  /** Stems tried for units (validators/stems.ts). */
-  stemProbes: 0,
-};

@@ -6,7 +6,7 @@
  */
 import { ContractError } from "../../errors.ts";
 import { pointer } from "../../json-pointer.ts";
-import { Block, code, emitterWork, functionDeclaration, name, raw, Scope, type Code, type Declaration } from "./code.ts";
+import { Block, code, functionDeclaration, name, raw, Scope, type Code, type Declaration } from "./code.ts";
 import type { ValidatorCompiler } from "./compile.ts";
 import type { Unit } from "./context.ts";
 import { typeGuard } from "./keywords/type.ts";
@@ -76,7 +76,6 @@ export class DefaultsCompiler {
     const seen = new Set<string>();
     const stack = [unit.pointer];
     for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
-      emitterWork.defaultsSteps++;
       if (seen.has(at)) continue;
       seen.add(at);
       const scan = this.scanUnit(at);
@@ -118,7 +117,6 @@ export class DefaultsCompiler {
     const open = new Set<string>();
     /** The node for `at`, or what is known of it: its answer, or "open". */
     const enter = (at: string): Node | boolean | "open" => {
-      emitterWork.defaultsSteps++;
       const answer = this.settled.get(at);
       if (answer !== undefined) return answer;
       if (open.has(at)) return "open";
@@ -251,7 +249,6 @@ export class DefaultsCompiler {
     let result: readonly SchemaObject[] | undefined;
     /** The list of `schema`, or its frame pushed; "cycle" when it is being computed. */
     const enter = (schema: unknown, at: string): readonly SchemaObject[] | "cycle" | undefined => {
-      emitterWork.defaultsSteps++;
       if (!isObject(schema)) return NO_SCHEMAS;
       const known = memo.get(schema);
       if (known !== undefined) return known;
@@ -301,7 +298,6 @@ export class DefaultsCompiler {
     const found: SchemaObject[] = [];
     const seen = new Set<unknown>();
     const walk = (schema: unknown, at: string): void => {
-      emitterWork.defaultsSteps++;
       if (!isObject(schema) || seen.has(schema)) return;
       seen.add(schema);
       if (hasOwnDefaults(schema)) found.push(schema);

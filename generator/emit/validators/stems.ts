@@ -2,8 +2,6 @@
  * Stems of the unit functions' names (`c_<stem>`, `e_<stem>`, `f_<stem>`): the entry's name or
  * the schema's last pointer segment, numbered from 2 on when taken.
  */
-import { emitterWork } from "./code.ts";
-
 export class Stems {
   private readonly taken = new Set<string>();
   /**
@@ -20,10 +18,7 @@ export class Stems {
       // is still taken.
       const separator = /[0-9]$/.test(base) ? "_" : "";
       let n = this.nextSuffix.get(base) ?? 2;
-      while (this.taken.has((stem = `${base}${separator}${n}`))) {
-        emitterWork.stemProbes++;
-        n++;
-      }
+      while (this.taken.has((stem = `${base}${separator}${n}`))) n++;
       this.nextSuffix.set(base, n + 1);
     }
     this.taken.add(stem);
