@@ -71,20 +71,10 @@ export function emitValidators(options: EmitValidatorsOptions): string {
 }
 
 export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorModules {
-  const { document, entries } = options;
   const runtimeImport = options.runtimeImport ?? "./runtime/validation.js";
-  const compiler = new ValidatorCompiler(document, options.ignoredFormats ?? []);
+  const compiler = new ValidatorCompiler(options.document, options.ignoredFormats ?? []);
   const defaults = new DefaultsCompiler(compiler);
-
-  const seen = new Set<string>();
-  const roots = entries.map((entry) => {
-    if (!isIdentifierName(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is not an identifier`);
-    if (seen.has(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is used twice`);
-    seen.add(entry.name);
-    const at = pointer(...parsePointer(entry.pointer));
-    if (valueAt(document, parsePointer(at)) === undefined) throw new ContractError(at, `no schema for the ${entry.name} validator`);
-    return { entry, unit: compiler.unitAt(at, entry.name) };
-  });
+  const roots = entryUnits(options, compiler);
   const declarations: Declaration[] = compiler.compilePending();
 
   const exported = new Block();
@@ -108,16 +98,33 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
   const available = compiler.constants.declarations.concat(declarations);
   const views: Record<string, string> = {};
   for (const [view, names] of Object.entries(options.views ?? {})) {
-    const functions = new Block();
-    for (const name of names) {
-      const validate = validateFunctions.get(name);
-      if (validate === undefined) throw new TypeError(`view ${JSON.stringify(view)} names ${JSON.stringify(name)}, which is not an entry`);
-      functions.append(validate);
-    }
     // A view's own functions: it needs no type import (validateX takes unknown).
-    views[view] = moduleText(available, functions, undefined, runtimeImport);
+    views[view] = moduleText(available, viewFunctions(view, names, validateFunctions), undefined, runtimeImport);
   }
   return { source: moduleText(available, exported, options.typeImport, runtimeImport), views, withDefaults };
+}
+
+/** Each entry with its unit, the entry's name and schema checked. */
+function entryUnits(options: EmitValidatorsOptions, compiler: ValidatorCompiler): Array<{ entry: ValidatorEntry; unit: Unit }> {
+  const seen = new Set<string>();
+  return options.entries.map((entry) => {
+    if (!isIdentifierName(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is not an identifier`);
+    if (seen.has(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is used twice`);
+    seen.add(entry.name);
+    const at = pointer(...parsePointer(entry.pointer));
+    if (valueAt(options.document, parsePointer(at)) === undefined) throw new ContractError(at, `no schema for the ${entry.name} validator`);
+    return { entry, unit: compiler.unitAt(at, entry.name) };
+  });
+}
+
+function viewFunctions(view: string, names: readonly string[], validateFunctions: ReadonlyMap<string, Block>): Block {
+  const functions = new Block();
+  for (const name of names) {
+    const validate = validateFunctions.get(name);
+    if (validate === undefined) throw new TypeError(`view ${JSON.stringify(view)} names ${JSON.stringify(name)}, which is not an entry`);
+    functions.append(validate);
+  }
+  return functions;
 }
 
 /** Where the entry's schema is, for doc comments: `` `Pod` (`#/components/schemas/Pod`) ``. */

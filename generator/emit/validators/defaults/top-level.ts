@@ -53,62 +53,7 @@ export class TopLevelDefaults {
    * if there is one anyway (the caller then walks).
    */
   private memoized(unit: Unit): readonly SchemaObject[] | undefined {
-    interface Frame {
-      schema: SchemaObject;
-      at: string;
-      allOf: readonly unknown[];
-      /** Next child: allOf items by index, then the `$ref` target. */
-      next: number;
-      parts: (readonly SchemaObject[])[];
-    }
-    const memo = this.lists;
-    const active = new Set<SchemaObject>();
-    const frames: Frame[] = [];
-    let result: readonly SchemaObject[] | undefined;
-    /** The list of `schema`, or its frame pushed; "cycle" when it is being computed. */
-    const enter = (schema: unknown, at: string): readonly SchemaObject[] | "cycle" | undefined => {
-      if (!isObject(schema)) return NO_SCHEMAS;
-      const known = memo.get(schema);
-      if (known !== undefined) return known;
-      if (active.has(schema)) return "cycle";
-      active.add(schema);
-      const allOf = schema["allOf"];
-      const own = hasOwnDefaults(schema) ? [schema] : NO_SCHEMAS;
-      frames.push({ schema, at, allOf: Array.isArray(allOf) ? allOf : [], next: 0, parts: [own] });
-      return undefined;
-    };
-    /** A finished list handed to the frame below, or out as the result. */
-    const finish = (list: readonly SchemaObject[]): void => {
-      const below = frames[frames.length - 1];
-      if (below === undefined) result = list;
-      else below.parts.push(list);
-    };
-
-    const first = enter(unit.schema, unit.pointer);
-    if (first === "cycle") return undefined;
-    if (first !== undefined) return first;
-    while (frames.length > 0) {
-      const frame = frames[frames.length - 1] as Frame;
-      let child: readonly SchemaObject[] | "cycle" | undefined;
-      if (frame.next < frame.allOf.length) {
-        const index = frame.next++;
-        child = enter(frame.allOf[index], `${frame.at}/allOf/${index}`);
-      } else if (frame.next === frame.allOf.length && "$ref" in frame.schema) {
-        frame.next++;
-        const target = this.compiler.refTarget(frame.schema["$ref"], frame.at + "/$ref");
-        child = enter(target.schema, target.pointer);
-      } else {
-        frames.pop();
-        active.delete(frame.schema);
-        const list = mergeFirstMet(frame.parts);
-        memo.set(frame.schema, list);
-        finish(list);
-        continue;
-      }
-      if (child === "cycle") return undefined;
-      if (child !== undefined) frame.parts.push(child);
-    }
-    return result;
+    return new ListWalk(this.lists, this.compiler).run(unit);
   }
 
   /** `schemas` by a plain walk: for the case `memoized` declines. */
@@ -150,4 +95,79 @@ function mergeFirstMet(lists: readonly (readonly SchemaObject[])[]): readonly Sc
   const merged = new Set<SchemaObject>();
   for (const list of filled) for (const schema of list) merged.add(schema);
   return [...merged];
+}
+
+interface Frame {
+  schema: SchemaObject;
+  at: string;
+  allOf: readonly unknown[];
+  /** Next child: allOf items by index, then the `$ref` target. */
+  next: number;
+  parts: (readonly SchemaObject[])[];
+}
+
+/** A schema's list, "cycle" when it is being computed, or undefined when its frame was pushed. */
+type Entered = readonly SchemaObject[] | "cycle" | undefined;
+
+/** One walk of `memoized`, with its own stack of frames; the lists it finishes go in `lists`. */
+class ListWalk {
+  private readonly active = new Set<SchemaObject>();
+  private readonly frames: Frame[] = [];
+  private result: readonly SchemaObject[] | undefined;
+
+  constructor(
+    private readonly lists: Map<SchemaObject, readonly SchemaObject[]>,
+    private readonly compiler: ValidatorCompiler,
+  ) {}
+
+  run(unit: Unit): readonly SchemaObject[] | undefined {
+    const first = this.enter(unit.schema, unit.pointer);
+    if (first === "cycle") return undefined;
+    if (first !== undefined) return first;
+    while (this.frames.length > 0) {
+      const frame = this.frames[this.frames.length - 1] as Frame;
+      const child = this.nextChild(frame);
+      if (child === "done") this.finish(frame);
+      else if (child === "cycle") return undefined;
+      else if (child !== undefined) frame.parts.push(child);
+    }
+    return this.result;
+  }
+
+  private enter(schema: unknown, at: string): Entered {
+    if (!isObject(schema)) return NO_SCHEMAS;
+    const known = this.lists.get(schema);
+    if (known !== undefined) return known;
+    if (this.active.has(schema)) return "cycle";
+    this.active.add(schema);
+    const allOf = schema["allOf"];
+    const own = hasOwnDefaults(schema) ? [schema] : NO_SCHEMAS;
+    this.frames.push({ schema, at, allOf: Array.isArray(allOf) ? allOf : [], next: 0, parts: [own] });
+    return undefined;
+  }
+
+  /** The frame's next child entered, or "done" when it has none left. */
+  private nextChild(frame: Frame): Entered | "done" {
+    if (frame.next < frame.allOf.length) {
+      const index = frame.next++;
+      return this.enter(frame.allOf[index], `${frame.at}/allOf/${index}`);
+    }
+    if (frame.next === frame.allOf.length && "$ref" in frame.schema) {
+      frame.next++;
+      const target = this.compiler.refTarget(frame.schema["$ref"], frame.at + "/$ref");
+      return this.enter(target.schema, target.pointer);
+    }
+    return "done";
+  }
+
+  /** The frame's list, memoized and handed to the frame below, or out as the result. */
+  private finish(frame: Frame): void {
+    this.frames.pop();
+    this.active.delete(frame.schema);
+    const list = mergeFirstMet(frame.parts);
+    this.lists.set(frame.schema, list);
+    const below = this.frames[this.frames.length - 1];
+    if (below === undefined) this.result = list;
+    else below.parts.push(list);
+  }
 }

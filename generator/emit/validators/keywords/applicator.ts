@@ -3,7 +3,7 @@
  * that fails breaks out of its labeled block; in collect mode each branch records its issues and
  * the outcome decides which stay.
  */
-import { Block, breakTo, code, raw } from "../code.ts";
+import { Block, breakTo, code, raw, type Code } from "../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
 import { check, failAlways, failStatement } from "../failures.ts";
 import { ASSERTION_KEYWORDS } from "../vocabulary.ts";
@@ -40,35 +40,43 @@ function anyOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
     return;
   }
   const done = ctx.scope.local("L");
-  const outer = new Block();
-  if (ctx.mode === "bool") {
-    // Order does not change a boolean anyOf: try the cheapest branches first (an open enum's
-    // `{type: string}` before its `{type: string, enum: [...]}`). Each branch but the last jumps
-    // out of the whole when it passes; the last one's failure is the anyOf's.
-    const ordered = live.map((branch, index) => ({ ...branch, cost: cost(branch.sub, 2), index })).sort((a, b) => a.cost - b.cost || a.index - b.index);
-    ordered.forEach(({ sub, at: branchAt }, index) => {
-      if (index === ordered.length - 1) {
-        outer.append(ctx.env.genSame(sub, branchAt, ctx));
-        return;
-      }
-      const next = ctx.scope.local("L");
-      const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(next) });
-      inner.jump(breakTo(done));
-      outer.labeled(next, inner);
-    });
-  } else {
-    // Every branch records its issues; the first one to pass removes them all again.
-    const mark = ctx.scope.local("m");
-    outer.add(code`const ${mark} = ${ISSUES}.length;`);
-    for (const { sub, at: branchAt } of live) {
-      const n = ctx.scope.local("n");
-      const inner = new Block().add(code`const ${n} = ${ISSUES}.length;`).append(ctx.env.genSame(sub, branchAt, ctx));
-      inner.add(code`if (${ISSUES}.length === ${n}) {`, code`  ${ISSUES}.length = ${mark};`, code`  break ${done};`, raw("}"));
-      outer.wrap(raw("{"), inner);
-    }
-    outer.add(failStatement(ctx, "anyOf", messages.anyOf, at + "/anyOf"));
-  }
+  const outer = ctx.mode === "bool" ? anyOfCheck(live, done, ctx) : anyOfCollect(live, done, at, ctx);
   b.labeled(done, outer);
+}
+
+/**
+ * Order does not change a boolean anyOf: the cheapest branches are tried first (an open enum's
+ * `{type: string}` before its `{type: string, enum: [...]}`). Each branch but the last jumps out
+ * of the whole (`done`) when it passes; the last one's failure is the anyOf's.
+ */
+function anyOfCheck(live: readonly Branch[], done: Code, ctx: Ctx): Block {
+  const outer = new Block();
+  const ordered = live.map((branch, index) => ({ ...branch, cost: cost(branch.sub, 2), index })).sort((a, b) => a.cost - b.cost || a.index - b.index);
+  ordered.forEach(({ sub, at: branchAt }, index) => {
+    if (index === ordered.length - 1) {
+      outer.append(ctx.env.genSame(sub, branchAt, ctx));
+      return;
+    }
+    const next = ctx.scope.local("L");
+    const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(next) });
+    inner.jump(breakTo(done));
+    outer.labeled(next, inner);
+  });
+  return outer;
+}
+
+/** Every branch records its issues; the first one to pass removes them all again and leaves (`done`). */
+function anyOfCollect(live: readonly Branch[], done: Code, at: string, ctx: Ctx): Block {
+  const outer = new Block();
+  const mark = ctx.scope.local("m");
+  outer.add(code`const ${mark} = ${ISSUES}.length;`);
+  for (const { sub, at: branchAt } of live) {
+    const n = ctx.scope.local("n");
+    const inner = new Block().add(code`const ${n} = ${ISSUES}.length;`).append(ctx.env.genSame(sub, branchAt, ctx));
+    inner.add(code`if (${ISSUES}.length === ${n}) {`, code`  ${ISSUES}.length = ${mark};`, code`  break ${done};`, raw("}"));
+    outer.wrap(raw("{"), inner);
+  }
+  return outer.add(failStatement(ctx, "anyOf", messages.anyOf, at + "/anyOf"));
 }
 
 function oneOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
@@ -81,18 +89,23 @@ function oneOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
   }
   const c = ctx.scope.local("c");
   b.add(code`let ${c} = 0;`);
-  if (ctx.mode === "bool") {
-    live.forEach(({ sub, at: branchAt }, index) => {
-      const label = ctx.scope.local("L");
-      const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(label) });
-      // A second match settles it.
-      inner.add(index === 0 ? code`${c}++;` : code`if (++${c} > 1) ${ctx.fail.statement}`);
-      b.labeled(label, inner);
-    });
-    check(b, ctx, code`${c} === 0`, "oneOf", messages.oneOf, at + "/oneOf");
-    return;
-  }
-  // Every branch records its issues and counts when it adds none; they stay only if none passed.
+  if (ctx.mode === "bool") oneOfCheck(live, c, at, ctx, b);
+  else oneOfCollect(live, c, at, ctx, b);
+}
+
+/** Each branch that passes counts in `c`; a second match settles it. */
+function oneOfCheck(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: Block): void {
+  live.forEach(({ sub, at: branchAt }, index) => {
+    const label = ctx.scope.local("L");
+    const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(label) });
+    inner.add(index === 0 ? code`${c}++;` : code`if (++${c} > 1) ${ctx.fail.statement}`);
+    b.labeled(label, inner);
+  });
+  check(b, ctx, code`${c} === 0`, "oneOf", messages.oneOf, at + "/oneOf");
+}
+
+/** Every branch records its issues and counts in `c` when it adds none; they stay only if none passed. */
+function oneOfCollect(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: Block): void {
   const mark = ctx.scope.local("m");
   b.add(code`const ${mark} = ${ISSUES}.length;`);
   for (const { sub, at: branchAt } of live) {
