@@ -10,6 +10,7 @@
 import { ContractError } from "../../errors.ts";
 import { pointer } from "../../json-pointer.ts";
 import { formatChecker } from "./keywords/format.ts";
+import { BOUND_KEYWORDS } from "./keywords/number.ts";
 import { checkKeywords } from "./vocabulary.ts";
 import {
   checkPattern,
@@ -30,7 +31,6 @@ import { schemaAt } from "./resolve.ts";
 import { isObject, type SchemaObject } from "./schema-object.ts";
 
 const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties"];
-const NUMBERS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"];
 const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
 const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
 const SINGLE_SCHEMAS = ["additionalProperties", "propertyNames", "contains", "not", "if", "then", "else"];
@@ -71,7 +71,7 @@ export class SchemaAudit {
     if ("enum" in schema) enumValues(schema, at);
     stringArray(schema, "required", at);
     for (const keyword of COUNTS) if (keyword in schema) count(schema, keyword, at);
-    for (const keyword of NUMBERS) if (keyword in schema) finiteNumber(schema, keyword, at);
+    for (const keyword of BOUND_KEYWORDS) if (keyword in schema) finiteNumber(schema, keyword, at);
     if ("multipleOf" in schema) divisorOf(schema, at);
     if ("uniqueItems" in schema) uniqueItemsOf(schema, at);
     if ("pattern" in schema) checkPattern(schema["pattern"], at + "/pattern");

@@ -5,13 +5,18 @@
  */
 import { pointer } from "../../../json-pointer.ts";
 import type { ValidatorCompiler } from "../compile.ts";
-import { isObject } from "../schema-object.ts";
+import { isObject, type SchemaObject } from "../schema-object.ts";
 
 export interface Scan {
   /** A property schema right here (not behind a `$ref`) has a `default`. */
   direct: boolean;
   /** Pointers of `$ref` targets reached through properties, items and allOf. */
   refs: string[];
+}
+
+/** Whether a property schema has a `default` of its own. */
+export function hasDefault(sub: unknown): sub is SchemaObject {
+  return isObject(sub) && Object.hasOwn(sub, "default");
 }
 
 export class Scans {
@@ -53,7 +58,7 @@ export class Scans {
       const properties = node["properties"];
       if (isObject(properties)) {
         for (const [name, sub] of Object.entries(properties)) {
-          if (isObject(sub) && Object.hasOwn(sub, "default")) result.direct = true;
+          if (hasDefault(sub)) result.direct = true;
           walk(sub, where + pointer("properties", name));
         }
       }

@@ -6,6 +6,7 @@
 import type { ValidatorCompiler } from "../compile.ts";
 import type { Unit } from "../context.ts";
 import { isObject, type SchemaObject } from "../schema-object.ts";
+import { hasDefault } from "./scan.ts";
 
 const NO_SCHEMAS: readonly SchemaObject[] = [];
 
@@ -17,22 +18,21 @@ export class TopLevelDefaults {
 
   /** Names of the properties with a default. */
   names(unit: Unit): string[] {
-    const names = new Set<string>();
-    for (const schema of this.schemas(unit)) {
-      for (const [name, sub] of Object.entries(schema["properties"] as SchemaObject)) if (isObject(sub) && Object.hasOwn(sub, "default")) names.add(name);
-    }
-    return [...names];
+    return [...new Set(this.defaults(unit).map(([name]) => name))];
   }
 
   /** The defaults, for the doc comment: `size: "1280*720"`. */
   describe(unit: Unit): string[] {
-    const described: string[] = [];
+    return this.defaults(unit).map(([name, value]) => `${name}: ${JSON.stringify(value)}`);
+  }
+
+  /** Each property default, in the order of `schemas`, repeats included. */
+  private defaults(unit: Unit): Array<[name: string, value: unknown]> {
+    const found: Array<[string, unknown]> = [];
     for (const schema of this.schemas(unit)) {
-      for (const [name, sub] of Object.entries(schema["properties"] as SchemaObject)) {
-        if (isObject(sub) && Object.hasOwn(sub, "default")) described.push(`${name}: ${JSON.stringify(sub["default"])}`);
-      }
+      for (const [name, sub] of Object.entries(schema["properties"] as SchemaObject)) if (hasDefault(sub)) found.push([name, sub["default"]]);
     }
-    return described;
+    return found;
   }
 
   /**
@@ -82,8 +82,7 @@ function hasOwnDefaults(schema: SchemaObject): boolean {
   if (!isObject(properties)) return false;
   for (const name in properties) {
     if (!Object.hasOwn(properties, name)) continue;
-    const sub = properties[name];
-    if (isObject(sub) && Object.hasOwn(sub, "default")) return true;
+    if (hasDefault(properties[name])) return true;
   }
   return false;
 }

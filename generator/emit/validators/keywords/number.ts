@@ -9,12 +9,15 @@ import type { SchemaObject } from "../schema-object.ts";
 import { runtime } from "../runtime-helpers.ts";
 
 /** Per bound: the operator that fails and the relation the message asks for. */
-const BOUNDS = [
+const BOUNDS: ReadonlyArray<readonly [keyword: string, failing: string, relation: string]> = [
   ["minimum", "<", ">="],
   ["maximum", ">", "<="],
   ["exclusiveMinimum", "<=", ">"],
   ["exclusiveMaximum", ">=", "<"],
-] as const;
+];
+
+/** The keywords whose value is a bound (the audit checks each is a finite number). */
+export const BOUND_KEYWORDS: readonly string[] = BOUNDS.map(([keyword]) => keyword);
 
 export function numberKeywords(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
   const v = ctx.v;

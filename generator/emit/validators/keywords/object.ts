@@ -34,7 +34,7 @@ export function propertyCounts(schema: SchemaObject, at: string, ctx: Ctx, b: Bl
     const n = count(schema, keyword, at);
     if (keyword === "minProperties" && n === 0) continue;
     const operator = raw(keyword === "minProperties" ? "<" : ">");
-    check(b, ctx, code`${runtime("countProperties")}(${ctx.v}) ${operator} ${n}`, keyword, messages.propertyCount(relation, n), at + "/" + keyword);
+    check(b, ctx, code`${runtime("countProperties")}(${ctx.v}) ${operator} ${n}`, keyword, messages.propertyCount(relation, n), at + pointer(keyword));
   }
 }
 
