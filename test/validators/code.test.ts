@@ -6,6 +6,7 @@
  * random schemas' modules, the names are exactly the identifiers its code references (outside
  * string literals and comments, not after a dot, JavaScript's own words aside).
  */
+import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +17,6 @@ import { emitValidators } from "../../generator/emit/validators.ts";
 import { loadContract } from "../../generator/load.ts";
 import { schema as randomSchema } from "./arbitraries.ts";
 import { diagnosticsOf } from "./support.ts";
-import fs from "node:fs";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
