@@ -7,7 +7,7 @@
  * "Model" here is this intermediate model; the AI models a contract lists under
  * `x-model-endpoints` are `ModelEndpoint`s.
  */
-import { ACCEPTED_DIALECTS } from "./emit/validators/keywords.ts";
+import { ACCEPTED_DIALECTS } from "./emit/validators/vocabulary.ts";
 import { ContractError } from "./errors.ts";
 import { exampleParams, schemaExample, type ExampleParams } from "./examples.ts";
 import { pointer, unescapeSegment } from "./json-pointer.ts";

@@ -63,92 +63,119 @@ export interface OperationValidators {
   names: ValidatorNames;
 }
 
+type SuccessResponse = OperationModel["successResponses"][number];
+
+/** Validator stems: per schema; per operation, of its parameters and of each JSON success response. */
+interface Stems {
+  schemas: string[];
+  params: string[];
+  responses: string[][];
+}
+
+/** One row of `RESPONSE_VALIDATORS`: a status and its validator's stem (none without a JSON schema). */
+interface ResponseValidator {
+  status: string;
+  stem: string | undefined;
+}
+
 export function emitOperationValidators(contract: LoadedContract, model: ApiModel, className: string): OperationValidators {
-  const schemaNames = model.schemaNames;
+  // Per operation, its JSON success responses with a schema.
+  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
+  const stems = validatorStems(model, className, jsonResponses);
+  const { entries, composed, names } = validatorEntries(model, stems, jsonResponses);
+  const table = responseTable(model.operations, stems, jsonResponses);
+  const modules = emitValidatorModules({
+    document: { ...contract.document, [PARAMS_ROOT]: composed },
+    entries,
+    typeImport: 'import type { components } from "./schema.js";',
+    views: { responses: [...new Set(stems.responses.flat())] },
+  });
+  for (const stem of modules.withDefaults) names.withDefaults.add(stem);
+  const responseSource = table.size === 0 ? undefined : responseModule(modules.views["responses"] as string, table);
+  return { source: modules.source, responseSource, names };
+}
+
+/**
+ * Schemas take their type alias names (which already avoid the operation types `XParams` and
+ * `XResponse`); an operation's first JSON response is `XResponse`, the others `XResponse<status>`.
+ */
+function validatorStems(model: ApiModel, className: string, jsonResponses: readonly SuccessResponse[][]): Stems {
   const operations = model.operations;
-  // Per operation, its JSON success responses with a schema: the first is `XResponse`, others `XResponse<status>`.
-  const jsonResponses = operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
-  const extraResponses = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => ({ operation: o, response: r })));
-  // Schemas take their type alias names (which already avoid the operation types `XParams`/`XResponse`).
   const aliases = schemaAliases(model, className);
-  const stems = [
-    ...aliases,
-    ...uniqueIdentifiers(
-      [
-        ...operations.map((o) => `${o.typeName}Params`),
-        ...operations.map((o) => `${o.typeName}Response`),
-        ...extraResponses.map(({ operation, response }) => `${operation.typeName}Response${response.status}`),
-      ],
-      { case: "pascal", taken: aliases },
-    ),
-  ];
-  const extraStems = new Map(extraResponses.map((extra, index) => [extra.response, stems[schemaNames.length + 2 * operations.length + index]!]));
+  const extra = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => `${o.typeName}Response${r.status}`));
+  const unique = uniqueIdentifiers(
+    [...operations.map((o) => `${o.typeName}Params`), ...operations.map((o) => `${o.typeName}Response`), ...extra],
+    { case: "pascal", taken: aliases },
+  );
+  let nextExtra = 2 * operations.length;
+  return {
+    schemas: aliases,
+    params: unique.slice(0, operations.length),
+    responses: jsonResponses.map((list, index) => list.map((_, position) => unique[position === 0 ? operations.length + index : nextExtra++]!)),
+  };
+}
+
+/** The emitter's entries, the composed parameter schemas they point at, and the names for the other emitters. */
+function validatorEntries(model: ApiModel, stems: Stems, jsonResponses: readonly SuccessResponse[][]) {
   const names: ValidatorNames = { schemas: new Map(), operations: new Map(), withDefaults: new Set() };
   const entries: ValidatorEntry[] = [];
   const composed: Record<string, object> = {};
-
-  schemaNames.forEach((schema, index) => {
-    const stem = stems[index]!;
+  model.schemaNames.forEach((schema, index) => {
+    const stem = stems.schemas[index]!;
     names.schemas.set(schema, stem);
     entries.push({ name: stem, pointer: pointer("components", "schemas", schema), typeName: `components["schemas"][${stringLiteral(schema)}]` });
   });
-  operations.forEach((operation, index) => {
+  model.operations.forEach((operation, index) => {
     const entry: { request?: string; response?: string } = {};
     if (operation.parameters.length > 0 || operation.requestBody) {
-      const stem = stems[schemaNames.length + index]!;
+      const stem = stems.params[index]!;
       composed[stem] = parameterSchema(operation);
       entries.push({ name: stem, pointer: pointer(PARAMS_ROOT, stem) });
       entry.request = stem;
     }
     jsonResponses[index]!.forEach((json, position) => {
-      const stem = position === 0 ? stems[schemaNames.length + operations.length + index]! : extraStems.get(json)!;
+      const stem = stems.responses[index]![position]!;
       entries.push({ name: stem, pointer: json.schemaPointer! });
       if (position === 0) entry.response = stem;
     });
     names.operations.set(operation.operationId, entry);
   });
+  return { entries, composed, names };
+}
 
-  const responses = operations.flatMap((operation, index) =>
-    jsonResponses[index]!.map((json, position) => ({
-      operationId: operation.operationId,
-      status: json.status,
-      stem: position === 0 ? names.operations.get(operation.operationId)!.response! : extraStems.get(json)!,
-    })),
-  );
-  // A success status documented without a JSON schema is listed as null, so a range (`2XX`) never claims it.
-  const byOperation = new Map<string, Array<{ status: string; stem: string | undefined }>>();
+/**
+ * Per operation id with a JSON success response, its success statuses in order. A success status
+ * documented without a JSON schema is listed without a stem, so a range (`2XX`) never claims it.
+ */
+function responseTable(operations: readonly OperationModel[], stems: Stems, jsonResponses: readonly SuccessResponse[][]): Map<string, ResponseValidator[]> {
+  const validated = new Map<string, ResponseValidator[]>();
+  operations.forEach((operation, index) => {
+    const list = validated.get(operation.operationId) ?? [];
+    jsonResponses[index]!.forEach((json, position) => list.push({ status: json.status, stem: stems.responses[index]![position] }));
+    validated.set(operation.operationId, list);
+  });
+  const table = new Map<string, ResponseValidator[]>();
   operations.forEach((operation, index) => {
     if (jsonResponses[index]!.length === 0) return;
-    const validated = responses.filter((response) => response.operationId === operation.operationId);
     const others = operation.successResponses.filter((r) => !jsonResponses[index]!.includes(r)).map((r) => ({ status: r.status, stem: undefined }));
-    byOperation.set(operation.operationId, [...validated, ...others].sort((a, b) => compareStrings(a.status, b.status)));
+    table.set(operation.operationId, [...validated.get(operation.operationId)!, ...others].sort((a, b) => compareStrings(a.status, b.status)));
   });
-  const document = { ...contract.document, [PARAMS_ROOT]: composed };
-  const modules = emitValidatorModules({
-    document,
-    entries,
-    typeImport: 'import type { components } from "./schema.js";',
-    views: { responses: [...new Set(responses.map((response) => response.stem))] },
-  });
-  const source = modules.source;
-  // One pass over the module (not one per entry: a large contract has thousands).
-  for (const match of source.matchAll(/^export function withDefaults([A-Za-z0-9_$]+)\b/gm)) names.withDefaults.add(match[1]!);
-  const responseSource =
-    responses.length === 0
-      ? undefined
-      : [
-          modules.views["responses"] as string,
-          "/**",
-          " * Per operation id and success status (`200`, `2XX`), the validator of that response's JSON body",
-          " * (loaded by the client only with `validateResponses: true`).",
-          " */",
-          "export const RESPONSE_VALIDATORS: Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>> = {",
-          ...[...byOperation].map(
-            ([operationId, list]) =>
-              `  ${propertyKeyForValue(operationId)}: { ${list.map((response) => `${propertyKey(response.status)}: ${response.stem === undefined ? "null" : `validate${response.stem}`}`).join(", ")} },`,
-          ),
-          "};",
-          "",
-        ].join("\n");
-  return { source, responseSource, names };
+  return table;
+}
+
+/** `src/response-validators.ts`: the view of the response validators, then the table the client reads. */
+function responseModule(view: string, table: ReadonlyMap<string, readonly ResponseValidator[]>): string {
+  const row = (list: readonly ResponseValidator[]) =>
+    list.map((response) => `${propertyKey(response.status)}: ${response.stem === undefined ? "null" : `validate${response.stem}`}`).join(", ");
+  return [
+    view,
+    "/**",
+    " * Per operation id and success status (`200`, `2XX`), the validator of that response's JSON body",
+    " * (loaded by the client only with `validateResponses: true`).",
+    " */",
+    "export const RESPONSE_VALIDATORS: Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>> = {",
+    ...[...table].map(([operationId, list]) => `  ${propertyKeyForValue(operationId)}: { ${row(list)} },`),
+    "};",
+    "",
+  ].join("\n");
 }

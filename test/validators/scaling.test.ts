@@ -1,20 +1,57 @@
 /**
  * The validator emitter scales with the document: on a wide generated document (schemas that
  * reference each other through properties, items, anyOf and an `allOf` inheritance chain, each
- * with a parameter-like `…/schema` unit, so a thousand units share one stem base) the emitter's
- * repeated steps — lines scanned for names, defaults walks, stem probes — grow in proportion to
- * the document, not with its square. Counted (`emitterWork`), not timed: deterministic on a
- * shared, noisy machine.
+ * with a parameter-like `…/schema` unit, so a thousand units share one stem base) its work grows
+ * in proportion to the document, not with its square. Counted, not timed (deterministic on a
+ * shared, noisy machine), and from outside: every repeated step of the emitter (a schema entered
+ * in a walk, a stem tried, a name looked up) is a Map or Set lookup, so their calls are counted
+ * while it runs — for the whole emission, for the
+ * defaults phase alone (its walks over the graph of units) and for the unit names alone.
  *
  * Also: documents whose single function, `allOf` chain or module is larger than a call takes
- * arguments or the stack takes frames, and the identifier scanner against the regular
- * expressions it replaces.
+ * arguments or the stack takes frames.
  */
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { emitValidators, type ValidatorEntry } from "../../generator/emit/validators.ts";
-import { emitterWork, identifiersIn, usesName } from "../../generator/emit/validators/code.ts";
+import { ValidatorCompiler } from "../../generator/emit/validators/compile.ts";
+import { DefaultsCompiler } from "../../generator/emit/validators/defaults.ts";
+import { Stems } from "../../generator/emit/validators/stems.ts";
 import { loadValidators } from "./support.ts";
+
+type Method = (this: unknown, ...args: unknown[]) => unknown;
+/**
+ * Lookups only: insertions also follow the output, and the output may rightly grow faster than
+ * the document (each schema's doc comment lists the defaults it inherits through the chain).
+ */
+const COUNTED: ReadonlyArray<[object, string]> = [
+  [Map.prototype, "get"],
+  [Map.prototype, "has"],
+  [Set.prototype, "has"],
+];
+
+/** `run`'s result and the Map and Set lookups made while it ran. */
+function countLookups<T>(run: () => T): { result: T; lookups: number } {
+  let lookups = 0;
+  const originals = COUNTED.map(([prototype, key]) => (prototype as Record<string, Method>)[key] as Method);
+  COUNTED.forEach(([prototype, key], index) => {
+    const original = originals[index] as Method;
+    (prototype as Record<string, Method>)[key] = function (this: unknown, ...args: unknown[]) {
+      lookups++;
+      return original.apply(this, args);
+    };
+  });
+  try {
+    const result = run();
+    return { result, lookups };
+  } finally {
+    COUNTED.forEach(([prototype, key], index) => ((prototype as Record<string, Method>)[key] = originals[index] as Method));
+  }
+}
+
+/** Quadratic work would be about ten times more per schema at ten times the size; linear is the same (+1 for zeros). */
+function expectLinear(what: string, small: number, large: number, smallSize: number, largeSize: number): void {
+  expect(large / largeSize, `${what}: ${small} for ${smallSize}, ${large} for ${largeSize}`).toBeLessThanOrEqual((small / smallSize) * 1.5 + 1);
+}
 
 /**
  * `n` schemas: S_i has a property chain to S_{i+1} (the last one has a default, so every unit
@@ -45,35 +82,60 @@ function wideDocument(n: number, inherit: boolean): { document: object; entries:
   return { document: { components: { schemas }, "x-parameters": parameters }, entries };
 }
 
-type Work = typeof emitterWork;
-
-/** The emitter's counted work for one document, and the module's line count. */
-function measure(n: number, inherit: boolean): { work: Work; lines: number; source: string } {
+/** The emission of the wide document: its lookups and the module. */
+function emission(n: number, inherit: boolean): { lookups: number; lines: number; source: string } {
   const { document, entries } = wideDocument(n, inherit);
-  const before = { ...emitterWork };
-  const source = emitValidators({ document, entries });
-  const work = Object.fromEntries(Object.entries(emitterWork).map(([key, value]) => [key, value - before[key as keyof Work]])) as Work;
-  return { work, lines: source.split("\n").length, source };
+  const { result: source, lookups } = countLookups(() => emitValidators({ document, entries }));
+  return { lookups, lines: source.split("\n").length, source };
+}
+
+/** The lookups of the defaults phase alone, as emitValidatorModules runs it after compiling. */
+function defaultsPhase(n: number, inherit: boolean): number {
+  const { document, entries } = wideDocument(n, inherit);
+  const compiler = new ValidatorCompiler(document);
+  const defaults = new DefaultsCompiler(compiler);
+  const roots = entries.map((entry) => compiler.unitAt(entry.pointer, entry.name));
+  compiler.compilePending();
+  return countLookups(() => {
+    for (const unit of roots) {
+      if (!defaults.unitHasDefaults(unit)) continue;
+      defaults.topLevelDefaults(unit);
+      defaults.describeTopLevel(unit);
+    }
+    for (const unit of compiler.units.values()) if (defaults.unitHasDefaults(unit)) defaults.fillFunction(unit);
+  }).lookups;
 }
 
 describe("work grows linearly with the document", () => {
   for (const inherit of [false, true]) {
-    it(`150 → 1,500 schemas${inherit ? ", with an allOf inheritance chain" : ""}`, () => {
-      const small = measure(150, inherit);
-      const large = measure(1_500, inherit);
+    const shape = inherit ? ", with an allOf inheritance chain" : "";
+    it(`150 → 1,500 schemas${shape}`, () => {
+      const small = emission(150, inherit);
+      const large = emission(1_500, inherit);
       // The module itself is linear: each schema's functions have the same shape.
       expect(large.lines / 1_500).toBeLessThan((small.lines / 150) * 1.1);
-      for (const key of Object.keys(emitterWork) as (keyof Work)[]) {
-        const perSchemaSmall = small.work[key] / 150;
-        const perSchemaLarge = large.work[key] / 1_500;
-        // Quadratic work would be about ten times more per schema; linear is the same (+1 for zeros).
-        expect(perSchemaLarge, `${key}: ${small.work[key]} for 150 schemas, ${large.work[key]} for 1,500`).toBeLessThanOrEqual(perSchemaSmall * 1.5 + 1);
-      }
+      expectLinear("emission", small.lookups, large.lookups, 150, 1_500);
       // Every unit has defaults (the chain ends in one); every export is there.
       expect(large.source.match(/^export function withDefaultsS\d+\b/gm)).toHaveLength(1_500);
       expect(large.source).toContain("function c_schema1500(");
     });
+
+    it(`150 → 1,500 schemas${shape}: the defaults phase`, () => {
+      expectLinear("defaults", defaultsPhase(150, inherit), defaultsPhase(1_500, inherit), 150, 1_500);
+    });
   }
+
+  it("200 → 2,000 stems on one base", () => {
+    const take = (n: number) => {
+      const stems = new Stems();
+      return countLookups(() => Array.from({ length: n }, () => stems.take("schema")));
+    };
+    const small = take(200);
+    const large = take(2_000);
+    expectLinear("stems", small.lookups, large.lookups, 200, 2_000);
+    expect(large.result.slice(0, 3)).toEqual(["schema", "schema2", "schema3"]);
+    expect(new Set(large.result).size).toBe(2_000);
+  });
 
   it("the wide module works", () => {
     const { document, entries } = wideDocument(40, false);
@@ -106,50 +168,5 @@ describe("no limit on sizes but memory", () => {
     const source = emitValidators({ document: { $defs: defs }, entries: [{ name: "C0", pointer: "/$defs/C0" }] });
     expect(source).toContain('export function withDefaultsC0<T>(value: T): T');
     expect(source).toContain('Top-level defaults: z: "z".');
-  });
-});
-
-/** The regular expressions the scanner replaces (validators/code.ts before it). */
-const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
-function identifiersByRegex(lines: readonly string[]): Set<string> {
-  const found = new Set<string>();
-  for (const line of lines) {
-    for (const match of line.replace(STRING_LITERAL, '""').matchAll(/[\w$]+/g)) if (!/^[0-9]/.test(match[0])) found.add(match[0]);
-  }
-  return found;
-}
-function usesNameByRegex(lines: readonly string[], name: string): boolean {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
-  return lines.some((line) => word.test(line.replace(STRING_LITERAL, '""')));
-}
-
-describe("the identifier scanner", () => {
-  const piece = fc.constantFrom("a", "b", "x1", "v", "$", "_", "9", "1e5", '"', "\\", "\n", "\r", "\u2028", " ", ".", "(", "é", "ab", "c_X");
-  const line = fc.array(piece, { maxLength: 24 }).map((pieces) => pieces.join(""));
-  const lines = fc.array(line, { maxLength: 6 });
-
-  it("finds what the regular expressions find", () => {
-    fc.assert(
-      fc.property(lines, (code) => {
-        expect([...identifiersIn(code)].sort()).toEqual([...identifiersByRegex(code)].sort());
-      }),
-      { numRuns: 3_000, seed: 20_261_123 },
-    );
-  });
-
-  it("answers usesName as the regular expressions do", () => {
-    fc.assert(
-      fc.property(lines, fc.constantFrom("a", "b", "x1", "v", "$", "_", "ab", "c_X", "a$b"), (code, name) => {
-        expect(usesName(code, name)).toBe(usesNameByRegex(code, name));
-      }),
-      { numRuns: 3_000, seed: 20_261_123 },
-    );
-  });
-
-  it("skips string literals, escapes included", () => {
-    expect([...identifiersIn(['if (a === "b \\" c") d("e", f);', 'g "h'])]).toEqual(["if", "a", "d", "f", "g", "h"]);
-    expect(usesName(['x("L1")'], "L1")).toBe(false);
-    expect(usesName(["break L1;"], "L1")).toBe(true);
-    expect(usesName(["x10 = 1;"], "x1")).toBe(false);
   });
 });

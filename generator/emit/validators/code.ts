@@ -1,41 +1,81 @@
 /**
- * A tiny statement builder for the validator emitter. It knows when a block ends in an
- * unconditional jump (`return false;`, `break L1;`) so nothing unreachable is emitted after it,
- * and it drops labels no emitted `break` uses: generated code compiles cleanly even with
- * `allowUnreachableCode: false` and `allowUnusedLabels: false`.
+ * Code fragments for the validator emitter. A fragment is text plus the identifiers it references
+ * (parameters, locals, labels, module-level declarations, runtime helpers), so whether a parameter
+ * or label is used, which declarations a module keeps and which helpers it imports are known
+ * without reading generated text again.
  *
- * Only code built by the emitter goes in here; contract text arrives already escaped
- * (`stringLiteral`, `identifier`).
+ * `code` builds a fragment: an interpolated fragment brings its names along, a string becomes a
+ * string literal and a number a number literal, so contract text can only reach code as data.
+ * `Block` is a list of statements that knows when it ends in an unconditional jump
+ * (`return false;`, `break L1;`) so nothing unreachable is emitted after it, and which drops labels
+ * no emitted `break` uses: generated code compiles cleanly even with `allowUnreachableCode: false`
+ * and `allowUnusedLabels: false`.
  */
+import { stringLiteral } from "../../escape.ts";
+import { numberLiteral } from "./literals.ts";
 
-/**
- * Counts of the emitter's repeated steps, for the complexity tests (test/validators/scaling.test.ts):
- * each must grow in proportion to the document, never with its square. Never reset here.
- */
-export const emitterWork = {
-  /** Lines of generated code looked at by `usesName`, `identifiersIn` and `forEachIdentifier`. */
-  linesScanned: 0,
-  /** Schemas entered or popped while finding defaults: which units have some, which are at the top level (validators/defaults.ts). */
-  defaultsSteps: 0,
-  /** Stems tried for units (validators/compile.ts, `unitAt`). */
-  stemProbes: 0,
-};
+/** A piece of generated code and the identifiers it references. */
+export class Code {
+  constructor(
+    readonly text: string,
+    readonly names: readonly string[] = [],
+  ) {}
+}
+
+/** An identifier of generated code (a parameter, local, label, declaration or helper). */
+export function name(text: string): Code {
+  return new Code(text, [text]);
+}
+
+/** Code that references no identifier the emitter tracks. */
+export function raw(text: string): Code {
+  return new Code(text);
+}
+
+/** A template tag: fragments keep their names, strings become string literals, numbers number literals. */
+export function code(strings: TemplateStringsArray, ...values: readonly (Code | string | number)[]): Code {
+  let text = strings[0] as string;
+  const names: string[] = [];
+  values.forEach((value, index) => {
+    if (value instanceof Code) {
+      text += value.text;
+      for (const used of value.names) names.push(used);
+    } else {
+      text += typeof value === "string" ? stringLiteral(value) : numberLiteral(value);
+    }
+    text += strings[index + 1] as string;
+  });
+  return new Code(text, names);
+}
+
+/** The fragments one after another, `separator` (plain text) between them. */
+export function join(parts: readonly Code[], separator: string): Code {
+  return new Code(
+    parts.map((part) => part.text).join(separator),
+    parts.flatMap((part) => part.names),
+  );
+}
 
 /** Where a failed check goes in boolean mode: `return false;` or `break L3;`. */
 export interface Jump {
-  statement: string;
+  statement: Code;
   /** "return" or the label the statement breaks to. */
   target: string;
 }
 
-export const RETURN_FALSE: Jump = { statement: "return false;", target: "return" };
+export const RETURN_FALSE: Jump = { statement: raw("return false;"), target: "return" };
 
-export function breakTo(label: string): Jump {
-  return { statement: `break ${label};`, target: label };
+export function breakTo(label: Code): Jump {
+  return { statement: code`break ${label};`, target: label.text };
 }
+
+const CLOSE = raw("}");
+const ELSE = raw("} else {");
 
 export class Block {
   readonly lines: string[] = [];
+  /** The identifiers the kept statements reference. */
+  readonly names = new Set<string>();
   /** Set when the block ends in an unconditional jump: its target. */
   exit: string | undefined;
 
@@ -43,171 +83,111 @@ export class Block {
     return this.lines.length === 0;
   }
 
-  /** Statements that always complete normally. */
-  add(...lines: string[]): this {
-    if (this.exit === undefined) for (const line of lines) this.lines.push(line);
-    return this;
+  /** Whether a kept statement references `name`. */
+  uses(name: Code): boolean {
+    return this.names.has(name.text);
   }
 
-  /**
-   * Statements that always complete normally, one level deeper (the body of a `} else {`). Takes
-   * the array itself: a large schema's block has more lines than a call takes arguments.
-   */
-  addIndented(lines: readonly string[]): this {
-    if (this.exit === undefined) pushIndented(this.lines, lines);
+  /** Statements that always complete normally. */
+  add(...lines: readonly Code[]): this {
+    if (this.exit !== undefined) return this;
+    for (const line of lines) {
+      this.lines.push(line.text);
+      for (const used of line.names) this.names.add(used);
+    }
     return this;
   }
 
   /** An unconditional jump: anything added afterwards is dropped. */
   jump(jump: Jump): this {
-    if (this.exit === undefined) {
-      this.lines.push(jump.statement);
-      this.exit = jump.target;
-    }
+    if (this.exit !== undefined) return this;
+    this.add(jump.statement);
+    this.exit = jump.target;
     return this;
   }
 
   /** Another block's statements, in sequence. */
   append(other: Block): this {
-    if (this.exit === undefined) {
-      for (const line of other.lines) this.lines.push(line);
-      this.exit = other.exit;
-    }
+    if (this.exit !== undefined) return this;
+    for (const line of other.lines) this.lines.push(line);
+    this.takeNames(other);
+    this.exit = other.exit;
     return this;
   }
 
   /** `head { inner } tail`: a conditional or loop; the whole never counts as a jump. */
-  wrap(head: string, inner: Block, tail = "}"): this {
-    if (inner.isEmpty) return this;
-    return this.add(head).addIndented(inner.lines).add(tail);
+  wrap(head: Code, inner: Block, tail: Code = CLOSE): this {
+    if (inner.isEmpty || this.exit !== undefined) return this;
+    return this.add(head).nest(inner).add(tail);
+  }
+
+  /** `head { statement } else { otherwise }`, the `else` left out when `otherwise` is empty. */
+  ifElse(head: Code, statement: Code, otherwise: Block): this {
+    this.add(head, code`  ${statement}`);
+    if (otherwise.isEmpty) return this.add(CLOSE);
+    return this.add(ELSE).nest(otherwise).add(CLOSE);
   }
 
   /**
    * `label: { inner }` when a `break label` inside uses the label, else a plain block. The block
    * jumps on when the inner one ends in a jump to somewhere outside it.
    */
-  labeled(label: string, inner: Block): this {
+  labeled(label: Code, inner: Block): this {
     if (inner.isEmpty || this.exit !== undefined) return this;
     // A `break label` that was emitted (labels are unique per function) lets the block complete.
-    const used = usesName(inner.lines, label);
-    this.lines.push(used ? `${label}: {` : "{");
-    pushIndented(this.lines, inner.lines);
+    const used = inner.uses(label);
+    this.lines.push(used ? `${label.text}: {` : "{");
+    this.nest(inner);
     this.lines.push("}");
-    if (inner.exit !== undefined && inner.exit !== label && !used) this.exit = inner.exit;
+    if (inner.exit !== undefined && inner.exit !== label.text && !used) this.exit = inner.exit;
     return this;
   }
+
+  /** The inner block's statements one level deeper (never `push(...lines)`: no argument limit). */
+  private nest(inner: Block): this {
+    if (this.exit !== undefined) return this;
+    for (const line of inner.lines) this.lines.push(line === "" ? line : `  ${line}`);
+    this.takeNames(inner);
+    return this;
+  }
+
+  private takeNames(other: Block): void {
+    for (const used of other.names) this.names.add(used);
+  }
+}
+
+/** `const x = value;` before `inner` when `inner` reads `x`. */
+export function bind(x: Code, value: Code, inner: Block): Block {
+  if (inner.isEmpty || !inner.uses(x)) return inner;
+  return new Block().add(code`const ${x} = ${value};`).append(inner);
 }
 
 export function indent(lines: readonly string[], by = "  "): string[] {
   return lines.map((line) => (line === "" ? line : `${by}${line}`));
 }
 
-/** `indent(lines)` pushed onto `into` one by one (never `push(...lines)`: no argument limit). */
-function pushIndented(into: string[], lines: readonly string[]): void {
-  for (const line of lines) into.push(line === "" ? line : `  ${line}`);
-}
-
 /** Per generated function: fresh local names and labels. */
 export class Scope {
   private counter = 0;
 
-  local(prefix: string): string {
+  local(prefix: string): Code {
     this.counter += 1;
-    return `${prefix}${this.counter}`;
-  }
-
-  /** The jump's statement. */
-  use(jump: Jump): string {
-    return jump.statement;
+    return name(`${prefix}${this.counter}`);
   }
 }
 
-/*
- * Identifiers in generated code. String literals do not count: they are double-quoted, on one
- * line, with backslash escapes (what `stringLiteral` writes; the pattern /"(?:[^"\\\n]|\\.)*"/).
- * A quote that starts no complete literal is an ordinary character. An identifier is a run of
- * [A-Za-z0-9_$] that does not start with a digit (a run that does is a number, `1e5`).
- *
- * A hand-written scanner rather than regular expressions: it runs over every line the emitter
- * writes (tens of megabytes for a large contract), without copying lines or allocating per
- * character.
- */
-
-function isWordChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+/** A module-level declaration of the emitted code, the name it declares and the names it references. */
+export interface Declaration {
+  name: string;
+  lines: readonly string[];
+  names: Iterable<string>;
 }
 
-/** Just past the closing quote of the literal opening at `start`, or -1 when none closes on the line. */
-function literalEnd(line: string, start: number): number {
-  for (let i = start + 1; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 34) return i + 1;
-    if (c === 10) return -1;
-    if (c === 92) {
-      // A backslash escapes any character but a line terminator (`.` in the pattern).
-      if (i + 1 >= line.length) return -1;
-      const next = line.charCodeAt(i + 1);
-      if (next === 10 || next === 13 || next === 0x2028 || next === 0x2029) return -1;
-      i++;
-    }
-  }
-  return -1;
-}
-
-/**
- * Calls `visit(start, end)` for each identifier of `line` (outside string literals), left to right,
- * until it returns true; returns whether one did.
- */
-function scanIdentifiers(line: string, visit: (start: number, end: number) => boolean): boolean {
-  const length = line.length;
-  let i = 0;
-  while (i < length) {
-    const c = line.charCodeAt(i);
-    if (c === 34) {
-      const end = literalEnd(line, i);
-      i = end === -1 ? i + 1 : end;
-    } else if (isWordChar(c)) {
-      let end = i + 1;
-      while (end < length && isWordChar(line.charCodeAt(end))) end++;
-      if (!(c >= 48 && c <= 57) && visit(i, end)) return true;
-      i = end;
-    } else {
-      i++;
-    }
-  }
-  return false;
-}
-
-/**
- * Calls `visit` with every identifier generated code mentions (string literals do not count), in
- * order, repeats included: one pass over the code.
- */
-export function forEachIdentifier(lines: readonly string[], visit: (name: string) => void): void {
-  emitterWork.linesScanned += lines.length;
-  for (const line of lines) {
-    scanIdentifiers(line, (start, end) => {
-      visit(line.slice(start, end));
-      return false;
-    });
-  }
-}
-
-/**
- * Every identifier generated code mentions (string literals do not count): one pass, so callers
- * asking about many names do not rescan the code for each.
- */
-export function identifiersIn(lines: readonly string[], into: Set<string> = new Set()): Set<string> {
-  forEachIdentifier(lines, (name) => into.add(name));
-  return into;
-}
-
-/** Whether generated code reads `name` (string literals do not count). */
-export function usesName(lines: readonly string[], name: string): boolean {
-  for (const line of lines) {
-    emitterWork.linesScanned++;
-    // Most lines do not even contain the text: only the others are scanned.
-    if (!line.includes(name)) continue;
-    if (scanIdentifiers(line, (start, end) => end - start === name.length && line.startsWith(name, start))) return true;
-  }
-  return false;
+/** `function name(params): returns { body }` as a declaration. */
+export function functionDeclaration(declared: string, params: Code, returns: string, body: Block): Declaration {
+  return {
+    name: declared,
+    lines: [`function ${declared}(${params.text}): ${returns} {`, ...indent(body.lines), "}"],
+    names: [...params.names, ...body.names],
+  };
 }

@@ -50,42 +50,78 @@ const CONTROL: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13 };
 /** Parses the subset; undefined for anything outside it. `source` is a valid u-flag pattern. */
 export function parsePattern(source: string): CompiledPattern | undefined {
   if (!source.startsWith("^")) return undefined;
-  let at = 1;
-  const parts: Part[] = [];
-  let anchoredAtEnd = false;
+  return new PatternParser(source).parse();
+}
 
-  /** One character of a class or a literal escape, as a set; undefined when outside the subset. */
-  const escape = (inClass: boolean): CharSet | undefined => {
-    const next = source[at + 1];
+/** A character set with its quantifier's bounds. */
+type Bounds = Pick<Part, "min" | "max">;
+
+/** Reads the pattern after its leading "^", left to right; each step undefined outside the subset. */
+class PatternParser {
+  private at = 1;
+
+  constructor(private readonly source: string) {}
+
+  parse(): CompiledPattern | undefined {
+    const { source } = this;
+    const parts: Part[] = [];
+    let anchoredAtEnd = false;
+    while (this.at < source.length) {
+      if (source[this.at] === "$") {
+        if (this.at !== source.length - 1) return undefined;
+        anchoredAtEnd = true;
+        this.at++;
+        break;
+      }
+      const set = this.atom();
+      if (set === undefined) return undefined;
+      const bounds = this.quantifier();
+      if (bounds === undefined) return undefined;
+      parts.push({ set, ...bounds });
+    }
+    if (this.at !== source.length) return undefined;
+    // "^" alone matches everything: nothing to scan for, and a RegExp says so as fast.
+    if (parts.length === 0 && !anchoredAtEnd) return undefined;
+    return deterministic(parts) ? { parts, anchoredAtEnd } : undefined;
+  }
+
+  /** A class, an escape or a plain ASCII character. */
+  private atom(): CharSet | undefined {
+    const char = this.source[this.at] as string;
+    if (char === "[") return this.charClass();
+    if (char === "\\") return this.escape(false);
+    if (SYNTAX.has(char) || char.charCodeAt(0) >= ASCII || char.charCodeAt(0) < 32) return undefined;
+    this.at++;
+    return range(emptySet(), char.charCodeAt(0), char.charCodeAt(0));
+  }
+
+  /** One character of a class or a literal escape, as a set. */
+  private escape(inClass: boolean): CharSet | undefined {
+    const next = this.source[this.at + 1];
     if (next === undefined) return undefined;
-    at += 2;
+    this.at += 2;
     if (next === "d") return DIGITS();
     if (next === "w") return WORD();
     if (next in CONTROL) return range(emptySet(), CONTROL[next] as number, CONTROL[next] as number);
     // Identity escapes of syntax characters ("-" only inside a class).
     if (IDENTITY_ESCAPES.has(next) || (inClass && next === "-")) return range(emptySet(), next.charCodeAt(0), next.charCodeAt(0));
     return undefined;
-  };
+  }
 
-  /** A single-character set for a class member, for ranges. */
-  const single = (set: CharSet): number | undefined => {
-    const members = set.flatMap((inSet, code) => (inSet ? [code] : []));
-    return members.length === 1 ? members[0] : undefined;
-  };
-
-  const charClass = (): CharSet | undefined => {
-    at++; // "["
-    if (source[at] === "^") return undefined;
+  private charClass(): CharSet | undefined {
+    const { source } = this;
+    this.at++; // "["
+    if (source[this.at] === "^") return undefined;
     const set = emptySet();
     let first = true;
-    while (at < source.length && (source[at] !== "]" || first)) {
-      if (source[at] === "]") return undefined; // "[]" matches nothing: leave it to RegExp
+    while (this.at < source.length && (source[this.at] !== "]" || first)) {
+      if (source[this.at] === "]") return undefined; // "[]" matches nothing: leave it to RegExp
       first = false;
-      const low = member();
+      const low = this.member();
       if (low === undefined) return undefined;
-      if (source[at] === "-" && source[at + 1] !== "]" && at + 1 < source.length) {
-        at++;
-        const high = member();
+      if (source[this.at] === "-" && source[this.at + 1] !== "]" && this.at + 1 < source.length) {
+        this.at++;
+        const high = this.member();
         const from = single(low);
         const to = high === undefined ? undefined : single(high);
         if (from === undefined || to === undefined || from > to) return undefined;
@@ -94,72 +130,52 @@ export function parsePattern(source: string): CompiledPattern | undefined {
         for (let c = 0; c < ASCII; c++) if (low[c]) set[c] = true;
       }
     }
-    if (source[at] !== "]") return undefined;
-    at++;
+    if (source[this.at] !== "]") return undefined;
+    this.at++;
     return set;
-  };
+  }
 
   /** One member of a class: a character or an escape. */
-  const member = (): CharSet | undefined => {
-    const char = source[at];
+  private member(): CharSet | undefined {
+    const char = this.source[this.at];
     if (char === undefined) return undefined;
-    if (char === "\\") return escape(true);
+    if (char === "\\") return this.escape(true);
     const code = char.charCodeAt(0);
     if (code >= ASCII || code < 32) return undefined;
-    at++;
+    this.at++;
     return range(emptySet(), code, code);
-  };
+  }
 
-  const quantifier = (): { min: number; max: number } | undefined => {
-    const char = source[at];
-    let bounds: { min: number; max: number };
+  /** The bounds of the quantifier here (exactly once without one). */
+  private quantifier(): Bounds | undefined {
+    const { source } = this;
+    const char = source[this.at];
+    let bounds: Bounds;
     if (char === "?") bounds = { min: 0, max: 1 };
     else if (char === "*") bounds = { min: 0, max: Infinity };
     else if (char === "+") bounds = { min: 1, max: Infinity };
     else if (char === "{") {
-      const match = /^\{(\d{1,4})(,(\d{1,4})?)?\}/.exec(source.slice(at));
+      const match = /^\{(\d{1,4})(,(\d{1,4})?)?\}/.exec(source.slice(this.at));
       if (match === null) return undefined;
       const min = Number(match[1]);
       const max = match[2] === undefined ? min : match[3] === undefined ? Infinity : Number(match[3]);
       if (max < min) return undefined;
-      at += match[0].length - 1;
+      this.at += match[0].length - 1;
       bounds = { min, max };
     } else {
       return { min: 1, max: 1 };
     }
-    at++;
+    this.at++;
     // A lazy quantifier: the same language, but keep the subset small.
-    if (source[at] === "?") return undefined;
+    if (source[this.at] === "?") return undefined;
     return bounds;
-  };
-
-  while (at < source.length) {
-    const char = source[at] as string;
-    let set: CharSet | undefined;
-    if (char === "$") {
-      if (at !== source.length - 1) return undefined;
-      anchoredAtEnd = true;
-      at++;
-      break;
-    } else if (char === "[") {
-      set = charClass();
-    } else if (char === "\\") {
-      set = escape(false);
-    } else if (SYNTAX.has(char) || char.charCodeAt(0) >= ASCII || char.charCodeAt(0) < 32) {
-      return undefined;
-    } else {
-      set = range(emptySet(), char.charCodeAt(0), char.charCodeAt(0));
-      at++;
-    }
-    if (set === undefined) return undefined;
-    const bounds = quantifier();
-    if (bounds === undefined) return undefined;
-    parts.push({ set, ...bounds });
   }
-  if (at !== source.length) return undefined;
-  // "^" alone matches everything: nothing to scan for, and a RegExp says so as fast.
-  if (parts.length === 0 && !anchoredAtEnd) return undefined;
-  return deterministic(parts) ? { parts, anchoredAtEnd } : undefined;
+}
+
+/** The one character of a single-character set, for ranges. */
+function single(set: CharSet): number | undefined {
+  const members = set.flatMap((inSet, code) => (inSet ? [code] : []));
+  return members.length === 1 ? members[0] : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { ContractError } from "../../errors.ts";
 import { pointer } from "../../json-pointer.ts";
+import type { RuntimeValue } from "./runtime-helpers.ts";
 
 /** Keywords the generated validators check. */
 export const ASSERTION_KEYWORDS: ReadonlySet<string> = new Set([
@@ -75,8 +76,15 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   "contentSchema",
 ]);
 
+export interface FormatChecker {
+  /** The runtime helper that checks the format. */
+  helper: RuntimeValue;
+  /** What a value of the format is, for messages: "a UUID". */
+  noun: string;
+}
+
 /** Formats the generated code checks, and the runtime helper that checks each. */
-export const FORMAT_CHECKERS: ReadonlyMap<string, { helper: string; noun: string }> = new Map([
+export const FORMAT_CHECKERS: ReadonlyMap<string, FormatChecker> = new Map<string, FormatChecker>([
   ["date-time", { helper: "validDateTime", noun: "an RFC 3339 date-time" }],
   ["date", { helper: "validDate", noun: "an RFC 3339 date" }],
   ["uri", { helper: "validUri", noun: "an absolute URI" }],

@@ -1,0 +1,64 @@
+/**
+ * Module-level constants of the emitted code, each made once per module and named by kind and
+ * number: copies of JSON data (`k_N`), sets of enum values (`set_N`), and per pattern a scan
+ * function (`match_N`, validators/patterns.ts) or a precompiled regular expression (`re_N`).
+ */
+import { code, indent, name, raw, type Code, type Declaration } from "./code.ts";
+import { primitiveLiteral } from "./literals.ts";
+import { parsePattern, patternScan } from "./patterns.ts";
+
+export class ModuleConstants {
+  /** In creation order. */
+  readonly declarations: Declaration[] = [];
+  private readonly patterns = new Map<string, string>();
+  private readonly json = new Map<string, string>();
+
+  /** A constant holding a copy of JSON data (parsed, so `__proto__` stays data). */
+  jsonValue(value: unknown): Code {
+    const text = JSON.stringify(value);
+    let declared = this.json.get(text);
+    if (declared === undefined) {
+      declared = `k_${this.json.size}`;
+      this.json.set(text, declared);
+      this.declare(declared, code`const ${raw(declared)}: unknown = /* @__PURE__ */ JSON.parse(${text});`);
+    }
+    return name(declared);
+  }
+
+  /** A `ReadonlySet` of JSON primitives (one per call: enums rarely repeat). */
+  primitiveSet(values: readonly unknown[]): Code {
+    const declared = `set_${this.declarations.length}`;
+    const members = raw(values.map(primitiveLiteral).join(", "));
+    this.declare(declared, code`const ${raw(declared)}: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>([${members}]);`);
+    return name(declared);
+  }
+
+  /**
+   * The test of a `pattern` (ECMAScript semantics with the `u` flag, as JSON Schema asks; already
+   * checked to compile), as a function from the tested expression to code.
+   */
+  pattern(source: string): (value: Code) => Code {
+    let declared = this.patterns.get(source);
+    if (declared === undefined) {
+      const scan = parsePattern(source);
+      declared = `${scan === undefined ? "re" : "match"}_${this.patterns.size}`;
+      this.patterns.set(source, declared);
+      if (scan === undefined) {
+        this.declare(declared, code`const ${raw(declared)} = /* @__PURE__ */ new RegExp(${source}, "u");`);
+      } else {
+        // The scan's own locals (`s`, `i`, `n`, …) reference nothing outside it.
+        this.declarations.push({ name: declared, lines: [`function ${declared}(s: string): boolean {`, ...indent(patternScan(scan)), "}"], names: [] });
+      }
+    }
+    return tester(name(declared));
+  }
+
+  private declare(declared: string, line: Code): void {
+    this.declarations.push({ name: declared, lines: [line.text], names: line.names });
+  }
+}
+
+/** `re_N.test(value)` or `match_N(value)`. */
+function tester(compiled: Code): (value: Code) => Code {
+  return compiled.text.startsWith("re_") ? (value) => code`${compiled}.test(${value})` : (value) => code`${compiled}(${value})`;
+}

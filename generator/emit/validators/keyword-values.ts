@@ -1,0 +1,110 @@
+/**
+ * Readers of keyword values: each returns the value with its type checked, or throws a
+ * ContractError at the keyword's JSON pointer. The audit calls them on every schema before any
+ * code is made; the keyword emitters call them again for typed values.
+ */
+import { ContractError } from "../../errors.ts";
+import { pointer } from "../../json-pointer.ts";
+import { isObject, type SchemaObject } from "./schema-object.ts";
+
+export type TypeName = "null" | "boolean" | "object" | "array" | "number" | "integer" | "string";
+const TYPE_NAMES: ReadonlySet<string> = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
+
+/** The declared types, "integer" dropped when "number" is there; undefined without `type`. */
+export function typeList(schema: SchemaObject, at: string): TypeName[] | undefined {
+  if (!("type" in schema)) return undefined;
+  const raw = schema["type"];
+  const list = typeof raw === "string" ? [raw] : raw;
+  if (!Array.isArray(list) || !list.every((t): t is TypeName => typeof t === "string" && TYPE_NAMES.has(t))) {
+    throw new ContractError(at + "/type", "type must be a type name or an array of type names");
+  }
+  const unique = [...new Set(list)];
+  return unique.includes("number") ? unique.filter((t) => t !== "integer") : unique;
+}
+
+export function enumValues(schema: SchemaObject, at: string): unknown[] {
+  const values = schema["enum"];
+  if (!Array.isArray(values)) throw new ContractError(at + "/enum", "enum must be an array");
+  return values;
+}
+
+export function finiteNumber(schema: SchemaObject, keyword: string, at: string): number {
+  const value = schema[keyword];
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new ContractError(at + pointer(keyword), `${keyword} must be a number${typeof value === "boolean" ? " (the draft-04 boolean form is not 2020-12)" : ""}`);
+  }
+  return value;
+}
+
+export function divisorOf(schema: SchemaObject, at: string): number {
+  const divisor = schema["multipleOf"];
+  if (typeof divisor !== "number" || !Number.isFinite(divisor) || divisor <= 0) {
+    throw new ContractError(at + "/multipleOf", "multipleOf must be a number greater than 0");
+  }
+  return divisor;
+}
+
+export function count(schema: SchemaObject, keyword: string, at: string): number {
+  const value = schema[keyword];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+    throw new ContractError(at + pointer(keyword), `${keyword} must be a non-negative integer`);
+  }
+  return value;
+}
+
+export function uniqueItemsOf(schema: SchemaObject, at: string): boolean {
+  const unique = schema["uniqueItems"];
+  if (typeof unique !== "boolean") throw new ContractError(at + "/uniqueItems", "uniqueItems must be a boolean");
+  return unique;
+}
+
+export function itemsOf(schema: SchemaObject, at: string): unknown {
+  const items = schema["items"];
+  if (Array.isArray(items)) throw new ContractError(at + "/items", "the array form of items is draft 2019-09; use prefixItems");
+  return items;
+}
+
+/** `dependentRequired`: per property name, the names it requires. */
+export function dependentRequiredOf(schema: SchemaObject, at: string): Array<[string, string[]]> {
+  const dependencies = schema["dependentRequired"];
+  if (!isObject(dependencies)) throw new ContractError(at + "/dependentRequired", "dependentRequired must be an object");
+  return Object.keys(dependencies).map((name) => [name, stringArray(dependencies, name, at + "/dependentRequired")]);
+}
+
+/** A `pattern` (or a `patternProperties` key): a string that compiles with the `u` flag, as JSON Schema asks. */
+export function checkPattern(source: unknown, at: string): string {
+  if (typeof source !== "string") throw new ContractError(at, "a pattern must be a string");
+  try {
+    new RegExp(source, "u");
+  } catch (error) {
+    throw new ContractError(at, `not a valid ECMAScript regular expression (with the u flag): ${(error as Error).message}`);
+  }
+  return source;
+}
+
+/** `prefixItems` (possibly empty), `allOf`, `anyOf`, `oneOf`. */
+export function schemaArray(schema: SchemaObject, keyword: string, at: string): unknown[] {
+  const value = schema[keyword];
+  if (!Array.isArray(value) || (keyword !== "prefixItems" && value.length === 0)) {
+    throw new ContractError(at + pointer(keyword), `${keyword} must be a non-empty array of schemas`);
+  }
+  return value;
+}
+
+/** `properties`, `patternProperties`, `dependentSchemas`, `$defs`; empty when absent. */
+export function schemaMap(schema: SchemaObject, keyword: string, at: string): Record<string, unknown> {
+  if (!(keyword in schema)) return {};
+  const value = schema[keyword];
+  if (!isObject(value)) throw new ContractError(at + pointer(keyword), `${keyword} must be an object of schemas`);
+  return value;
+}
+
+/** `required` (or a `dependentRequired` member); empty when absent. */
+export function stringArray(schema: SchemaObject, keyword: string, at: string): string[] {
+  if (!(keyword in schema)) return [];
+  const value = schema[keyword];
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+    throw new ContractError(at + pointer(keyword), `${keyword} must be an array of strings`);
+  }
+  return value as string[];
+}

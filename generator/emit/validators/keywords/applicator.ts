@@ -1,0 +1,145 @@
+/**
+ * `allOf`, `anyOf`, `oneOf`, `not`: subschemas applied to the same value. In boolean mode a branch
+ * that fails breaks out of its labeled block; in collect mode each branch records its issues and
+ * the outcome decides which stay.
+ */
+import { Block, breakTo, code, raw, type Code } from "../code.ts";
+import { ISSUES, type Ctx } from "../context.ts";
+import { check, failAlways, failStatement } from "../failures.ts";
+import { ASSERTION_KEYWORDS } from "../vocabulary.ts";
+import { schemaArray } from "../keyword-values.ts";
+import { messages } from "../messages.ts";
+import { isObject, type SchemaObject } from "../schema-object.ts";
+
+interface Branch {
+  sub: unknown;
+  at: string;
+}
+
+export function applicators(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+  if ("allOf" in schema) {
+    schemaArray(schema, "allOf", at).forEach((sub, index) => b.append(ctx.env.genSame(sub, `${at}/allOf/${index}`, ctx)));
+  }
+  if ("anyOf" in schema) anyOf(schemaArray(schema, "anyOf", at), at, ctx, b);
+  if ("oneOf" in schema) oneOf(schemaArray(schema, "oneOf", at), at, ctx, b);
+  if ("not" in schema) not(schema["not"], at, ctx, b);
+}
+
+/** The branches that can pass (a `false` one never does), with their pointers. */
+function liveBranches(branches: unknown[], at: string): Branch[] {
+  return branches.map((sub, index) => ({ sub, at: `${at}/${index}` })).filter(({ sub }) => sub !== false);
+}
+
+function anyOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
+  if (branches.includes(true)) return;
+  const live = liveBranches(branches, at + "/anyOf");
+  if (live.length === 0) return failAlways(b, ctx, "anyOf", messages.anyOf, at + "/anyOf");
+  if (live.length === 1) {
+    const only = live[0] as Branch;
+    b.append(ctx.env.genSame(only.sub, only.at, ctx));
+    return;
+  }
+  const done = ctx.scope.local("L");
+  const outer = ctx.mode === "bool" ? anyOfCheck(live, done, ctx) : anyOfCollect(live, done, at, ctx);
+  b.labeled(done, outer);
+}
+
+/**
+ * Order does not change a boolean anyOf: the cheapest branches are tried first (an open enum's
+ * `{type: string}` before its `{type: string, enum: [...]}`). Each branch but the last jumps out
+ * of the whole (`done`) when it passes; the last one's failure is the anyOf's.
+ */
+function anyOfCheck(live: readonly Branch[], done: Code, ctx: Ctx): Block {
+  const outer = new Block();
+  const ordered = live.map((branch, index) => ({ ...branch, cost: cost(branch.sub, 2), index })).sort((a, b) => a.cost - b.cost || a.index - b.index);
+  ordered.forEach(({ sub, at: branchAt }, index) => {
+    if (index === ordered.length - 1) {
+      outer.append(ctx.env.genSame(sub, branchAt, ctx));
+      return;
+    }
+    const next = ctx.scope.local("L");
+    const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(next) });
+    inner.jump(breakTo(done));
+    outer.labeled(next, inner);
+  });
+  return outer;
+}
+
+/** Every branch records its issues; the first one to pass removes them all again and leaves (`done`). */
+function anyOfCollect(live: readonly Branch[], done: Code, at: string, ctx: Ctx): Block {
+  const outer = new Block();
+  const mark = ctx.scope.local("m");
+  outer.add(code`const ${mark} = ${ISSUES}.length;`);
+  for (const { sub, at: branchAt } of live) {
+    const n = ctx.scope.local("n");
+    const inner = new Block().add(code`const ${n} = ${ISSUES}.length;`).append(ctx.env.genSame(sub, branchAt, ctx));
+    inner.add(code`if (${ISSUES}.length === ${n}) {`, code`  ${ISSUES}.length = ${mark};`, code`  break ${done};`, raw("}"));
+    outer.wrap(raw("{"), inner);
+  }
+  return outer.add(failStatement(ctx, "anyOf", messages.anyOf, at + "/anyOf"));
+}
+
+function oneOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
+  const live = liveBranches(branches, at + "/oneOf");
+  if (live.length === 0) return failAlways(b, ctx, "oneOf", messages.oneOf, at + "/oneOf");
+  if (live.length === 1) {
+    const only = live[0] as Branch;
+    b.append(ctx.env.genSame(only.sub, only.at, ctx));
+    return;
+  }
+  const c = ctx.scope.local("c");
+  b.add(code`let ${c} = 0;`);
+  if (ctx.mode === "bool") oneOfCheck(live, c, at, ctx, b);
+  else oneOfCollect(live, c, at, ctx, b);
+}
+
+/** Each branch that passes counts in `c`; a second match settles it. */
+function oneOfCheck(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: Block): void {
+  live.forEach(({ sub, at: branchAt }, index) => {
+    const label = ctx.scope.local("L");
+    const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(label) });
+    inner.add(index === 0 ? code`${c}++;` : code`if (++${c} > 1) ${ctx.fail.statement}`);
+    b.labeled(label, inner);
+  });
+  check(b, ctx, code`${c} === 0`, "oneOf", messages.oneOf, at + "/oneOf");
+}
+
+/** Every branch records its issues and counts in `c` when it adds none; they stay only if none passed. */
+function oneOfCollect(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: Block): void {
+  const mark = ctx.scope.local("m");
+  b.add(code`const ${mark} = ${ISSUES}.length;`);
+  for (const { sub, at: branchAt } of live) {
+    const n = ctx.scope.local("n");
+    const inner = new Block().add(code`const ${n} = ${ISSUES}.length;`).append(ctx.env.genSame(sub, branchAt, ctx));
+    inner.add(code`if (${ISSUES}.length === ${n}) ${c}++;`);
+    b.wrap(raw("{"), inner);
+  }
+  b.add(code`if (${c} !== 0) ${ISSUES}.length = ${mark};`);
+  b.add(code`if (${c} === 0) ${failStatement(ctx, "oneOf", messages.oneOf, at + "/oneOf")}`);
+  b.add(code`else if (${c} > 1) ${failStatement(ctx, "oneOf", messages.oneOfMany(c), at + "/oneOf")}`);
+}
+
+function not(sub: unknown, at: string, ctx: Ctx, b: Block): void {
+  if (sub === false) return;
+  if (sub === true) return failAlways(b, ctx, "not", messages.not, at + "/not");
+  const label = ctx.scope.local("L");
+  const inner = ctx.env.genSame(sub, at + "/not", { ...ctx, mode: "bool", fail: breakTo(label) });
+  failAlways(inner, ctx, "not", messages.not, at + "/not");
+  b.labeled(label, inner);
+}
+
+/** A rough cost of checking a schema (keywords, enum values, `$ref` calls), looking `depth` levels down. */
+function cost(schema: unknown, depth: number): number {
+  if (!isObject(schema)) return 0;
+  let total = 0;
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword === "enum" && Array.isArray(value)) total += value.length;
+    else if (keyword === "$ref") total += 8;
+    else if (keyword === "pattern" || keyword === "format" || keyword === "uniqueItems") total += 4;
+    else if (ASSERTION_KEYWORDS.has(keyword)) total += 1;
+    if (depth > 0 && (isObject(value) || Array.isArray(value))) {
+      for (const member of Object.values(value)) total += cost(member, depth - 1);
+    }
+  }
+  return total;
+}

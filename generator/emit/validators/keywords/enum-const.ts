@@ -1,0 +1,51 @@
+/**
+ * `enum` and `const`: JSON equality with the listed values. Values of a type the schema's `type`
+ * rules out can never match: they are left out of the comparison (TypeScript would also reject
+ * comparing a narrowed string with a number).
+ */
+import { code, join, raw, type Block, type Code } from "../code.ts";
+import type { Ctx } from "../context.ts";
+import { check, failAlways } from "../failures.ts";
+import { enumValues, type TypeName } from "../keyword-values.ts";
+import { primitiveLiteral } from "../literals.ts";
+import { messages } from "../messages.ts";
+import { runtime } from "../runtime-helpers.ts";
+import type { SchemaObject } from "../schema-object.ts";
+import { jsonTypes } from "./type.ts";
+
+/** Above this many primitives, a module-level Set answers instead of a chain of comparisons. */
+const MAX_COMPARISONS = 6;
+
+export function enumAndConst(schema: SchemaObject, at: string, ctx: Ctx, b: Block, known: ReadonlySet<TypeName> | undefined): void {
+  const possible = (value: unknown) => known === undefined || jsonTypes(value).some((t) => known.has(t));
+  if ("enum" in schema) {
+    const values = enumValues(schema, at);
+    equalityCheck(b, ctx, values.filter(possible), "enum", messages.enum(values), at + "/enum");
+  }
+  if ("const" in schema) {
+    const value = schema["const"];
+    equalityCheck(b, ctx, [value].filter(possible), "const", messages.const(value), at + "/const");
+  }
+}
+
+function equalityCheck(b: Block, ctx: Ctx, values: unknown[], keyword: string, message: string, schemaPath: string): void {
+  if (values.length === 0) failAlways(b, ctx, keyword, message, schemaPath);
+  else check(b, ctx, notAnyOf(values, ctx), keyword, message, schemaPath);
+}
+
+/** A condition true when the value equals none of `values` (JSON equality); `values` is not empty. */
+function notAnyOf(values: readonly unknown[], ctx: Ctx): Code {
+  const v = ctx.v;
+  const primitives = values.filter((value) => value === null || typeof value !== "object");
+  const composites = values.filter((value) => value !== null && typeof value === "object");
+  const parts: Code[] = [];
+  if (primitives.length > MAX_COMPARISONS) {
+    parts.push(code`!${ctx.env.constants.primitiveSet(primitives)}.has(${v})`);
+  } else {
+    // Compared as unknown: a comparison narrows `v`, and a second check on it (enum then const, two
+    // allOf branches) against a value the first excluded would not compile ("no overlap").
+    for (const value of primitives) parts.push(code`(${v} as unknown) !== ${raw(primitiveLiteral(value))}`);
+  }
+  for (const value of composites) parts.push(code`!${runtime("deepEqual")}(${v}, ${ctx.env.constants.jsonValue(value)})`);
+  return join(parts, " && ");
+}

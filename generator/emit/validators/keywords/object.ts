@@ -1,0 +1,70 @@
+/**
+ * `required`, `properties`, `minProperties`, `maxProperties`, `dependentRequired`: on objects
+ * only. A required property with a schema is checked together with it: one read of the property.
+ * (`patternProperties`, `additionalProperties`, `propertyNames`: property-loop.ts.)
+ */
+import { escapeSegment, pointer } from "../../../json-pointer.ts";
+import { Block, code, raw } from "../code.ts";
+import { child, type Ctx } from "../context.ts";
+import { check, failStatement, NO_MESSAGE } from "../failures.ts";
+import { count, dependentRequiredOf, schemaMap, stringArray } from "../keyword-values.ts";
+import { messages } from "../messages.ts";
+import { readProperty } from "../property-access.ts";
+import { runtime } from "../runtime-helpers.ts";
+import { isObject, type SchemaObject } from "../schema-object.ts";
+
+/** `required` and `properties`; returns the names `properties` declares. */
+export function propertiesAndRequired(schema: SchemaObject, at: string, ctx: Ctx, b: Block): string[] {
+  const properties = schemaMap(schema, "properties", at);
+  const required = new Set(stringArray(schema, "required", at));
+  for (const name of required) {
+    const sub = Object.hasOwn(properties, name) ? properties[name] : true;
+    if (sub !== true) continue; // checked together with the property's schema below
+    check(b, ctx, code`${readProperty(ctx.v, name)} === undefined`, "required", messages.required(name), at + "/required");
+  }
+  for (const [name, sub] of Object.entries(properties)) {
+    if (sub !== true) property(name, sub, required.has(name), at, ctx, b);
+  }
+  return Object.keys(properties);
+}
+
+export function propertyCounts(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+  for (const [keyword, relation] of [["minProperties", "at least"], ["maxProperties", "at most"]] as const) {
+    if (!(keyword in schema)) continue;
+    const n = count(schema, keyword, at);
+    if (keyword === "minProperties" && n === 0) continue;
+    const operator = raw(keyword === "minProperties" ? "<" : ">");
+    check(b, ctx, code`${runtime("countProperties")}(${ctx.v}) ${operator} ${n}`, keyword, messages.propertyCount(relation, n), at + pointer(keyword));
+  }
+}
+
+export function dependentRequired(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+  if (!("dependentRequired" in schema)) return;
+  const v = ctx.v;
+  for (const [name, needed] of dependentRequiredOf(schema, at)) {
+    if (needed.length === 0) continue;
+    const inner = new Block();
+    for (const other of needed) {
+      check(inner, ctx, code`${readProperty(v, other)} === undefined`, "dependentRequired", messages.dependentRequired(other, name), at + pointer("dependentRequired", name));
+    }
+    b.wrap(code`if (${readProperty(v, name)} !== undefined) {`, inner);
+  }
+}
+
+/** One declared property: read once into a local when its schema's code uses it. */
+function property(name: string, sub: unknown, required: boolean, at: string, ctx: Ctx, b: Block): void {
+  const x = ctx.scope.local("x");
+  const inner = ctx.env.gen(sub, at + pointer("properties", name), child(ctx, x, code`${ctx.path} + ${`/${escapeSegment(name)}`}`));
+  const read = readProperty(ctx.v, name);
+  const value = inner.uses(x) ? x : read;
+  if (value === x) b.add(code`const ${x} = ${read};`);
+  if (!required) {
+    b.wrap(code`if (${value} !== undefined) {`, inner);
+  } else if (ctx.mode === "bool") {
+    // A type check rejects undefined too (it is no JSON type): no separate presence check.
+    if (!(isObject(sub) && "type" in sub)) check(b, ctx, code`${value} === undefined`, "required", NO_MESSAGE, at + "/required");
+    b.append(inner);
+  } else {
+    b.ifElse(code`if (${value} === undefined) {`, failStatement(ctx, "required", messages.required(name), at + "/required"), inner);
+  }
+}

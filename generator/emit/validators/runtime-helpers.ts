@@ -1,0 +1,35 @@
+/**
+ * The names generated code may use from `templates/runtime/validation.ts`: a module imports the
+ * ones its kept code references (fragments carry their names, see code.ts), values first, then
+ * types, each in this order.
+ */
+import { name, type Code } from "./code.ts";
+
+export const RUNTIME_VALUES = [
+  "addIssue",
+  "cloneJson",
+  "collapseIssues",
+  "countProperties",
+  "decimalMultiple",
+  "deepEqual",
+  "duplicatePair",
+  "escapeSegment",
+  "own",
+  "setOwn",
+  "ucs2length",
+  "validDate",
+  "validDateTime",
+  "validEmail",
+  "validUri",
+  "validUriReference",
+  "validUuid",
+] as const;
+export const RUNTIME_TYPES = ["DefaultsInput", "ValidationIssue"] as const;
+
+export type RuntimeValue = (typeof RUNTIME_VALUES)[number];
+export type RuntimeType = (typeof RUNTIME_TYPES)[number];
+
+/** A runtime helper or type, as a name generated code references. */
+export function runtime(helper: RuntimeValue | RuntimeType): Code {
+  return name(helper);
+}
