@@ -17,7 +17,7 @@ export interface CliExtras {
   schemaTypesWorker?: Worker;
 }
 
-const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check]`;
+const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check] [--strict]`;
 
 /** Runs the command; resolves with the exit code. */
 export async function runCli(argv: string[], extras: CliExtras = {}): Promise<number> {
@@ -42,16 +42,21 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
       out: { type: "string" },
       name: { type: "string" },
       check: { type: "boolean", default: false },
+      strict: { type: "boolean", default: false },
     },
     USAGE,
   );
   if (args.exitCode !== undefined) return args.exitCode;
   const { values } = args;
-  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit };
+  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit, strict: values.strict };
+  const warn = (lines: string[]) => {
+    for (const line of lines) process.stderr.write(`warning: ${line}\n`);
+  };
   const relative = (p: string) => path.relative(process.cwd(), p) || ".";
 
   if (values.check) {
     const result = await check(options);
+    warn(result.warnings);
     const lines = [
       ...result.changed.map((f) => `  changed: ${f}`),
       ...result.added.map((f) => `  missing: ${f}`),
@@ -66,6 +71,7 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
   }
 
   const result = await generate(options);
+  warn(result.warnings);
   const t = result.timings;
   process.stdout.write(
     `wrote ${result.files.length} files to ${relative(result.outDir)} ` +

@@ -21,6 +21,7 @@ import { buildModel, type ApiModel, type ApiModelOptions } from "./model.ts";
 import { REPO_ROOT } from "./paths.ts";
 import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
 import { compareStrings } from "./compare.ts";
+import { Warnings } from "./warnings.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
 
@@ -30,6 +31,8 @@ export interface GenerateOptions extends ApiModelOptions {
   out?: string;
   /** How `src/schema.ts` is emitted; by default `emitSchemaTypes` in this thread (the CLI may use a worker). */
   emitSchemaTypes?: (contract: Pick<LoadedContract, "document">) => Promise<string>;
+  /** Warnings stop generation (`--strict`). */
+  strict?: boolean;
 }
 
 export interface StageTimings {
@@ -44,24 +47,29 @@ export interface Generated {
   api: ApiModel;
   files: OutputFile[];
   timings: StageTimings;
+  /** What did not stop generation, one line per kind, located (empty when all is well). */
+  warnings: string[];
 }
 
 /** Loads, models and emits: everything but the write. */
 export async function generateFiles(options: GenerateOptions): Promise<Generated> {
   const timings: StageTimings = { load: 0, model: 0, emit: 0, write: 0 };
+  const warnings = new Warnings();
   let started = performance.now();
-  const contract = await loadContract(options.spec);
+  const contract = await loadContract(options.spec, warnings);
   timings.load = performance.now() - started;
 
   try {
     started = performance.now();
-    const api = buildModel(contract, options);
+    const api = buildModel(contract, { ...options, warnings });
     timings.model = performance.now() - started;
 
     started = performance.now();
-    const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes);
+    const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes, warnings);
     timings.emit = performance.now() - started;
-    return { contract, api, files, timings };
+    const where = contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath;
+    if (options.strict && warnings.size > 0) throw warnings.toError(where);
+    return { contract, api, files, timings, warnings: warnings.lines(where) };
   } catch (error) {
     // Located by the file, as load errors are; a split contract's pointers are into the bundle.
     if (error instanceof ContractError && error.file === undefined) {
@@ -85,10 +93,10 @@ export async function generate(options: GenerateOptions): Promise<Generated & { 
   return { ...generated, outDir };
 }
 
-export async function check(options: GenerateOptions): Promise<CheckResult & { outDir: string }> {
+export async function check(options: GenerateOptions): Promise<CheckResult & { outDir: string; warnings: string[] }> {
   const generated = await generateFiles(options);
   const outDir = outputFolder(options, generated.api);
-  return { ...(await checkOutput(outDir, generated.files)), outDir };
+  return { ...(await checkOutput(outDir, generated.files)), outDir, warnings: generated.warnings };
 }
 
 /** `contract` goes to the schema emitters only; every other emitter reads `api`. */
@@ -96,6 +104,7 @@ async function emitAll(
   contract: LoadedContract,
   api: ApiModel,
   schemaTypes: (contract: Pick<LoadedContract, "document">) => Promise<string>,
+  warnings: Warnings,
 ): Promise<OutputFile[]> {
   const tsHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "ts" });
   const mdHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "markdown" });
@@ -106,7 +115,7 @@ async function emitAll(
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
 
   const className = clientClassName(api);
-  const validators = emitOperationValidators(contract, api, className);
+  const validators = emitOperationValidators(contract, api, className, warnings);
   const sources: SourceFile[] = [emitClient(project, api, "src/client.ts", validators.names)];
   const models = emitModels(project, api, "src/models.ts", validators.names);
   if (models) sources.push(models);

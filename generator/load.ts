@@ -22,6 +22,7 @@ import {
 } from "@redocly/openapi-core";
 import { ContractError } from "./errors.ts";
 import { parsePointer, pointer } from "./json-pointer.ts";
+import { Warnings } from "./warnings.ts";
 
 /* Minimal shapes of the parts the generator reads; everything else stays open (`any`). */
 
@@ -120,7 +121,7 @@ export interface LoadedContract {
 
 type Json = null | boolean | number | string | Json[] | { [member: string]: Json };
 
-export async function loadContract(specPath: string): Promise<LoadedContract> {
+export async function loadContract(specPath: string, warnings: Warnings = new Warnings()): Promise<LoadedContract> {
   const sourcePath = path.resolve(specPath);
   const resolver = new LocalOnlyResolver();
 

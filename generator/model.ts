@@ -11,6 +11,7 @@ import { ACCEPTED_DIALECTS } from "./emit/validators/vocabulary.ts";
 import { ContractError } from "./errors.ts";
 import { exampleParams, schemaExample, type ExampleParams } from "./examples.ts";
 import { pointer, unescapeSegment } from "./json-pointer.ts";
+import type { Warnings } from "./warnings.ts";
 import { identifier, uniqueIdentifiers } from "./escape.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
 import { isJsonMediaType } from "./media-types.ts";
@@ -178,7 +179,10 @@ export interface ApiModel {
 }
 
 /** What the caller may set instead of the contract's `x-sdk` (the CLI's `--name`). */
-export type ApiModelOptions = PackageOverrides;
+export interface ApiModelOptions extends PackageOverrides {
+  /** Where problems that do not stop generation are told. */
+  warnings?: Warnings;
+}
 
 /**
  * Keys openapi-typescript cannot take: it walks the document with lookups that find

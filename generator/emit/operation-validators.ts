@@ -16,6 +16,7 @@ import { schemaAliases } from "./types.ts";
 import { emitValidatorModules, type ValidatorEntry } from "./validators.ts";
 import { isJsonMediaType } from "../media-types.ts";
 import { compareStrings } from "../compare.ts";
+import { Warnings } from "../warnings.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
 const PARAMS_ROOT = "x-generated-operation-parameters";
@@ -78,7 +79,7 @@ interface ResponseValidator {
   stem: string | undefined;
 }
 
-export function emitOperationValidators(contract: LoadedContract, model: ApiModel, className: string): OperationValidators {
+export function emitOperationValidators(contract: LoadedContract, model: ApiModel, className: string, warnings: Warnings = new Warnings()): OperationValidators {
   // Per operation, its JSON success responses with a schema.
   const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
   const stems = validatorStems(model, className, jsonResponses);
