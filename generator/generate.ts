@@ -140,6 +140,7 @@ function emitIndex(project: Project, model: ApiModel, className: string, hasMode
     { moduleSpecifier: "./types.js" },
     ...(hasModels ? [{ moduleSpecifier: "./models.js" }, { moduleSpecifier: "./jobs.js" }] : []),
     { moduleSpecifier: "./runtime/errors.js" },
+    { moduleSpecifier: "./runtime/redact.js", namedExports: ["redactSecrets"] },
     { moduleSpecifier: "./runtime/rate-limit.js", namedExports: ["parseRateLimit", "parseRetryAfter"] },
     { moduleSpecifier: "./runtime/rate-limit.js", isTypeOnly: true, namedExports: ["RateLimitState", "RateLimitWindow"] },
     { moduleSpecifier: "./runtime/client-core.js", isTypeOnly: true, namedExports: ["ApiResult", "RequestOptions", "ServerWaitOptions", "CoreOptions"] },

@@ -5,6 +5,7 @@ export * from "./types.js";
 export * from "./models.js";
 export * from "./jobs.js";
 export * from "./runtime/errors.js";
+export { redactSecrets } from "./runtime/redact.js";
 export { parseRateLimit, parseRetryAfter } from "./runtime/rate-limit.js";
 export type { RateLimitState, RateLimitWindow } from "./runtime/rate-limit.js";
 export type { ApiResult, RequestOptions, ServerWaitOptions, CoreOptions } from "./runtime/client-core.js";

@@ -4,7 +4,8 @@
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  */
 import createOpenApiFetch, { serializeArrayParam, serializeObjectParam, serializePrimitiveParam } from "openapi-fetch";
-import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, ResponseValidationError, redactSecrets, sanitizeUrl } from "./errors.js";
+import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, ResponseValidationError, sanitizeUrl } from "./errors.js";
+import { redactSecrets } from "./redact.js";
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";

@@ -10,10 +10,10 @@ import {
   InvalidRequestError,
   TimeoutError,
   readBodyText,
-  redactSecrets,
   sanitizeUrl,
 } from "./errors.js";
 import type { SanitizedCause } from "./errors.js";
+import { redactSecrets } from "./redact.js";
 import { parseRetryAfter } from "./rate-limit.js";
 
 export interface Logger {
