@@ -1,66 +1,31 @@
 /**
- * Typed errors. Nothing secret may reach a message, a property, JSON or
- * `util.inspect` output, so errors never hold a Request, request headers or
- * the API key: only redacted response headers and plain data.
+ * The errors the client throws, under one base class (error-base.ts). A non-2xx response is an
+ * `ApiError`, of the class its status picks (error-response.ts); the others tell why a call got
+ * no usable response, or was never sent. Nothing secret may reach a message, a property, JSON or
+ * `util.inspect` output, so errors never hold a Request, request headers or the API key: only
+ * redacted response headers and plain data.
  */
-import { parseRateLimit, parseRetryAfter } from "./rate-limit.js";
+import { GpuCloudError, MAX_RAW_BODY_BYTES, nameClass } from "./error-base.js";
+import type { ApiErrorKind } from "./error-base.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { redactSecrets } from "./redact.js";
+import { pathOf } from "./urls.js";
 
-export type ApiErrorKind =
-  | "bad_request"
-  | "authentication"
-  | "permission_denied"
-  | "not_found"
-  | "conflict"
-  | "unprocessable"
-  | "rate_limit"
-  | "server"
-  | "unexpected_status"
-  | "connection"
-  | "timeout"
-  | "aborted"
-  | "invalid_request"
-  | "invalid_response"
-  | "job_failed"
-  | "cost_limit";
+/** The kind of each class chosen by status: kept apart, so that no error or class shows more than before. */
+const STATUS_KINDS = new WeakMap<object, ApiErrorKind>();
 
-/** Response headers that can carry credentials, dropped before an error keeps the headers. */
-const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-  "x-api-key",
-]);
-
-const MAX_RAW_BODY_BYTES = 64 * 1024;
-const MESSAGE_BODY_SNIPPET_CHARS = 200;
-
-/**
- * Names live on the prototype, set from string literals: class names do not
- * survive minifiers, and an own `name` property would clutter every inspection.
- */
-function nameClass(errorClass: { prototype: Error }, name: string): void {
-  Object.defineProperty(errorClass.prototype, "name", { value: name, writable: true, configurable: true });
+/** Names a class chosen by status and gives it its kind. */
+function statusClass(errorClass: { prototype: ApiError }, name: string, kind: ApiErrorKind): void {
+  nameClass(errorClass, name);
+  STATUS_KINDS.set(errorClass, kind);
 }
 
-/** Base class of every error this client throws. */
-export class GpuCloudError extends Error {
-  static {
-    nameClass(this, "GpuCloudError");
+/** The kind of a class chosen by status, or of a subclass of one; a plain ApiError's is `unexpected_status`. */
+function statusKindOf(errorClass: object): ApiErrorKind {
+  for (let at: object | null = errorClass; at !== null; at = Object.getPrototypeOf(at)) {
+    const kind = STATUS_KINDS.get(at);
+    if (kind !== undefined) return kind;
   }
-
-  readonly kind: ApiErrorKind;
-
-  constructor(kind: ApiErrorKind, message: string) {
-    super(message);
-    this.kind = kind;
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { name: this.name, kind: this.kind, message: this.message };
-  }
+  return "unexpected_status";
 }
 
 /** What an `ApiError` is built from; `errorFromResponse` fills it from a Response. */
@@ -101,8 +66,12 @@ export class ApiError extends GpuCloudError {
   readonly url: string;
   readonly operationId?: string;
 
-  constructor(kind: ApiErrorKind, init: ApiErrorInit) {
-    super(kind, init.message);
+  /** Without `kind`, the class's own: each class chosen by status has one. */
+  constructor(init: ApiErrorInit);
+  constructor(kind: ApiErrorKind, init: ApiErrorInit);
+  constructor(kindOrInit: ApiErrorKind | ApiErrorInit, initAfterKind?: ApiErrorInit) {
+    const init = typeof kindOrInit === "string" ? initAfterKind! : kindOrInit;
+    super(typeof kindOrInit === "string" ? kindOrInit : statusKindOf(new.target), init.message);
     this.status = init.status;
     this.title = init.title;
     this.detail = init.detail;
@@ -132,63 +101,20 @@ export class ApiError extends GpuCloudError {
   }
 }
 
-export class BadRequestError extends ApiError {
-  static {
-    nameClass(this, "BadRequestError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("bad_request", init);
-  }
-}
-
-export class AuthenticationError extends ApiError {
-  static {
-    nameClass(this, "AuthenticationError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("authentication", init);
-  }
-}
-
-export class PermissionDeniedError extends ApiError {
-  static {
-    nameClass(this, "PermissionDeniedError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("permission_denied", init);
-  }
-}
-
-export class NotFoundError extends ApiError {
-  static {
-    nameClass(this, "NotFoundError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("not_found", init);
-  }
-}
-
-export class ConflictError extends ApiError {
-  static {
-    nameClass(this, "ConflictError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("conflict", init);
-  }
-}
-
-export class UnprocessableEntityError extends ApiError {
-  static {
-    nameClass(this, "UnprocessableEntityError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("unprocessable", init);
-  }
-}
+export class BadRequestError extends ApiError { static { statusClass(this, "BadRequestError", "bad_request"); } }
+export class AuthenticationError extends ApiError { static { statusClass(this, "AuthenticationError", "authentication"); } }
+export class PermissionDeniedError extends ApiError { static { statusClass(this, "PermissionDeniedError", "permission_denied"); } }
+export class NotFoundError extends ApiError { static { statusClass(this, "NotFoundError", "not_found"); } }
+export class ConflictError extends ApiError { static { statusClass(this, "ConflictError", "conflict"); } }
+export class UnprocessableEntityError extends ApiError { static { statusClass(this, "UnprocessableEntityError", "unprocessable"); } }
+/** Any 5xx. */
+export class ServerError extends ApiError { static { statusClass(this, "ServerError", "server"); } }
+/** A non-2xx status with no more specific class. */
+export class UnexpectedStatusError extends ApiError { static { statusClass(this, "UnexpectedStatusError", "unexpected_status"); } }
 
 export class RateLimitError extends ApiError {
   static {
-    nameClass(this, "RateLimitError");
+    statusClass(this, "RateLimitError", "rate_limit");
   }
 
   /** From `Retry-After`, in milliseconds. */
@@ -197,33 +123,13 @@ export class RateLimitError extends ApiError {
   readonly retryAfter?: number;
 
   constructor(init: ApiErrorInit & { retryAfterMs?: number }) {
-    super("rate_limit", init);
+    super(init);
     this.retryAfterMs = init.retryAfterMs;
     this.retryAfter = init.retryAfterMs === undefined ? undefined : Math.ceil(init.retryAfterMs / 1000);
   }
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), retryAfterMs: this.retryAfterMs, retryAfter: this.retryAfter };
-  }
-}
-
-/** Any 5xx. */
-export class ServerError extends ApiError {
-  static {
-    nameClass(this, "ServerError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("server", init);
-  }
-}
-
-/** A non-2xx status with no more specific class. */
-export class UnexpectedStatusError extends ApiError {
-  static {
-    nameClass(this, "UnexpectedStatusError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("unexpected_status", init);
   }
 }
 
@@ -378,165 +284,4 @@ export class ResponseValidationError extends GpuCloudError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, problems: this.problems };
   }
-}
-
-/** The URL without userinfo (query kept); unparseable input is returned with any `user:pass@` cut out. */
-export function sanitizeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.href;
-  } catch {
-    return url.replace(/\/\/[^/?#@]*@/, "//");
-  }
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url.replace(/[?#].*$/s, "");
-  }
-}
-
-export interface ErrorRequestInfo {
-  method: string;
-  url: string;
-  operationId?: string;
-  /** Values (e.g. the API key) to blank out of everything the error keeps, in case the server echoes them. */
-  secrets?: readonly string[];
-}
-
-/**
- * Builds the typed error for a non-2xx response. Tolerates any body: empty,
- * not JSON, malformed JSON, JSON that is not a problem document, already read.
- */
-export async function errorFromResponse(response: Response, request: ErrorRequestInfo): Promise<ApiError> {
-  const secrets = request.secrets ?? [];
-  const redact = (text: string): string => redactSecrets(text, secrets);
-
-  const rawText = await readBodyText(response);
-  // Only the raw body may be cut (at 64 KiB, or by a dropped connection); parsed strings never are.
-  const rawBody = redactSecrets(rawText, secrets, { mayBeCut: true });
-  const problem = redactJson(parseJson(rawText), redact);
-  const fields = problemFields(problem);
-  const status = response.status;
-  const method = request.method.toUpperCase();
-  const url = redact(sanitizeUrl(request.url));
-  const title = fields.title ?? (redact(response.statusText) || undefined);
-  // Not a problem document: the start of the body is the best explanation there is.
-  const isProblem = fields.title !== undefined || fields.detail !== undefined || fields.errors !== undefined;
-  const detail = fields.detail ?? fields.errors?.join("; ") ?? (isProblem ? undefined : snippet(rawBody));
-
-  const init: ApiErrorInit = {
-    message: `${method} ${pathOf(url)} failed with ${status}${title === undefined ? "" : ` ${title}`}${detail === undefined ? "" : `: ${detail}`}`,
-    status,
-    title: fields.title,
-    detail: fields.detail,
-    errors: fields.errors,
-    problem,
-    rawBody,
-    headers: safeHeaders(response.headers, redact),
-    rateLimit: parseRateLimit(response.headers),
-    method,
-    url,
-    operationId: request.operationId,
-  };
-
-  switch (status) {
-    case 400:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 403:
-      return new PermissionDeniedError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 422:
-      return new UnprocessableEntityError(init);
-    case 429:
-      return new RateLimitError({ ...init, retryAfterMs: parseRetryAfter(response.headers.get("retry-after")) });
-    default:
-      return status >= 500 && status <= 599 ? new ServerError(init) : new UnexpectedStatusError(init);
-  }
-}
-
-/**
- * Reads at most 64 KiB and cancels the rest, so a huge error body is never buffered whole; a body
- * that breaks off (a dropped connection, an abort) yields what arrived.
- */
-export async function readBodyText(response: Response): Promise<string> {
-  if (response.body === null || response.bodyUsed || response.body.locked) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_RAW_BODY_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    if (size >= MAX_RAW_BODY_BYTES) await reader.cancel();
-  } catch {
-    // A body that breaks mid-way still yields what arrived.
-  } finally {
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(Math.min(size, MAX_RAW_BODY_BYTES));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.byteLength - offset);
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Blanks secrets out of every string (keys included) of a parsed JSON value. */
-function redactJson(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === "string") return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, redact));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactJson(item, redact)]));
-  }
-  return value;
-}
-
-/** The RFC 9457 members this API uses, each kept only if it has the expected type. */
-function problemFields(problem: unknown): { title?: string; detail?: string; errors?: string[] } {
-  if (typeof problem !== "object" || problem === null || Array.isArray(problem)) return {};
-  const { title, detail, errors } = problem as Record<string, unknown>;
-  return {
-    title: typeof title === "string" ? title : undefined,
-    detail: typeof detail === "string" ? detail : undefined,
-    errors: Array.isArray(errors) ? errors.filter((error): error is string => typeof error === "string") : undefined,
-  };
-}
-
-/** The start of a non-JSON body on one line, for the message. */
-function snippet(text: string): string | undefined {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  if (oneLine === "") return undefined;
-  return oneLine.length > MESSAGE_BODY_SNIPPET_CHARS ? `${oneLine.slice(0, MESSAGE_BODY_SNIPPET_CHARS)}…` : oneLine;
-}
-
-function safeHeaders(headers: Headers, redact: (text: string) => string): Record<string, string> {
-  const result: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (!SENSITIVE_HEADERS.has(name)) result[name] = redact(value);
-  });
-  return result;
 }

@@ -5,7 +5,8 @@
  * Generic over the client and the models: the generated `jobs.ts` binds these functions to the
  * generated client's types and to the contract's model catalogue.
  */
-import { AbortedError, BadRequestError, GpuCloudError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
+import { GpuCloudError } from "./error-base.js";
+import { AbortedError, BadRequestError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
 import { fieldPath, SERVER_WAIT_MARGIN_MS } from "./client-core.js";
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";

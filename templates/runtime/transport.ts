@@ -3,16 +3,11 @@
  * timeout, cancellation and safe retries. Returns every response (non-2xx
  * included) and throws only the typed errors of ./errors.js.
  */
-import {
-  AbortedError,
-  ConnectionError,
-  InvalidRequestError,
-  TimeoutError,
-  readBodyText,
-  sanitizeUrl,
-} from "./errors.js";
+import { readBodyText } from "./error-response.js";
+import { AbortedError, ConnectionError, InvalidRequestError, TimeoutError } from "./errors.js";
 import type { SanitizedCause } from "./errors.js";
 import { redactSecrets } from "./redact.js";
+import { sanitizeUrl } from "./urls.js";
 import { parseRetryAfter } from "./rate-limit.js";
 
 export interface Logger {

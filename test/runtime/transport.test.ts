@@ -10,8 +10,8 @@ import {
   InvalidRequestError,
   ServerError,
   TimeoutError,
-  errorFromResponse,
 } from "../../templates/runtime/errors.ts";
+import { errorFromResponse } from "../../templates/runtime/error-response.ts";
 import { backoffDelayMs, createTransportFetch, sleep } from "../../templates/runtime/transport.ts";
 import type { TransportConfig } from "../../templates/runtime/transport.ts";
 

@@ -6,7 +6,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { GpuCloudError, InvalidRequestError } from "./errors.js";
+import { GpuCloudError } from "./error-base.js";
+import { InvalidRequestError } from "./errors.js";
 import { CostLimitError, JobFailedError, JobWaitError, estimateCost, formatUsd, runAndWait, waitForJob } from "./jobs.js";
 import type { JobClient, JobLike, JobResult, ModelCatalog, WaitProgress } from "./jobs.js";
 

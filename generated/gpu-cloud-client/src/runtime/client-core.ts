@@ -4,11 +4,14 @@
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  */
 import createOpenApiFetch, { serializeArrayParam, serializeObjectParam, serializePrimitiveParam } from "openapi-fetch";
-import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, ResponseValidationError, sanitizeUrl } from "./errors.js";
+import { GpuCloudError } from "./error-base.js";
+import { errorFromResponse } from "./error-response.js";
+import { ApiError, InvalidRequestError, ResponseValidationError } from "./errors.js";
 import { redactSecrets } from "./redact.js";
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
+import { sanitizeUrl } from "./urls.js";
 import { authenticationHeaders, bufferedErrorBody, checkTimeout, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, prepareCall } from "./transport.js";
 import type { Logger, PreparedCall, ReusableBody, TransportConfig } from "./transport.js";
 import type { ValidationIssue } from "./validation.js";
