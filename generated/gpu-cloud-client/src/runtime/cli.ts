@@ -8,8 +8,11 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { GpuCloudError } from "./error-base.js";
 import { InvalidRequestError } from "./errors.js";
-import { CostLimitError, JobFailedError, JobWaitError, estimateCost, formatUsd, runAndWait, waitForJob } from "./jobs.js";
-import type { JobClient, JobLike, JobResult, ModelCatalog, WaitProgress } from "./jobs.js";
+import { CostLimitError, estimateCost, formatUsd } from "./job-cost.js";
+import { runAndWait } from "./job-submit.js";
+import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
+import { JobFailedError, JobWaitError, waitForJob } from "./job-wait.js";
+import type { JobResult, WaitProgress } from "./job-wait.js";
 
 /** Exit codes, as documented in the package README. */
 export const EXIT = {
