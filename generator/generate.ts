@@ -14,7 +14,7 @@ import { emitOperationValidators } from "./emit/operation-validators.ts";
 import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
 import { runtimeFiles } from "./emit/runtime.ts";
 import { emitSchemaTypes } from "./emit/schema-types.ts";
-import { emitTypeAliases } from "./emit/types.ts";
+import { emitTypeAliases, runtimeExports, schemaAliases } from "./emit/types.ts";
 import { loadContract, type LoadedContract } from "./load.ts";
 import { buildModel, type ApiModel, type ModelOptions } from "./model.ts";
 import { REPO_ROOT } from "./paths.ts";
@@ -135,11 +135,15 @@ async function emitAll(
 
 function emitIndex(project: Project, model: ApiModel, className: string, hasModels: boolean): SourceFile {
   const file = project.createSourceFile("src/index.ts", "", { overwrite: true });
+  // The runtime's base error under the package's name (GpuCloudClient → GpuCloudError), or
+  // `${className}Error` when another export has that name.
+  const taken = new Set([...runtimeExports(), ...schemaAliases(model, className), className, `${className}Options`]);
+  const baseError = [`${className.replace(/Client$/, "")}Error`, `${className}Error`].find((name) => !taken.has(name)) ?? "SdkError";
   file.addExportDeclarations([
     { moduleSpecifier: "./client.js" },
     { moduleSpecifier: "./types.js" },
     ...(hasModels ? [{ moduleSpecifier: "./models.js" }, { moduleSpecifier: "./jobs.js" }] : []),
-    { moduleSpecifier: "./runtime/error-base.js", namedExports: ["GpuCloudError"] },
+    { moduleSpecifier: "./runtime/error-base.js", namedExports: [{ name: "SdkError", alias: baseError }] },
     { moduleSpecifier: "./runtime/error-base.js", isTypeOnly: true, namedExports: ["ApiErrorKind"] },
     { moduleSpecifier: "./runtime/errors.js" },
     { moduleSpecifier: "./runtime/error-response.js", namedExports: ["errorFromResponse", "readBodyText"] },

@@ -102,6 +102,7 @@ export function emitClient(project: Project, model: ApiModel, fileName: string, 
             writer.write("{").newLine();
             writer.write(`servers: { ${model.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} },`).newLine();
             writer.write(`apiKeyEnvVar: ${stringLiteral(model.apiKeyEnvVar)},`).newLine();
+            writer.write(`packageName: ${stringLiteral(model.packageName)},`).newLine();
             if (hasResponseValidators) {
               writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
             }

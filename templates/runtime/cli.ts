@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { GpuCloudError } from "./error-base.js";
+import { SdkError } from "./error-base.js";
 import { InvalidRequestError } from "./errors.js";
 import { CostLimitError, estimateCost, formatUsd } from "./job-cost.js";
 import { runAndWait } from "./job-submit.js";
@@ -25,7 +25,7 @@ export const EXIT = {
 } as const;
 
 export interface CliDependencies {
-  /** The command's name, e.g. `gpu-cloud-client`. */
+  /** The command's name (the package's `bin`), which starts every message. */
   name: string;
   /** The package's version, printed by `--version`. */
   version?: string | undefined;
@@ -284,7 +284,7 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     err(`${name}: ${error.message}\nthe job keeps running; follow it with: ${name} wait ${model ?? "<model>"} ${error.jobId}`);
     return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
-  if (error instanceof GpuCloudError) {
+  if (error instanceof SdkError) {
     err(`${name}: ${error.message}`);
     return error.kind === "aborted" ? EXIT.interrupted : EXIT.apiError;
   }

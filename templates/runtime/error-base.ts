@@ -1,6 +1,7 @@
 /**
  * The base class of every error the client throws, the kinds that tell them apart, and how each
- * class gets its name. The generated package exports the base class under its own name.
+ * class gets its name. The generated package exports the base class under a name of its own
+ * (the client class `AcmeClient` exports it as `AcmeError`): the brand belongs to the contract, not to the runtime.
  */
 
 export type ApiErrorKind =
@@ -33,9 +34,9 @@ export function nameClass(errorClass: { prototype: Error }, name: string): void 
 }
 
 /** Base class of every error this client throws. */
-export class GpuCloudError extends Error {
+export class SdkError extends Error {
   static {
-    nameClass(this, "GpuCloudError");
+    nameClass(this, "SdkError");
   }
 
   readonly kind: ApiErrorKind;

@@ -3,7 +3,7 @@
  * reports (one RateGate for the batch), each result or failure kept in input order.
  */
 import type { ApiResult, RequestOptions } from "./client-core.js";
-import { GpuCloudError, nameClass } from "./error-base.js";
+import { SdkError, nameClass } from "./error-base.js";
 import { enforceCostLimit } from "./job-cost.js";
 import { submitAndWait } from "./job-submit.js";
 import type { RunOptions } from "./job-submit.js";
@@ -42,7 +42,7 @@ export interface BatchResult<Output = unknown> {
 }
 
 /** The batch was aborted: waiting stopped, but the accepted jobs still run on the service. */
-export class BatchAbortedError extends GpuCloudError {
+export class BatchAbortedError extends SdkError {
   static {
     nameClass(this, "BatchAbortedError");
   }

@@ -3,7 +3,7 @@
  * rate limits the server reports, and gives its result typed, with the URL of the file it made.
  */
 import type { ApiResult } from "./client-core.js";
-import { GpuCloudError, nameClass } from "./error-base.js";
+import { SdkError, nameClass } from "./error-base.js";
 import { AbortedError, RateLimitError, TimeoutError } from "./errors.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
@@ -58,7 +58,7 @@ export interface JobResult<Output = unknown> {
 }
 
 /** The job ended in a failure status (`FAILED`, `CANCELLED`, `TIMED_OUT`). */
-export class JobFailedError extends GpuCloudError {
+export class JobFailedError extends SdkError {
   static {
     nameClass(this, "JobFailedError");
   }
@@ -84,7 +84,7 @@ export class JobFailedError extends GpuCloudError {
 }
 
 /** The wait ended (timeout or abort) before the job did; `lastJob` is the last state seen. */
-export class JobWaitError extends GpuCloudError {
+export class JobWaitError extends SdkError {
   static {
     nameClass(this, "JobWaitError");
   }

@@ -37,6 +37,8 @@ export interface TransportConfig {
   random?: (() => number) | undefined;
   /** Sent as `X-Client-Name`: browsers forbid setting User-Agent. */
   userAgent?: string | undefined;
+  /** Starts every log message: the generated client sets its package name. */
+  logName?: string | undefined;
 }
 
 export interface CallOptions {
@@ -277,7 +279,7 @@ class Attempts {
 
   private log(fields: Record<string, unknown>): void {
     const logger = this.config.logger;
-    logger?.debug?.("gpu-cloud request attempt", { method: this.method, url: this.url, ...fields });
+    logger?.debug?.(logMessage(this.config, "request attempt"), { method: this.method, url: this.url, ...fields });
   }
 
   async run(): Promise<Response> {
@@ -291,7 +293,7 @@ class Attempts {
         if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
           delayMs = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
           if (delayMs === undefined) {
-            config.logger?.warn?.("gpu-cloud Retry-After exceeds maxRetryAfterMs; not retrying", {
+            config.logger?.warn?.(logMessage(config, "Retry-After exceeds maxRetryAfterMs; not retrying"), {
               method,
               url: this.url,
               retryAfter: response.headers.get("retry-after"),
@@ -422,6 +424,11 @@ function isRetryableFailure(error: unknown, idempotent: boolean): boolean {
   }
   // A timed-out request may have been processed: only resend it when that is harmless.
   return error instanceof TimeoutError && idempotent;
+}
+
+/** A log message, after the client's `logName` when it has one. */
+function logMessage(config: TransportConfig, text: string): string {
+  return config.logName === undefined ? text : `${config.logName} ${text}`;
 }
 
 function describeFailure(error: unknown): string {

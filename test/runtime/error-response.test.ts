@@ -12,7 +12,7 @@ import {
   UnexpectedStatusError,
   UnprocessableEntityError,
 } from "../../templates/runtime/errors.ts";
-import { GpuCloudError } from "../../templates/runtime/error-base.ts";
+import { SdkError } from "../../templates/runtime/error-base.ts";
 import { errorFromResponse } from "../../templates/runtime/error-response.ts";
 
 const SECRET = "sk-live-7f3c9a1e5b2d4c6a8e0f";
@@ -56,7 +56,7 @@ describe("errorFromResponse picks the class and kind by status", () => {
     const error = await errorFromResponse(problemResponse(status, { title: "T", status, detail: "D" }), REQUEST);
     expect(error).toBeInstanceOf(errorClass);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toBeInstanceOf(GpuCloudError);
+    expect(error).toBeInstanceOf(SdkError);
     expect(error).toBeInstanceOf(Error);
     expect(error.kind).toBe(kind);
     expect(error.name).toBe(errorClass.name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GpuCloudError } from "../../templates/runtime/error-base.ts";
+import { SdkError } from "../../templates/runtime/error-base.ts";
 import {
   AbortedError,
   ApiError,
@@ -67,7 +67,7 @@ describe("the classes chosen by status", () => {
   ] as const)("%o takes its name and kind from its class", (errorClass, kind) => {
     const error = new errorClass(init);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toBeInstanceOf(GpuCloudError);
+    expect(error).toBeInstanceOf(SdkError);
     expect(error.kind).toBe(kind);
     expect(error.name).toBe(errorClass.name);
     expect(Object.getPrototypeOf(errorClass)).toBe(ApiError);

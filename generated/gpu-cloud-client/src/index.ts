@@ -4,7 +4,7 @@ export * from "./client.js";
 export * from "./types.js";
 export * from "./models.js";
 export * from "./jobs.js";
-export { GpuCloudError } from "./runtime/error-base.js";
+export { SdkError as GpuCloudError } from "./runtime/error-base.js";
 export type { ApiErrorKind } from "./runtime/error-base.js";
 export * from "./runtime/errors.js";
 export { errorFromResponse, readBodyText } from "./runtime/error-response.js";

@@ -4,7 +4,7 @@
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  */
 import createOpenApiFetch, { serializeArrayParam, serializeObjectParam, serializePrimitiveParam } from "openapi-fetch";
-import { GpuCloudError } from "./error-base.js";
+import { SdkError } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
 import { ApiError, InvalidRequestError, ResponseValidationError } from "./errors.js";
 import { redactSecrets } from "./redact.js";
@@ -92,7 +92,7 @@ export interface ApiResult<T> {
   rateLimit: RateLimitState | undefined;
 }
 
-export interface CoreOptions extends Omit<TransportConfig, "apiKey"> {
+export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "logName"> {
   /** The API key. Default: the environment variable the generated client names. */
   apiKey?: string | undefined;
   /** Check every request against the contract before sending it; default true. */
@@ -106,6 +106,8 @@ export interface CoreDefaults {
   servers: Record<string, string>;
   /** Environment variable read when no `apiKey` option is given. */
   apiKeyEnvVar: string;
+  /** The package's name, which starts the client's log messages. */
+  packageName?: string | undefined;
   /**
    * Loads the response validators (a dynamic import of their module): called on the first response
    * to check, so an app without `validateResponses` never loads, or bundles, them.
@@ -145,7 +147,7 @@ export class ClientCore {
       throw new InvalidRequestError(message, { field: "apiKey", problems: [{ path: "apiKey", message, keyword: "required" }] });
     }
     checkTimeout("timeoutMs", transport.timeoutMs);
-    this.#transport = { ...transport, apiKey };
+    this.#transport = { ...transport, apiKey, logName: defaults.packageName };
     this.#authentication = authenticationHeaders(this.#transport);
     this.#servers = { ...defaults.servers };
     for (const [key, url] of Object.entries(servers ?? {})) {
@@ -263,7 +265,7 @@ export class ClientCore {
       received = await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl));
     } catch (failure) {
       // A typed error (a body that is not JSON) as it is; a read cut short (timeout, abort, dropped connection) typed here.
-      throw failure instanceof GpuCloudError ? failure : call.bodyFailure(failure);
+      throw failure instanceof SdkError ? failure : call.bodyFailure(failure);
     }
     const data = received.data as T;
     // Each status against its own schema; one without a JSON schema, or without content (204, 205), has nothing to check.

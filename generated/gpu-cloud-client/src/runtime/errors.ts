@@ -6,7 +6,7 @@
  * `util.inspect` output, so errors never hold a Request, request headers or the API key: only
  * redacted response headers and plain data.
  */
-import { GpuCloudError, MAX_RAW_BODY_BYTES, nameClass } from "./error-base.js";
+import { SdkError, MAX_RAW_BODY_BYTES, nameClass } from "./error-base.js";
 import type { ApiErrorKind } from "./error-base.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { pathOf } from "./urls.js";
@@ -46,7 +46,7 @@ export interface ApiErrorInit {
 }
 
 /** The API answered with a non-2xx status. */
-export class ApiError extends GpuCloudError {
+export class ApiError extends SdkError {
   static {
     nameClass(this, "ApiError");
   }
@@ -142,7 +142,7 @@ export interface SanitizedCause {
 }
 
 /** The request failed before a response arrived (refused, reset, DNS...). */
-export class ConnectionError extends GpuCloudError {
+export class ConnectionError extends SdkError {
   static {
     nameClass(this, "ConnectionError");
   }
@@ -166,7 +166,7 @@ export class ConnectionError extends GpuCloudError {
 }
 
 /** No response within the per-attempt timeout. */
-export class TimeoutError extends GpuCloudError {
+export class TimeoutError extends SdkError {
   static {
     nameClass(this, "TimeoutError");
   }
@@ -191,7 +191,7 @@ export class TimeoutError extends GpuCloudError {
  * The caller's signal aborted the request or a wait. `method` and `url` are
  * unset only when the abort did not concern a request (a bare `sleep`).
  */
-export class AbortedError extends GpuCloudError {
+export class AbortedError extends SdkError {
   static {
     nameClass(this, "AbortedError");
   }
@@ -222,7 +222,7 @@ function describeAbortReason(reason: unknown): string | undefined {
 }
 
 /** Bad input caught before any request was sent. */
-export class InvalidRequestError extends GpuCloudError {
+export class InvalidRequestError extends SdkError {
   static {
     nameClass(this, "InvalidRequestError");
   }
@@ -247,7 +247,7 @@ export class InvalidRequestError extends GpuCloudError {
  * A successful response whose body does not match the contract (only with `validateResponses`).
  * Keeps the raw body and, per problem, the pointer into the body and into the contract.
  */
-export class ResponseValidationError extends GpuCloudError {
+export class ResponseValidationError extends SdkError {
   static {
     nameClass(this, "ResponseValidationError");
   }

@@ -4,12 +4,12 @@
  * jobs (or a batch) above `maxCostUsd`.
  */
 import { fieldPath } from "./client-core.js";
-import { GpuCloudError, nameClass } from "./error-base.js";
+import { SdkError, nameClass } from "./error-base.js";
 import { InvalidRequestError } from "./errors.js";
 import type { ModelCatalog } from "./job-types.js";
 
 /** The estimate is above `maxCostUsd`, or cannot be made: nothing was sent. */
-export class CostLimitError extends GpuCloudError {
+export class CostLimitError extends SdkError {
   static {
     nameClass(this, "CostLimitError");
   }
