@@ -3,10 +3,12 @@
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  */
 import createOpenApiFetch, { serializeArrayParam, serializeObjectParam, serializePrimitiveParam } from "openapi-fetch";
-import { SdkError } from "./error-base.js";
+import { MAX_RAW_BODY_BYTES, SdkError } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
 import { ApiError, InvalidRequestError, ResponseValidationError } from "./errors.js";
 import { redactSecrets } from "./redact.js";
+import { fieldPath } from "./json-pointer.js";
+import { isJsonMediaType } from "./media-types.js";
 import { buildPath } from "./path.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
@@ -120,8 +122,6 @@ function readEnvironment(name: string): string | undefined {
   const value = env?.[name]?.trim();
   return value ? value : undefined;
 }
-
-const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 export class ClientCore {
   // Private fields: never enumerated, stringified or shown by util.inspect, so the key cannot leak.
@@ -281,7 +281,7 @@ export class ClientCore {
           url: sanitizeUrl(this.describe(spec, response, baseUrl).url),
           operationId: spec.operationId,
           // The body as it came, with the key blanked out should the server have echoed it.
-          rawBody: redactSecrets((received.text ?? "").slice(0, 65_536), [this.#transport.apiKey], { mayBeCut: true }),
+          rawBody: redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), [this.#transport.apiKey], { mayBeCut: true }),
           problems: issues,
         });
       }
@@ -348,15 +348,6 @@ function queryString(query: Record<string, unknown>, styles: Readonly<Record<str
   return parts.join("&");
 }
 
-/** `body` + `/input/duration` → `body.input.duration`; JSON pointer escapes undone. */
-export function fieldPath(prefix: string, pointer: string): string {
-  const segments = pointer
-    .split("/")
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
-  return [prefix, ...segments].filter(Boolean).join(".");
-}
-
 /** The slice of openapi-fetch used here, without the per-path generics the generated methods already apply. */
 interface UntypedOpenApiFetch {
   request(
@@ -395,7 +386,7 @@ function isReusable(body: BodyInit | undefined): body is ReusableBody {
 
 function serializeBody(body: unknown, mediaType: string | undefined): BodyInit | undefined {
   if (body === undefined) return undefined;
-  if (!mediaType || JSON_MEDIA.test(mediaType)) return JSON.stringify(body);
+  if (!mediaType || isJsonMediaType(mediaType)) return JSON.stringify(body);
   if (mediaType === "application/x-www-form-urlencoded") {
     return body instanceof URLSearchParams ? body : new URLSearchParams(body as Record<string, string>);
   }
@@ -432,7 +423,7 @@ async function readBody(
       message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
       status: response.status,
       // A proxy's page may echo the request, key included.
-      rawBody: redactSecrets(text.slice(0, 65_536), request.secrets, { mayBeCut: true }),
+      rawBody: redactSecrets(text.slice(0, MAX_RAW_BODY_BYTES), request.secrets, { mayBeCut: true }),
       headers: {},
       rateLimit: parseRateLimit(response.headers),
       method: request.method,

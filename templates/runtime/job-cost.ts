@@ -2,10 +2,10 @@
  * What a job costs before it is sent: the estimate from the contract's pricing, and the refusal of
  * jobs (or a batch) above `maxCostUsd`.
  */
-import { fieldPath } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
 import { InvalidRequestError } from "./errors.js";
 import type { ModelCatalog } from "./job-types.js";
+import { fieldPath } from "./json-pointer.js";
 
 /** The estimate is above `maxCostUsd`, or cannot be made: nothing was sent. */
 export class CostLimitError extends SdkError {

@@ -1,7 +1,8 @@
 /**
  * What the job helpers know of jobs and models: the fields every job has, the calls they make on
- * the generated client, and what the contract says of each model. Generic over the client and the
- * models: the generated `jobs.ts` binds the helpers to the generated client and the model catalogue.
+ * the generated client, what the contract says of each model, where an output keeps its file's URL.
+ * Generic over the client and the models: the generated `jobs.ts` binds the helpers to the generated
+ * client and the model catalogue.
  */
 import type { ApiResult, RequestOptions } from "./client-core.js";
 
@@ -26,6 +27,9 @@ export interface JobClient {
   runModelSync?(model: string, input: never, options?: SyncRequestOptions): Promise<ApiResult<JobLike>>;
   getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
 }
+
+/** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */
+export const OUTPUT_URL_FIELDS: readonly string[] = ["video_url", "image_url", "audio_url"];
 
 export interface ModelPricing {
   readonly currency: string;

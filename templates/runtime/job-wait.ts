@@ -5,6 +5,7 @@
 import type { ApiResult } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
 import { AbortedError, RateLimitError, TimeoutError } from "./errors.js";
+import { OUTPUT_URL_FIELDS } from "./job-types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
@@ -122,7 +123,7 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
 function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit: RateLimitState | undefined, unfinishedAt: number | undefined): JobResult {
   const info = Object.hasOwn(catalog.endpoints, model) ? catalog.endpoints[model] : undefined;
   const output = (job.output ?? {}) as Record<string, unknown>;
-  const urlField = info?.urlField ?? ["video_url", "image_url", "audio_url"].find((field) => typeof output[field] === "string");
+  const urlField = info?.urlField ?? OUTPUT_URL_FIELDS.find((field) => typeof output[field] === "string");
   const url = urlField && typeof output[urlField] === "string" ? (output[urlField] as string) : undefined;
   const lifetime = info?.urlLifetimeSeconds;
   return {

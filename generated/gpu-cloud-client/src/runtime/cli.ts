@@ -10,6 +10,7 @@ import { SdkError } from "./error-base.js";
 import { InvalidRequestError } from "./errors.js";
 import { CostLimitError, estimateCost, formatUsd } from "./job-cost.js";
 import { runAndWait } from "./job-submit.js";
+import { OUTPUT_URL_FIELDS } from "./job-types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import { JobFailedError, JobWaitError, waitForJob } from "./job-wait.js";
 import type { JobResult, WaitProgress } from "./job-wait.js";
@@ -252,7 +253,7 @@ function estimateOrRefuse(catalog: ModelCatalog, model: string, input: unknown, 
 
 function describeJob(job: JobLike): string {
   const output = job.output as Record<string, unknown> | undefined;
-  const url = output && ["video_url", "image_url", "audio_url"].map((k) => output[k]).find((v) => typeof v === "string");
+  const url = output && OUTPUT_URL_FIELDS.map((k) => output[k]).find((v) => typeof v === "string");
   return [`${job.id} ${job.status}`, url ? `url: ${url}` : undefined, typeof output?.cost === "number" ? `cost: ${formatUsd(output.cost)}` : undefined, job.error ? `error: ${job.error}` : undefined]
     .filter(Boolean)
     .join("\n");
