@@ -1,7 +1,7 @@
 /**
  * The base class of every error the client throws, the kinds that tell them apart, and how each
  * class gets its name. The generated package exports the base class under a name of its own
- * (the client class `AcmeClient` exports it as `AcmeError`): the brand belongs to the contract, not to the runtime.
+ * (a client class `AcmeClient` exports it as `AcmeError`): the brand comes from the contract.
  */
 
 export type ApiErrorKind =

@@ -11,7 +11,7 @@ import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import type { JobResult } from "./job-wait.js";
 import { RateGate, rateLimitOf } from "./rate-gate.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { checkTimeout } from "./transport.js";
+import { checkTimeout } from "./signals.js";
 
 export type BatchItem<Output = unknown> =
   | { ok: true; index: number; jobId: string; result: JobResult<Output> }

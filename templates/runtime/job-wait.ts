@@ -9,7 +9,7 @@ import { OUTPUT_URL_FIELDS } from "./job-types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { MAX_TIMER_MS, checkTimeout, linkSignals, sleep as abortableSleep } from "./transport.js";
+import { MAX_TIMER_MS, checkTimeout, linkSignals, sleep as abortableSleep } from "./signals.js";
 
 export interface WaitProgress {
   job: JobLike;

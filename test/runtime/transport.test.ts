@@ -12,7 +12,9 @@ import {
   TimeoutError,
 } from "../../templates/runtime/errors.ts";
 import { errorFromResponse } from "../../templates/runtime/error-response.ts";
-import { backoffDelayMs, createTransportFetch, sleep } from "../../templates/runtime/transport.ts";
+import { backoffDelayMs } from "../../templates/runtime/retry.ts";
+import { sleep } from "../../templates/runtime/signals.ts";
+import { createTransportFetch } from "../../templates/runtime/transport.ts";
 import type { TransportConfig } from "../../templates/runtime/transport.ts";
 
 const API_KEY = "sk-test-9b8c7d6e5f4a3b2c1d0e";

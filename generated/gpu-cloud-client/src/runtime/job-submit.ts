@@ -12,7 +12,7 @@ import { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, waitForJob } from "./job-wait.
 import type { JobResult, WaitOptions } from "./job-wait.js";
 import { rateLimitOf } from "./rate-gate.js";
 import type { RateGate } from "./rate-gate.js";
-import { checkTimeout, sleep as abortableSleep } from "./transport.js";
+import { checkTimeout, sleep as abortableSleep } from "./signals.js";
 
 export interface RunOptions extends WaitOptions {
   /** Use `runsync`; a job it returns unfinished is waited on with the same id. */

@@ -3,9 +3,8 @@
  * A gate that keeps many requests (a batch) within the rate limits the server reports in its
  * `RateLimit` headers (parsed by rate-limit.ts), so that an honest quota never answers 429.
  */
-import { AbortedError } from "./errors.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { sleep as abortableSleep } from "./transport.js";
+import { abortable, sleep as abortableSleep } from "./signals.js";
 
 /**
  * Keeps a batch under the limits the server reports. Per window it keeps an estimate of the
@@ -91,20 +90,6 @@ export class RateGate {
       }
     }
   }
-}
-
-/** `promise`, or an AbortedError as soon as `signal` aborts (leaving no listener behind). */
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new AbortedError({ reason: signal.reason }));
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = (): void => reject(new AbortedError({ reason: signal.reason }));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    });
-  });
 }
 
 /** The `rateLimit` of an answer or an error; anything may be thrown, `undefined` included. */
