@@ -135,8 +135,8 @@ async function emitAll(
 
 function emitIndex(project: Project, model: ApiModel, className: string, hasModels: boolean): SourceFile {
   const file = project.createSourceFile("src/index.ts", "", { overwrite: true });
-  // The runtime's base error under the package's name (GpuCloudClient → GpuCloudError), or
-  // `${className}Error` when another export has that name.
+  // The runtime's base error under the package's name (GpuCloudClient → GpuCloudError); when another
+  // export has that name, `${className}Error`, else the runtime's own.
   const taken = new Set([...runtimeExports(), ...schemaAliases(model, className), className, `${className}Options`]);
   const baseError = [`${className.replace(/Client$/, "")}Error`, `${className}Error`].find((name) => !taken.has(name)) ?? "SdkError";
   file.addExportDeclarations([
