@@ -16,7 +16,7 @@ import { DefaultsCompiler } from "../../generator/emit/validators/defaults.ts";
 import { emitValidators } from "../../generator/emit/validators.ts";
 import { loadContract } from "../../generator/load.ts";
 import { schema as randomSchema } from "./arbitraries.ts";
-import { diagnosticsOf } from "./support.ts";
+import { diagnosticsOf, virtualRuntimeFiles } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -122,11 +122,7 @@ describe("property names are data", () => {
   });
 
   it("compile with zero diagnostics", () => {
-    const runtimeSource = fs.readFileSync(path.join(repoRoot, "templates/runtime/validation.ts"), "utf8");
-    const files = new Map([
-      ["/virtual/validators.ts", source],
-      ["/virtual/runtime/validation.ts", runtimeSource],
-    ]);
+    const files = new Map([["/virtual/validators.ts", source], ...virtualRuntimeFiles()]);
     expect(diagnosticsOf(files)).toEqual([]);
   });
 });
