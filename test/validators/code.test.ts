@@ -6,7 +6,6 @@
  * random schemas' modules, the names are exactly the identifiers its code references (outside
  * string literals and comments, not after a dot, JavaScript's own words aside).
  */
-import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
