@@ -100,7 +100,7 @@ export async function checkStructure(
   }
   for (const problem of findings) {
     const { file, at } = where(problem, root);
-    warnings.add(`struct:${problem.message}`, at, `${problem.message.replace(/\.$/, "")}; ignored`, file);
+    warnings.add(`struct:${problem.message}`, at, `the document's shape (Redocly's struct rule): ${problem.message.replace(/\.$/, "")}`, file);
   }
   return problems.filter((p) => p.ruleId !== "struct" && p.severity === "error");
 }

@@ -92,9 +92,9 @@ describe("struct findings", () => {
     const file = fixture("struct-leftovers.yaml");
     const schema = "/paths/~1things/get/responses/200/content/application~1json/schema/properties";
     expect(warnings.lines(file)).toEqual([
-      `${file}#/paths/~1things/get/colour: Property \`colour\` is not expected here; ignored`,
-      `${file}#${schema}/a/nullable: Property \`nullable\` is not expected here; ignored (2 places; the first is shown)`,
-      `${file}#${schema}/n/exclusiveMinimum: Expected type \`number\` but got \`boolean\`; ignored`,
+      `${file}#/paths/~1things/get/colour: the document's shape (Redocly's struct rule): Property \`colour\` is not expected here`,
+      `${file}#${schema}/a/nullable: the document's shape (Redocly's struct rule): Property \`nullable\` is not expected here (2 places; the first is shown)`,
+      `${file}#${schema}/n/exclusiveMinimum: the document's shape (Redocly's struct rule): Expected type \`number\` but got \`boolean\``,
     ]);
   });
 
@@ -103,5 +103,20 @@ describe("struct findings", () => {
     await loadContract(fixture("split-3.0/openapi.yaml"), warnings);
     // 3.0 is checked as 3.0: its nullable and boolean bounds are no findings.
     expect(warnings.size).toBe(0);
+  });
+});
+
+describe("a 3.0 document no one here wrote", () => {
+  // Rebilly's API (1 MB, OpenAPI 3.0.3), shipped with @redocly/openapi-core's benchmarks.
+  const rebilly = fileURLToPath(new URL("../../node_modules/openapi-typescript/node_modules/@redocly/openapi-core/src/benchmark/benches/rebilly.yaml", import.meta.url));
+
+  it.skipIf(!fs.existsSync(rebilly))("loads and models (the installed @redocly/openapi-core has no benchmark file otherwise)", { timeout: 120_000 }, async () => {
+    const warnings = new Warnings();
+    const contract = await loadContract(rebilly, warnings);
+    expect(contract.writtenVersion).toBe("3.0.3");
+    const { buildModel } = await import("../../generator/model.ts");
+    const api = buildModel(contract, { warnings });
+    expect(api.operations.length).toBeGreaterThan(100);
+    expect(api.servers[0]?.relative).toBe(false);
   });
 });
