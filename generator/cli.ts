@@ -9,24 +9,26 @@ import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { parseCommandLine } from "./args.ts";
 import { schemaTypesThread, type SchemaTypesThread } from "./emit/schema-types-thread.ts";
-import { ContractError, UsageError } from "./errors.ts";
+import { ContractError, EmitterError, UsageError } from "./errors.ts";
 import { check, generate } from "./generate.ts";
 
 export interface CliExtras {
   /** A worker started from the built `schema-types-worker` (generator/run.mjs): `src/schema.ts` is emitted there. */
   schemaTypesWorker?: Worker;
+  /** Errors the worker reported before the CLI listened to it. */
+  schemaTypesWorkerErrors?: unknown[];
 }
 
 const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check] [--strict]`;
 
 /** Runs the command; resolves with the exit code. */
 export async function runCli(argv: string[], extras: CliExtras = {}): Promise<number> {
-  const thread = extras.schemaTypesWorker === undefined ? undefined : schemaTypesThread(extras.schemaTypesWorker);
+  const thread = extras.schemaTypesWorker === undefined ? undefined : schemaTypesThread(extras.schemaTypesWorker, extras.schemaTypesWorkerErrors);
   try {
     return await main(argv, thread);
   } catch (error) {
     // A contract problem or a refused --out is the user's to fix: its message, not a stack trace.
-    if (error instanceof ContractError || error instanceof UsageError) process.stderr.write(`error: ${error.message}\n`);
+    if (error instanceof ContractError || error instanceof UsageError || error instanceof EmitterError) process.stderr.write(`error: ${error.message}\n`);
     else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   } finally {

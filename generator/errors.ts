@@ -24,3 +24,11 @@ export class ContractError extends Error {
 export class UsageError extends Error {
   override readonly name = "UsageError";
 }
+
+/**
+ * A library the generator runs failed on the document (openapi-typescript, in its worker thread)
+ * without saying where: one line for the CLI, not a stack trace; the original stays the `cause`.
+ */
+export class EmitterError extends Error {
+  override readonly name = "EmitterError";
+}

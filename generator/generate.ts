@@ -68,12 +68,13 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes, warnings);
     timings.emit = performance.now() - started;
     const where = contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath;
-    if (options.strict && warnings.size > 0) throw warnings.toError(where);
-    return { contract, api, files, timings, warnings: warnings.lines(where) };
+    if (options.strict && warnings.size > 0) throw warnings.toError(where, contract.sourcePointer);
+    return { contract, api, files, timings, warnings: warnings.lines(where, contract.sourcePointer) };
   } catch (error) {
-    // Located by the file, as load errors are; a split contract's pointers are into the bundle.
+    // Located by the file, as load errors are; a split contract's pointers are into the bundle, and
+    // an upgraded 3.0 document's into what the user wrote.
     if (error instanceof ContractError && error.file === undefined) {
-      throw new ContractError(error.pointer, error.reason, contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath);
+      throw new ContractError(contract.sourcePointer(error.pointer), error.reason, contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath);
     }
     throw error;
   }

@@ -1,10 +1,11 @@
 /**
  * Stage 1 of the generator: read the contract (YAML or JSON, possibly split
- * across files), bundle it into one document with Redocly's core (external
- * `$ref`s become components, internal `$ref`s stay), and refuse anything the
- * later stages cannot trust, with a JSON pointer to the offending spot. The
- * one stage that reads the user's files: the contract, and the CHANGELOG.md
- * beside it that the package ships.
+ * across files, OpenAPI 3.0 or 3.1), check its shape, bundle it into one
+ * document with Redocly's core (external `$ref`s become components, internal
+ * `$ref`s stay), upgrade a 3.0 bundle to 3.1, and refuse anything the later
+ * stages cannot trust, with a JSON pointer to the offending spot. The one
+ * stage that reads the user's files: the contract, and the CHANGELOG.md beside
+ * it that the package ships.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -16,79 +17,16 @@ import {
   YamlParseError,
   bundle,
   createConfig,
-  lintDocument,
   type Document,
   type NormalizedProblem,
 } from "@redocly/openapi-core";
 import { ContractError } from "./errors.ts";
 import { parsePointer, pointer } from "./json-pointer.ts";
-import { Warnings } from "./warnings.ts";
-
-/* Minimal shapes of the parts the generator reads; everything else stays open (`any`). */
-
-export interface ReferenceObject {
-  $ref: string;
-  summary?: string;
-  description?: string;
-}
-
-/** A JSON Schema 2020-12 object; too open to model usefully here. */
-export type SchemaObject = Record<string, any>;
-
-export interface InfoObject {
-  title: string;
-  version: string;
-  description?: string;
-  [member: string]: any;
-}
-
-export interface ServerObject {
-  url: string;
-  description?: string;
-  variables?: Record<string, { default: string; enum?: string[]; description?: string }>;
-  [member: string]: any;
-}
-
-export interface OperationObject {
-  operationId?: string;
-  summary?: string;
-  description?: string;
-  tags?: string[];
-  deprecated?: boolean;
-  [member: string]: any;
-}
-
-export interface PathItemObject {
-  $ref?: string;
-  get?: OperationObject;
-  put?: OperationObject;
-  post?: OperationObject;
-  delete?: OperationObject;
-  options?: OperationObject;
-  head?: OperationObject;
-  patch?: OperationObject;
-  trace?: OperationObject;
-  [member: string]: any;
-}
-
-export interface ComponentsObject {
-  schemas?: Record<string, SchemaObject>;
-  responses?: Record<string, any>;
-  parameters?: Record<string, any>;
-  requestBodies?: Record<string, any>;
-  headers?: Record<string, any>;
-  securitySchemes?: Record<string, any>;
-  [member: string]: any;
-}
-
-export interface OpenApiDocument {
-  openapi: string;
-  info: InfoObject;
-  paths: Record<string, PathItemObject>;
-  servers?: ServerObject[];
-  components?: ComponentsObject;
-  [member: string]: any;
-}
+import { checkStructure } from "./load/struct.ts";
+import { upgradeTo31 } from "./load/upgrade.ts";
+import { Warnings, type PointerMap } from "./warnings.ts";
+import type { OpenApiDocument } from "./load/document.ts";
+export type { ReferenceObject, SchemaObject, InfoObject, ServerObject, OperationObject, PathItemObject, ComponentsObject, OpenApiDocument } from "./load/document.ts";
 
 export interface LoadedContract {
   /** Bundled, deep-frozen plain JSON: later stages read it, never change it (the hash describes it). */
@@ -97,8 +35,18 @@ export interface LoadedContract {
   sourcePath: string;
   /** Whether `$ref`s brought in other files: pointers into `document` are then pointers into the bundle. */
   split: boolean;
-  /** sha256 (hex) of the canonical JSON of `document` (object keys sorted recursively). */
+  /**
+   * sha256 (hex) of the canonical JSON of the bundled document as written (object keys sorted
+   * recursively): for a 3.0 document, before its upgrade.
+   */
   hash: string;
+  /** The OpenAPI version the user wrote (`document.openapi` is 3.1.x after an upgrade). */
+  writtenVersion: string;
+  /**
+   * A pointer into `document` as a real place in the document as written: the same pointer for
+   * 3.1; for an upgraded 3.0 document, where the node the upgrade moved was written.
+   */
+  sourcePointer: PointerMap;
   /**
    * The value an internal `$ref` ("#/components/schemas/Pod") points at. Does not
    * follow a chain: if the target is itself a `$ref` object, that object is returned.
@@ -128,15 +76,10 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
   const root = await readRoot(resolver, sourcePath);
   checkRootMembers(root.parsed, sourcePath);
 
-  // The shape of every node first (Redocly's struct rule: types, required fields), so a malformed
-  // document (an operationId that is a number, `servers` as an object) is refused with its pointer
-  // instead of failing later with a stack trace.
-  const structural = await lintDocument({ document: root, config: await createConfig({ rules: { struct: "error" } }), externalRefResolver: resolver }).catch(
-    (error: unknown) => {
-      throw refCycleError(error, sourcePath);
-    },
-  );
-  await throwFirstError(structural, resolver, sourcePath);
+  // The shape of every node first, in the version written, so pointers are into the user's files:
+  // a node the model reads that is malformed (an operationId that is a number, `servers` as an
+  // object) is refused here rather than failing later with a stack trace; the rest are warnings.
+  await throwFirstError(await checkStructure(root, resolver, warnings, (error) => refCycleError(error, sourcePath)), resolver, sourcePath);
 
   // An empty config (createConfig reads no redocly.yaml): no rules, so no decorators touch the bundle.
   const config = await createConfig({});
@@ -150,8 +93,11 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
   });
   await throwFirstError(bundled.problems, resolver, sourcePath);
 
-  const document = toFrozenJson(bundled.bundle.parsed, [], sourcePath) as OpenApiDocument;
-  const hash = createHash("sha256").update(canonicalJson(document)).digest("hex");
+  const written = toFrozenJson(bundled.bundle.parsed, [], sourcePath);
+  const hash = createHash("sha256").update(canonicalJson(written)).digest("hex");
+  // After bundling, so the parts of a split 3.0 document are upgraded too.
+  const upgraded = upgradeTo31(written);
+  const document = (upgraded.document === written ? written : toFrozenJson(upgraded.document, [], sourcePath)) as OpenApiDocument;
 
   const at = <T>(p: string): T | undefined => valueAt(document as Json, parsePointer(p)) as T | undefined;
   const resolve = <T>(ref: string): T => {
@@ -169,7 +115,8 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
   const deref = <T>(node: unknown, at: string) => followRefs<T>(resolve, node, at);
   const changelog = await readBeside(sourcePath, "CHANGELOG.md");
 
-  return { document, sourcePath, split: resolver.cache.size > 1, hash, resolve, at, deref, changelog };
+  const writtenVersion = String((written as { openapi: string }).openapi);
+  return { document, sourcePath, split: resolver.cache.size > 1, hash, writtenVersion, sourcePointer: upgraded.sourcePointer, resolve, at, deref, changelog };
 }
 
 /** `LoadedContract.deref` over any resolver of internal `$ref`s. */
@@ -243,9 +190,12 @@ function checkRootMembers(parsed: unknown, file: string): void {
     throw new ContractError("", "not an OpenAPI document: expected an object at the top level", file);
   }
   const version = parsed["openapi"];
-  if (typeof version !== "string" || !/^3\.1\.\d+$/.test(version)) {
-    const found = version === undefined ? ("swagger" in parsed ? "a Swagger 2.0 document" : "no openapi member") : JSON.stringify(version);
-    throw new ContractError("/openapi", `expected OpenAPI 3.1.x, found ${found}`, file);
+  if (version === undefined && "swagger" in parsed) {
+    throw new ContractError("/swagger", "Swagger 2.0 is not supported: convert it to OpenAPI 3 first (`npx swagger2openapi --yaml --outfile openapi.yaml swagger.yaml`) and generate from that", file);
+  }
+  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) {
+    const found = version === undefined ? "no openapi member" : JSON.stringify(version);
+    throw new ContractError("/openapi", `expected OpenAPI 3.0.x or 3.1.x, found ${found}`, file);
   }
   for (const member of ["info", "paths"]) {
     if (!isPlainObject(parsed[member])) {

@@ -49,6 +49,11 @@ export interface ServerModel {
   /** The template with every variable at its default. */
   defaultUrl: string;
   description?: string;
+  /**
+   * The default URL is relative (a server such as `/v1`, or none at all: OpenAPI's default is
+   * `/`): fine in a page, which it is relative to; elsewhere the client needs this option.
+   */
+  relative: boolean;
 }
 
 export interface ParameterModel {
@@ -274,13 +279,15 @@ class ServerRegistry {
     while (this.#usedKeys.has(key)) key = `${key}_`;
     this.#usedKeys.add(key);
     void names;
-    const registered: ServerModel = { key, url: server.url, defaultUrl: defaultUrl.replace(/\/+$/, ""), description: server.description };
+    const relative = !/^[a-z][a-z0-9+.-]*:/i.test(defaultUrl);
+    const registered: ServerModel = { key, url: server.url, defaultUrl: defaultUrl.replace(/\/+$/, ""), description: server.description, relative };
     this.#byUrl.set(server.url, registered);
     return registered;
   }
 
-  first(): ServerModel | undefined {
-    return this.#byUrl.values().next().value;
+  /** The document's first server or, when it names none, OpenAPI's default: `/`. */
+  first(): ServerModel {
+    return this.#byUrl.values().next().value ?? this.register({ url: "/" }, "");
   }
 
   list(): ServerModel[] {
@@ -305,7 +312,6 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
       const server = serverList?.length
         ? servers.register(serverList[0]!, operation.servers ? `${at}${pointer("servers", 0)}` : `${itemPointer}${pointer("servers", 0)}`)
         : servers.first();
-      if (!server) throw new ContractError(at, "no server: add `servers` to the document, the path item or the operation");
       const operationId = operation.operationId ?? `${method}${path}`;
       const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at);
       const modelRole = readModelRole(operation, at);
@@ -329,9 +335,20 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Oper
       });
     }
   }
+  refuseDuplicateOperationIds(drafts);
   const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel", taken: RESERVED_METHOD_NAMES });
   const typeNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "pascal" });
   return drafts.map((draft, index) => ({ ...draft, methodName: methodNames[index]!, typeName: typeNames[index]! }));
+}
+
+/** OpenAPI makes operationIds unique; two alike would give one method and one type for two calls. */
+function refuseDuplicateOperationIds(drafts: ReadonlyArray<Pick<OperationModel, "operationId" | "pointer">>): void {
+  const first = new Map<string, string>();
+  for (const { operationId, pointer: at } of drafts) {
+    const earlier = first.get(operationId);
+    if (earlier !== undefined) throw new ContractError(`${at}/operationId`, `operationId ${JSON.stringify(operationId)} is also the operationId of #${earlier}; each operation needs its own`);
+    first.set(operationId, at);
+  }
 }
 
 /** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), if it has one. */

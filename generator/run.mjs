@@ -118,8 +118,12 @@ async function main() {
     return runFromSources(argv);
   }
   const schemaTypesWorker = new Worker(new URL(pathToFileURL(path.join(dir, "schema-types-worker.mjs"))));
+  // A worker that fails while the CLI is still being imported must not crash the process with a
+  // stack trace: its error waits for the CLI, which reports it in one line.
+  const schemaTypesWorkerErrors = [];
+  schemaTypesWorker.on("error", (error) => schemaTypesWorkerErrors.push(error));
   const { runCli } = await import(pathToFileURL(path.join(dir, "cli.mjs")).href);
-  return runCli(argv, { schemaTypesWorker });
+  return runCli(argv, { schemaTypesWorker, schemaTypesWorkerErrors });
 }
 
 main().then(

@@ -13,16 +13,21 @@ export interface WarningGroup {
   count: number;
   /** JSON pointer of the first occurrence. */
   pointer: string;
+  /** The file the pointer is into, when not the contract's root (a part of a split contract). */
+  file?: string;
 }
+
+/** Turns a pointer into the document the stages read into one into the file the user wrote. */
+export type PointerMap = (pointer: string) => string;
 
 export class Warnings {
   readonly #groups = new Map<string, WarningGroup>();
 
   /** Records one occurrence; occurrences with the same `key` are said once, with the first `message` and pointer. */
-  add(key: string, pointer: string, message: string): void {
+  add(key: string, pointer: string, message: string, file?: string): void {
     const group = this.#groups.get(key);
     if (group) group.count += 1;
-    else this.#groups.set(key, { key, message, count: 1, pointer });
+    else this.#groups.set(key, { key, message, count: 1, pointer, ...(file === undefined ? {} : { file }) });
   }
 
   get size(): number {
@@ -35,15 +40,15 @@ export class Warnings {
   }
 
   /** One line per group: `file#pointer: message (N places)`. */
-  lines(file: string): string[] {
-    return this.groups().map((g) => `${file}#${g.pointer}: ${g.message}${g.count > 1 ? ` (${g.count} places; the first is shown)` : ""}`);
+  lines(file: string, map: PointerMap = (p) => p): string[] {
+    return this.groups().map((g) => `${g.file ?? file}#${g.file ? g.pointer : map(g.pointer)}: ${g.message}${g.count > 1 ? ` (${g.count} places; the first is shown)` : ""}`);
   }
 
   /** `--strict`: the first warning as the error that stops generation, naming how many there are. */
-  toError(file: string): ContractError {
+  toError(file: string, map: PointerMap = (p) => p): ContractError {
     const [first] = this.groups();
     if (!first) throw new Error("no warnings to turn into an error");
     const more = this.size > 1 ? ` (and ${this.size - 1} more kinds of warning)` : "";
-    return new ContractError(first.pointer, `${first.message}${more}; --strict makes warnings errors`, file);
+    return new ContractError(first.file ? first.pointer : map(first.pointer), `${first.message}${more}; --strict makes warnings errors`, first.file ?? file);
   }
 }

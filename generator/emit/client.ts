@@ -47,6 +47,7 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
       namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && runsyncServerWait(api) !== undefined ? ["ServerWaitOptions"] : [])],
     },
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] },
+    ...(api.servers.some((s) => s.relative) ? [{ moduleSpecifier: "./runtime/errors.js", namedImports: ["InvalidRequestError"] }] : []),
   ]);
   if (hasModels) {
     file.addImportDeclaration({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
@@ -72,7 +73,13 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
       hasQuestionToken: true,
       // `| undefined`: with exactOptionalPropertyTypes, `{ baseUrl: process.env.X }` still compiles.
       type: "string | undefined",
-      docs: [docComment(`${server.description ?? "Base URL"} Default: ${server.defaultUrl}`)],
+      docs: [
+        docComment(
+          server.relative
+            ? `${server.description ?? "Base URL"} Required outside a browser: the contract's server is relative (${server.url}).`
+            : `${server.description ?? "Base URL"} Default: ${server.defaultUrl}`,
+        ),
+      ],
     })),
   });
 
@@ -106,6 +113,13 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
         parameters: [{ name: "options", type: `${className}Options`, initializer: "{}" }],
         statements: [
           `const { ${api.servers.map((s) => s.key).join(", ")}, ...core } = options;`,
+          // A relative server resolves against a page; elsewhere (Node) fetch cannot send to it, so say so now.
+          ...api.servers
+            .filter((s) => s.relative)
+            .map((s) => {
+              const message = `${s.key} is required outside a browser: the contract's server is relative (${s.url}), so pass an absolute http(s) URL`;
+              return `if (${s.key} === undefined && !("location" in globalThis)) throw new InvalidRequestError(${stringLiteral(message)}, { field: ${stringLiteral(s.key)} });`;
+            }),
           (writer) => {
             writer.write("super(").newLine();
             writer.write(`{ ...core, servers: { ${api.servers.map((s) => s.key).join(", ")} } },`).newLine();

@@ -8,10 +8,15 @@
  * `{ ok: true, text }` or `{ ok: false, message, stack }` and is then terminated.
  */
 import { parentPort } from "node:worker_threads";
+import { ContractError } from "../errors.ts";
 import type { OpenApiDocument } from "../load.ts";
 import { emitSchemaTypes } from "./schema-types.ts";
 
-export type WorkerAnswer = { ok: true; text: string } | { ok: false; message: string; stack?: string };
+/** A failure carries `pointer` and `reason` when it is located (a ContractError), to be one again on the other side. */
+export type WorkerAnswer = { ok: true; text: string } | { ok: false; message: string; stack?: string; pointer?: string; reason?: string };
+
+// openapi-typescript prints its findings before throwing them; the error comes back in the answer.
+console.error = () => undefined;
 
 parentPort?.once("message", (document: OpenApiDocument) => {
   emitSchemaTypes({ document }).then(
@@ -21,6 +26,7 @@ parentPort?.once("message", (document: OpenApiDocument) => {
         ok: false,
         message: error instanceof Error ? error.message : String(error),
         stack: error instanceof Error ? error.stack : undefined,
+        ...(error instanceof ContractError ? { pointer: error.pointer, reason: error.reason } : {}),
       } satisfies WorkerAnswer),
   );
 });

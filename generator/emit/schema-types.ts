@@ -7,6 +7,8 @@
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
 import type * as Typescript from "typescript";
+import { ContractError } from "../errors.ts";
+import { parsePointer } from "../json-pointer.ts";
 import type { LoadedContract } from "../load.ts";
 
 /**
@@ -31,14 +33,45 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   // openapi-typescript may annotate its input: hand it a private copy of the frozen document.
   const document = structuredClone(contract.document) as Parameters<typeof openapiTS>[0];
   const ast = await openapiTS(document, {
+    // Its own lint's findings come back as the error below; printed, they would be a second line.
+    silent: true,
     // Properties with a `default` stay optional: the caller may leave them out.
     defaultNonNullable: false,
     // `type: object` with no properties accepts any object (JSON Schema), not none (`Record<string, never>`).
     emptyObjectsUnknown: true,
     alphabetize: false,
     transform: openEnumType,
+  }).catch((error: unknown) => {
+    throw emitterFailure(error, contract.document);
   });
   return astToString(ast);
+}
+
+/**
+ * What openapi-typescript threw, as a located one-line error: its Redocly findings end in
+ * " at #/pointer" (cut back to a place the document has: some name a key below the node); anything
+ * else is located at the document.
+ */
+export function emitterFailure(error: unknown, document: unknown): ContractError {
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim();
+  const located = / at #(\/\S*)?$/.exec(message);
+  const reason = located ? message.slice(0, located.index) : message;
+  let at = located?.[1] ?? "";
+  try {
+    while (at !== "" && !exists(document, parsePointer(at))) at = at.slice(0, at.lastIndexOf("/"));
+  } catch {
+    at = "";
+  }
+  return new ContractError(at, `the type emitter (openapi-typescript) cannot process the document: ${reason}`);
+}
+
+function exists(document: unknown, segments: string[]): boolean {
+  let node = document;
+  for (const segment of segments) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, segment)) return false;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return true;
 }
 
 function isKnownValues(schema: any): schema is { enum: string[] } {

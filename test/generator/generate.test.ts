@@ -167,6 +167,7 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     ["a property named like an Object.prototype method", MINIMAL.replace("properties: { id: { type: string } }", "properties: { valueOf: { type: string } }"), '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/valueOf: the key "valueOf" is named like a method of Object.prototype'],
     ["an operationId that is not a string (the document's shape is checked first)", MINIMAL.replace("operationId: getThing", "operationId: 42"), "/paths/~1things~1{id}/get/operationId: Expected type `string` but got `integer`"],
     ["servers given as an object", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: { url: 'https://tiny.example.test' }"), "/servers: Expected type `ServerList` (array) but got `object`"],
+    ["a duplicated operationId, with both places", MINIMAL.replace("paths:\n", "paths:\n  /other:\n    get:\n      operationId: getThing\n      responses: { '204': { description: ok } }\n"), '/paths/~1things~1{id}/get/operationId: operationId "getThing" is also the operationId of #/paths/~1other/get; each operation needs its own'],
     ["x-sdk.packageName that is not a string", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\nx-sdk: { packageName: 5 }"), "/x-sdk/packageName: must be a string"],
     ["a TRACE operation (fetch cannot send one)", MINIMAL.replace("    get:\n      operationId: getThing", "    trace:\n      operationId: traceThing\n      responses: { '200': { description: ok } }\n    get:\n      operationId: getThing"), "/paths/~1things~1{id}/trace: TRACE operations are not supported"],
     ["a default dialect other than 2020-12", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\njsonSchemaDialect: 'http://json-schema.org/draft-07/schema#'"), '/jsonSchemaDialect: "http://json-schema.org/draft-07/schema#" is not JSON Schema 2020-12'],
@@ -175,6 +176,7 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const result = await cli("--spec", writeContract(`bad-${expected.length}.yaml`, text), "--out", path.join(scratch, "never"));
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(expected);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(fs.existsSync(path.join(scratch, "never"))).toBe(false);
   });
 

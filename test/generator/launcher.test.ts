@@ -95,7 +95,25 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toContain("worker broke");
+    expect(failure?.stderr).toBe("error: the type emitter's worker failed: worker broke\n");
     expect(fs.existsSync(path.join(workspace, "out-8"))).toBe(false);
+  });
+
+  it("reports what openapi-typescript refuses in the worker as one located line", async () => {
+    const worker = "generator/emit/schema-types-worker.ts";
+    fs.copyFileSync(path.join(repoRoot, worker), path.join(workspace, worker));
+    // The model refuses a duplicated operationId first; without that check openapi-typescript meets it.
+    const model = path.join(workspace, "generator/model.ts");
+    fs.writeFileSync(model, fs.readFileSync(model, "utf8").replace("  refuseDuplicateOperationIds(drafts);\n", ""));
+    const spec = path.join(repoRoot, "test/fixtures/load/duplicate-operation-id.yaml");
+    const failure = await run(process.execPath, [path.join(workspace, "generator/run.mjs"), "--spec", spec, "--out", path.join(workspace, "out-9")], {
+      cwd: workspace,
+      env: { ...process.env, GPU_CLOUD_GENERATOR_CACHE: bundles },
+    }).then(
+      () => undefined,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr).toBe(`error: ${spec}#/paths/~1b/get: the type emitter (openapi-typescript) cannot process the document: Every operation must have a unique \`operationId\`.\n`);
   });
 });

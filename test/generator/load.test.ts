@@ -118,8 +118,9 @@ describe("loadContract", () => {
 
   it.each([
     { given: "ref-cycle.yaml", want: { pointer: "", reason: /chain of \$refs leads back to itself/ } },
-    { given: "openapi-3.0.yaml", want: { pointer: "/openapi", reason: /3\.1\.x.*"3\.0\.3"/ } },
-    { given: "swagger-2.yaml", want: { pointer: "/openapi", reason: /Swagger 2\.0/ } },
+    { given: "openapi-3.2.yaml", want: { pointer: "/openapi", reason: /3\.0\.x or 3\.1\.x.*"3\.2\.0"/ } },
+    { given: "swagger-2.yaml", want: { pointer: "/swagger", reason: /^Swagger 2\.0 is not supported: convert it to OpenAPI 3 first \(`npx swagger2openapi / } },
+    { given: "operation-not-object.yaml", want: { pointer: "/paths/~1things/get", reason: /^Expected type `Operation` \(object\) but got `string`$/ } },
     { given: "missing-info.yaml", want: { pointer: "/info", reason: /missing/ } },
     { given: "missing-paths.yaml", want: { pointer: "/paths", reason: /^paths is missing$/ } },
     { given: "paths-not-object.yaml", want: { pointer: "/paths", reason: /^paths must be an object$/ } },
