@@ -22,6 +22,7 @@ import { REPO_ROOT } from "./paths.ts";
 import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
 import { compareStrings } from "./compare.ts";
 import { Warnings } from "./warnings.ts";
+import type { UnknownFormats } from "./emit/validators/keywords/format.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
 
@@ -33,6 +34,8 @@ export interface GenerateOptions extends ApiModelOptions {
   emitSchemaTypes?: (contract: Pick<LoadedContract, "document">) => Promise<string>;
   /** Warnings stop generation (`--strict`). */
   strict?: boolean;
+  /** A `format` the validators do not check: an annotation with a warning (default), or an error (`--unknown-formats error`). */
+  unknownFormats?: UnknownFormats;
 }
 
 export interface StageTimings {
@@ -65,7 +68,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     timings.model = performance.now() - started;
 
     started = performance.now();
-    const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes, warnings);
+    const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes, warnings, options.unknownFormats);
     timings.emit = performance.now() - started;
     const where = contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath;
     if (options.strict && warnings.size > 0) throw warnings.toError(where);
@@ -105,6 +108,7 @@ async function emitAll(
   api: ApiModel,
   schemaTypes: (contract: Pick<LoadedContract, "document">) => Promise<string>,
   warnings: Warnings,
+  unknownFormats: UnknownFormats | undefined,
 ): Promise<OutputFile[]> {
   const tsHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "ts" });
   const mdHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "markdown" });
@@ -115,7 +119,7 @@ async function emitAll(
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
 
   const className = clientClassName(api);
-  const validators = emitOperationValidators(contract, api, className, warnings);
+  const validators = emitOperationValidators(contract, api, className, warnings, unknownFormats);
   const sources: SourceFile[] = [emitClient(project, api, "src/client.ts", validators.names)];
   const models = emitModels(project, api, "src/models.ts", validators.names);
   if (models) sources.push(models);

@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { emitValidators, type ValidatorEntry } from "../../generator/emit/validators.ts";
+import { emitValidators, type EmitValidatorsOptions, type ValidatorEntry } from "../../generator/emit/validators.ts";
+import { Warnings } from "../../generator/warnings.ts";
 import { ContractError } from "../../generator/errors.ts";
 import { loadContract, type LoadedContract } from "../../generator/load.ts";
 import { formatIssues } from "../../templates/runtime/validation.ts";
@@ -273,18 +274,61 @@ describe("withDefaults", () => {
   });
 });
 
+/** The warnings an emission tells, as `key pointer count`, and the loaded module. */
+function told(document: unknown, options: Partial<EmitValidatorsOptions> = {}): { warnings: string[]; module: LoadedValidators } {
+  const warnings = new Warnings();
+  const module = loadValidators(emitValidators({ document: document as object, entries: [{ name: "X", pointer: "" }], warnings, ...options }));
+  return { warnings: warnings.groups().map((g) => `${g.key} ${g.pointer} ${g.count}`), module };
+}
+
+describe("annotations told as warnings", () => {
+  it.each([
+    { document: { anyOf: [{ type: "string", foo: 1 }] }, warnings: ["keyword:foo /anyOf/0/foo 1"] },
+    // Also where the code leaves them out, and in the target of a $ref in such a branch.
+    { document: { anyOf: [true, { foo: 1 }], then: { foo: 2 } }, warnings: ["keyword:foo /anyOf/1/foo 2"] },
+    { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { bar: 1 } }, warnings: ["keyword:bar /x-extra/bar 1"] },
+    { document: { maxLenght: 3, properties: { a: { maxLenght: 1, nullabel: true } } }, warnings: ["keyword:maxLenght /maxLenght 2", "keyword:nullabel /properties/a/nullabel 1"] },
+    { document: { type: "integer", format: "hostname", properties: { a: { format: "hostname" } } }, warnings: ["format:hostname /format 2"] },
+    { document: { format: "int32", properties: { a: { format: "password" } } }, warnings: [] },
+  ])("$warnings", ({ document, warnings }) => {
+    expect(told(document).warnings).toEqual(warnings);
+  });
+
+  it("leaves an unknown keyword and an unknown format unchecked", () => {
+    const { module } = told({ type: "string", format: "hostname", minLenght: 100 });
+    expect([module["isX"]?.("not a host name!"), module["validateX"]?.("x")]).toEqual([true, []]);
+  });
+
+  it("refuses an unknown format when asked to, and not one the caller ignores", () => {
+    const document = { properties: { a: { format: "x*/y" }, b: { format: "uri-template" } } };
+    expect(told(document).warnings).toEqual(["format:x*/y /properties/a/format 1", "format:uri-template /properties/b/format 1"]);
+    try {
+      emitValidators({ document, entries: [{ name: "X", pointer: "" }], unknownFormats: "error" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ContractError);
+      expect([(error as ContractError).pointer, (error as ContractError).reason]).toEqual(["/properties/a/format", expect.stringMatching(/format "x\*\/y" is not checked.*errors here/)]);
+    }
+    expect(told(document, { unknownFormats: "error", ignoredFormats: ["x*/y", "uri-template"] }).warnings).toEqual([]);
+  });
+
+  it("compiles a pattern valid only without the u flag without it", () => {
+    const { warnings, module } = told({ properties: { a: { pattern: "^[\\-\\:]+$" } }, patternProperties: { "\\:": { type: "integer" } } });
+    expect(warnings).toEqual(["pattern:no-u-flag /properties/a/pattern 2"]);
+    expect(["-:", "a"].map((a) => module["isX"]?.({ a }))).toEqual([true, false]);
+    expect([module["isX"]?.({ "x:y": 1 }), module["validateX"]?.({ "x:y": "1" })]).toEqual([true, [expect.objectContaining({ path: "/x:y", keyword: "type" })]]);
+  });
+});
+
 describe("refusals", () => {
   it.each([
     { document: { properties: { a: { type: "string", nullable: true } } }, pointer: "/properties/a/nullable", reason: /OpenAPI 3\.0/ },
-    { document: { items: { unevaluatedProperties: false } }, pointer: "/items/unevaluatedProperties", reason: /not supported/ },
     { document: { $dynamicRef: "#meta" }, pointer: "/$dynamicRef", reason: /not supported/ },
-    { document: { anyOf: [{ type: "string", foo: 1 }] }, pointer: "/anyOf/0/foo", reason: /unsupported schema keyword "foo"/ },
-    { document: { format: "hostname" }, pointer: "/format", reason: /format "hostname" is not supported.*generation stops/ },
     { document: { $ref: "https://example.org/s.json" }, pointer: "/$ref", reason: /outside the document/ },
     { document: { $ref: "#/$defs/missing" }, pointer: "/$ref", reason: /points at nothing/ },
     { document: { properties: { a: { $id: "a.json" } } }, pointer: "/properties/a/$id", reason: /document root/ },
-    { document: { pattern: "(" }, pointer: "/pattern", reason: /regular expression/ },
-    { document: { pattern: "\\-" }, pointer: "/pattern", reason: /u flag/ },
+    { document: { pattern: "(" }, pointer: "/pattern", reason: /regular expression \(with or without the u flag\)/ },
+    { document: { pattern: "[z-a]" }, pointer: "/pattern", reason: /regular expression/ },
     { document: { minLength: -1 }, pointer: "/minLength", reason: /non-negative integer/ },
     { document: { items: [{}] }, pointer: "/items", reason: /prefixItems/ },
     { document: { exclusiveMinimum: true }, pointer: "/exclusiveMinimum", reason: /draft-04/ },
@@ -294,13 +338,9 @@ describe("refusals", () => {
     // an anyOf with a true branch, contains with minContains 0, then without if).
     { document: { type: "number", pattern: "(" }, pointer: "/pattern", reason: /regular expression/ },
     { document: { type: "string", minimum: "5" }, pointer: "/minimum", reason: /must be a number/ },
-    { document: { type: "integer", format: "hostname" }, pointer: "/format", reason: /format "hostname" is not supported/ },
     { document: { type: "string", properties: { a: { $dynamicRef: "#x" } } }, pointer: "/properties/a/$dynamicRef", reason: /not supported/ },
-    { document: { anyOf: [true, { foo: 1 }] }, pointer: "/anyOf/1/foo", reason: /unsupported schema keyword "foo"/ },
-    { document: { contains: { unevaluatedProperties: false }, minContains: 0 }, pointer: "/contains/unevaluatedProperties", reason: /not supported/ },
-    { document: { then: { foo: 1 } }, pointer: "/then/foo", reason: /unsupported schema keyword/ },
     // The target of a $ref in a branch the code leaves out never becomes a unit: it is audited all the same.
-    { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { foo: 1 } }, pointer: "/x-extra/foo", reason: /unsupported schema keyword "foo"/ },
+    { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { format: 1 } }, pointer: "/x-extra/format", reason: /must be a string/ },
     { document: { type: "string", items: { $ref: "#/x-extra" }, "x-extra": { pattern: "(" } }, pointer: "/x-extra/pattern", reason: /regular expression/ },
     { document: { minContains: -1 }, pointer: "/minContains", reason: /non-negative integer/ },
     { document: { $anchor: 5 }, pointer: "/$anchor", reason: /not a plain name/ },
@@ -312,14 +352,8 @@ describe("refusals", () => {
   });
 
   it("names the contract pointer inside an OpenAPI document", () => {
-    const document = { openapi: "3.1.0", components: { schemas: { Bad: { type: "object", properties: { "a/b": { type: "string", "x-ok": 1, maxLenght: 3 } } } } } };
-    expect(refusal(document, [{ name: "Bad", pointer: "/components/schemas/Bad" }]).pointer).toBe("/components/schemas/Bad/properties/a~1b/maxLenght");
-  });
-
-  it("ignores the formats the caller names, and only those", () => {
-    const document = { properties: { a: { format: "x*/y" }, b: { format: "uri-template" } } };
-    expect(refusal(document).pointer).toBe("/properties/a/format");
-    expect(() => emitValidators({ document, entries: [{ name: "X", pointer: "" }], ignoredFormats: ["x*/y", "uri-template"] })).not.toThrow();
+    const document = { openapi: "3.1.0", components: { schemas: { Bad: { type: "object", properties: { "a/b": { type: "string", "x-ok": 1, maxLength: -3 } } } } } };
+    expect(refusal(document, [{ name: "Bad", pointer: "/components/schemas/Bad" }]).pointer).toBe("/components/schemas/Bad/properties/a~1b/maxLength");
   });
 
   it("ignores annotations and OpenAPI's data-type formats", () => {
