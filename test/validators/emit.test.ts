@@ -320,6 +320,59 @@ describe("annotations told as warnings", () => {
   });
 });
 
+describe("unevaluatedProperties and unevaluatedItems", () => {
+  // The service's request bodies: a base schema and an extension joined by allOf, nothing else allowed.
+  const service = {
+    openapi: "3.1.0",
+    components: {
+      schemas: {
+        Base: { type: "object", required: ["prompt"], properties: { prompt: { type: "string" }, seed: { type: "integer" } } },
+        VideoInput: {
+          allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", properties: { duration: { enum: [5, 10] } } }],
+          unevaluatedProperties: false,
+        },
+      },
+    },
+  };
+  const entries = [{ name: "VideoInput", pointer: "/components/schemas/VideoInput" }];
+
+  it("allOf + unevaluatedProperties: false accepts the members of every part and nothing else", () => {
+    const module = loadValidators(emitValidators({ document: service, entries }));
+    const cases = [{ prompt: "p" }, { prompt: "p", seed: 1, duration: 5 }, { prompt: "p", durations: 5 }, { prompt: "p", duration: 7 }, { seed: 1 }];
+    expect(cases.map((value) => module["isVideoInput"]?.(value))).toEqual([true, true, false, false, false]);
+    expect(module["validateVideoInput"]?.({ prompt: "p", "a/b": 1 })).toEqual([
+      { path: "", keyword: "unevaluatedProperties", message: 'must not have unevaluated property "a/b"', schemaPath: "/components/schemas/VideoInput/unevaluatedProperties" },
+    ]);
+  });
+
+  it("compiles the service's shape to a static check: no set of evaluated names", () => {
+    const source = emitValidators({ document: service, entries });
+    expect(source).toContain('k2 !== "prompt" && k2 !== "seed" && k2 !== "duration"');
+    expect(source).not.toContain("new Set<string>()");
+  });
+
+  it.each([
+    { schema: { anyOf: [{ properties: { a: { type: "string" } } }, { properties: { b: {} } }], unevaluatedProperties: false }, valid: [{ a: "x" }, { a: "x", b: 1 }, { b: 1 }], invalid: [{ a: 1 }, { c: 1 }, { a: 1, b: 1 }] },
+    { schema: { oneOf: [{ required: ["a"], properties: { a: {} } }, { required: ["b"], properties: { b: {} } }], unevaluatedProperties: false }, valid: [{ a: 1 }, { b: 1 }], invalid: [{ a: 1, b: 1 }, { a: 1, c: 1 }] },
+    { schema: { if: { required: ["a"], properties: { a: {} } }, then: { properties: { b: {} } }, else: { properties: { c: {} } }, unevaluatedProperties: false }, valid: [{ a: 1, b: 1 }, { c: 1 }, {}], invalid: [{ a: 1, c: 1 }, { b: 1 }] },
+    { schema: { not: { properties: { a: {} }, required: ["a"], maxProperties: 0 }, unevaluatedProperties: false }, valid: [{}], invalid: [{ a: 1 }] },
+    { schema: { dependentSchemas: { a: { properties: { b: {} } } }, properties: { a: {} }, unevaluatedProperties: { type: "number" } }, valid: [{ a: 1, b: "x" }, { b: 1 }], invalid: [{ b: "x" }] },
+    { schema: { patternProperties: { "^x-": {} }, allOf: [{ additionalProperties: { type: "string" } }], unevaluatedProperties: false }, valid: [{ "x-a": "s", b: "s" }], invalid: [{ b: 1 }, { "x-a": 1 }] },
+    { schema: { prefixItems: [{}], allOf: [{ prefixItems: [{}, {}] }], unevaluatedItems: false }, valid: [[1, 2]], invalid: [[1, 2, 3]] },
+    { schema: { contains: { type: "string" }, minContains: 0, unevaluatedItems: { type: "number" } }, valid: [["a", 1], []], invalid: [["a", null]] },
+    { schema: { anyOf: [{ items: { type: "string" } }, { prefixItems: [{ type: "number" }] }], unevaluatedItems: false }, valid: [["a", "b"], [1]], invalid: [[1, 2]] },
+    // Through a property, each level has its own evaluation.
+    { schema: { properties: { n: { $ref: "#" }, a: {} }, unevaluatedProperties: false }, valid: [{ n: { a: 1 } }], invalid: [{ n: { b: 1 } }] },
+  ])("$schema", ({ schema, valid, invalid }) => {
+    const module = compile(schema);
+    expect(valid.map((value) => [value, module["isX"]?.(value), module["validateX"]?.(value)])).toEqual(valid.map((value) => [value, true, []]));
+    for (const value of invalid) {
+      expect([value, module["isX"]?.(value)]).toEqual([value, false]);
+      expect((module["validateX"]?.(value) as unknown[]).length).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe("refusals", () => {
   it.each([
     { document: { properties: { a: { type: "string", nullable: true } } }, pointer: "/properties/a/nullable", reason: /OpenAPI 3\.0/ },

@@ -47,6 +47,8 @@ export const ASSERTION_KEYWORDS: ReadonlySet<string> = new Set([
   "if",
   "then",
   "else",
+  "unevaluatedProperties",
+  "unevaluatedItems",
 ]);
 
 /**
@@ -108,8 +110,6 @@ export const ACCEPTED_DIALECTS: ReadonlySet<string> = new Set([
 ]);
 
 const REFUSALS: ReadonlyMap<string, string> = new Map([
-  ["unevaluatedProperties", "unevaluatedProperties is not supported (it needs annotation tracking); use additionalProperties"],
-  ["unevaluatedItems", "unevaluatedItems is not supported (it needs annotation tracking); use items"],
   ["$dynamicRef", "$dynamicRef is not supported; use $ref"],
   ["$dynamicAnchor", "$dynamicAnchor is not supported"],
   ["$recursiveRef", "$recursiveRef (draft 2019-09) is not supported; use $ref"],
