@@ -10,6 +10,7 @@ import type { Worker } from "node:worker_threads";
 import { parseCommandLine } from "./args.ts";
 import { schemaTypesThread, type SchemaTypesThread } from "./emit/schema-types-thread.ts";
 import { ContractError, EmitterError, UsageError } from "./errors.ts";
+import type { UnknownFormats } from "./emit/validators/keywords/format.ts";
 import { check, generate } from "./generate.ts";
 
 export interface CliExtras {
@@ -19,7 +20,7 @@ export interface CliExtras {
   schemaTypesWorkerErrors?: unknown[];
 }
 
-const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check] [--strict]`;
+const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check] [--strict] [--unknown-formats warn|error]`;
 
 /** Runs the command; resolves with the exit code. */
 export async function runCli(argv: string[], extras: CliExtras = {}): Promise<number> {
@@ -45,12 +46,14 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
       name: { type: "string" },
       check: { type: "boolean", default: false },
       strict: { type: "boolean", default: false },
+      "unknown-formats": { type: "string", default: "warn" },
     },
     USAGE,
   );
   if (args.exitCode !== undefined) return args.exitCode;
   const { values } = args;
-  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit, strict: values.strict };
+  const unknownFormats = unknownFormatsOption(values["unknown-formats"]);
+  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit, strict: values.strict, unknownFormats };
   const warn = (lines: string[]) => {
     for (const line of lines) process.stderr.write(`warning: ${line}\n`);
   };
@@ -85,4 +88,9 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
 // Run directly (`tsx generator/cli.ts`); generator/run.mjs imports the built module and calls runCli.
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   runCli(process.argv.slice(2)).then((code) => process.exit(code));
+}
+
+function unknownFormatsOption(value: string | undefined): UnknownFormats {
+  if (value === undefined || value === "warn" || value === "error") return value ?? "warn";
+  throw new UsageError(`--unknown-formats must be warn or error, not ${JSON.stringify(value)}\n${USAGE}`);
 }

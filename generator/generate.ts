@@ -22,6 +22,8 @@ import { REPO_ROOT } from "./paths.ts";
 import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
 import { compareStrings } from "./compare.ts";
 import { Warnings } from "./warnings.ts";
+import { readOpenApi30Leftovers } from "./openapi30-leftovers.ts";
+import type { UnknownFormats } from "./emit/validators/keywords/format.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
 
@@ -33,6 +35,8 @@ export interface GenerateOptions extends ApiModelOptions {
   emitSchemaTypes?: (contract: Pick<LoadedContract, "document">) => Promise<string>;
   /** Warnings stop generation (`--strict`). */
   strict?: boolean;
+  /** A `format` the validators do not check: an annotation with a warning (default), or an error (`--unknown-formats error`). */
+  unknownFormats?: UnknownFormats;
 }
 
 export interface StageTimings {
@@ -56,7 +60,8 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   const timings: StageTimings = { load: 0, model: 0, emit: 0, write: 0 };
   const warnings = new Warnings();
   let started = performance.now();
-  const contract = await loadContract(options.spec, warnings);
+  // 3.0 keywords left in a 3.1 document are read once here, for the types and the validators alike.
+  const contract = readOpenApi30Leftovers(await loadContract(options.spec, warnings), warnings);
   timings.load = performance.now() - started;
 
   try {
@@ -65,7 +70,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     timings.model = performance.now() - started;
 
     started = performance.now();
-    const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes, warnings);
+    const files = await emitAll(contract, api, options.emitSchemaTypes ?? emitSchemaTypes, warnings, options.unknownFormats);
     timings.emit = performance.now() - started;
     const where = contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath;
     if (options.strict && warnings.size > 0) throw warnings.toError(where, contract.sourcePointer);
@@ -106,6 +111,7 @@ async function emitAll(
   api: ApiModel,
   schemaTypes: (contract: Pick<LoadedContract, "document">) => Promise<string>,
   warnings: Warnings,
+  unknownFormats: UnknownFormats | undefined,
 ): Promise<OutputFile[]> {
   const tsHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "ts" });
   const mdHeader = header({ contractHash: api.contractHash, generatorName: GENERATOR_NAME, commentStyle: "markdown" });
@@ -116,7 +122,7 @@ async function emitAll(
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
 
   const className = clientClassName(api);
-  const validators = emitOperationValidators(contract, api, className, warnings);
+  const validators = emitOperationValidators(contract, api, className, warnings, unknownFormats);
   const sources: SourceFile[] = [emitClient(project, api, "src/client.ts", validators.names)];
   const models = emitModels(project, api, "src/models.ts", validators.names);
   if (models) sources.push(models);

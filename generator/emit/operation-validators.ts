@@ -17,6 +17,7 @@ import { emitValidatorModules, type ValidatorEntry } from "./validators.ts";
 import { isJsonMediaType } from "../media-types.ts";
 import { compareStrings } from "../compare.ts";
 import { Warnings } from "../warnings.ts";
+import type { UnknownFormats } from "./validators/keywords/format.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
 const PARAMS_ROOT = "x-generated-operation-parameters";
@@ -79,7 +80,13 @@ interface ResponseValidator {
   stem: string | undefined;
 }
 
-export function emitOperationValidators(contract: LoadedContract, model: ApiModel, className: string, warnings: Warnings = new Warnings()): OperationValidators {
+export function emitOperationValidators(
+  contract: LoadedContract,
+  model: ApiModel,
+  className: string,
+  warnings: Warnings = new Warnings(),
+  unknownFormats: UnknownFormats = "warn",
+): OperationValidators {
   // Per operation, its JSON success responses with a schema.
   const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
   const stems = validatorStems(model, className, jsonResponses);
@@ -90,6 +97,8 @@ export function emitOperationValidators(contract: LoadedContract, model: ApiMode
     entries,
     typeImport: 'import type { components } from "./schema.js";',
     views: { responses: [...new Set(stems.responses.flat())] },
+    warnings,
+    unknownFormats,
   });
   for (const stem of modules.withDefaults) names.withDefaults.add(stem);
   const responseSource = table.size === 0 ? undefined : responseModule(modules.views["responses"] as string, table);

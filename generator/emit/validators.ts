@@ -11,13 +11,15 @@
  * The code is plain statements: no runtime dependency but `runtime/validation.ts`, no `eval` or
  * `new Function` (strict CSP), one export per function for tree-shaking. Every `$ref` target is
  * one internal function pair, so recursive schemas work and nothing is emitted twice. Keywords the
- * emitter cannot check stop generation with a ContractError at their JSON pointer (see
- * `validators/vocabulary.ts` for the supported, ignored and refused keywords).
+ * emitter cannot compile correctly stop generation with a ContractError at their JSON pointer;
+ * unknown ones are annotations, told in `warnings` (see `validators/vocabulary.ts`).
  */
 import { ContractError } from "../errors.ts";
 import { parsePointer, pointer } from "../json-pointer.ts";
 import { jsDoc, stringLiteral } from "../escape.ts";
+import type { Warnings } from "../warnings.ts";
 import { Block, code, name, raw, type Declaration } from "./validators/code.ts";
+import type { UnknownFormats } from "./validators/keywords/format.ts";
 import { ValidatorCompiler } from "./validators/compile.ts";
 import type { Unit } from "./validators/context.ts";
 import { DefaultsCompiler } from "./validators/defaults.ts";
@@ -44,11 +46,14 @@ export interface EmitValidatorsOptions {
   /** Module specifier of the runtime helpers; default "./runtime/validation.js". */
   runtimeImport?: string;
   /**
-   * Formats to treat as annotations (not checked), on top of OpenAPI's int32, int64, float,
-   * double, password, binary and byte. Any other format the emitter does not check is refused
-   * with a ContractError, so each one ignored is a decision the caller states here.
+   * Formats to treat as annotations without a warning, on top of OpenAPI's int32, int64, float,
+   * double, password, binary and byte.
    */
   ignoredFormats?: readonly string[];
+  /** Any other format the emitter does not check: an annotation told in `warnings` (default), or a ContractError. */
+  unknownFormats?: UnknownFormats;
+  /** Where unknown formats and keywords (annotations) and patterns compiled without `u` are told. */
+  warnings?: Warnings;
   /**
    * Further modules from the same compilation, by name: each exports `validateX` for the listed
    * entries only, with just the code those reach, and imports nothing of the main module. (The
@@ -72,7 +77,7 @@ export function emitValidators(options: EmitValidatorsOptions): string {
 
 export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorModules {
   const runtimeImport = options.runtimeImport ?? "./runtime/validation.js";
-  const compiler = new ValidatorCompiler(options.document, options.ignoredFormats ?? []);
+  const compiler = new ValidatorCompiler(options.document, options);
   const defaults = new DefaultsCompiler(compiler);
   const roots = entryUnits(options, compiler);
   const declarations: Declaration[] = compiler.compilePending();

@@ -157,11 +157,21 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(fs.readdirSync(scratch).filter((name) => name.includes(".tmp-"))).toEqual([]);
   });
 
+  it("tells of an unknown format, and stops on it with --unknown-formats error", async () => {
+    const spec = writeContract("format.yaml", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, format: 'x*/y' } }"));
+    const where = '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/format: format "x*/y" is not checked';
+    const warned = await cli("--spec", spec, "--out", path.join(scratch, "format-out"));
+    expect([warned.code, warned.stderr]).toEqual([0, expect.stringContaining(`warning: ${spec}#${where}`)]);
+    const refused = await cli("--spec", spec, "--out", path.join(scratch, "format-never"), "--unknown-formats", "error");
+    expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining(where)]);
+    expect((await cli("--spec", spec, "--unknown-formats", "maybe")).code).toBe(1);
+  });
+
   it.each([
     ["an undeclared path parameter", MINIMAL.replace("- { name: id, in: path, required: true, schema: { type: string } }", "- { name: other, in: query, schema: { type: string } }"), "/paths/~1things~1{id}/get: path parameter {id} is in the path but not declared"],
     ["a server variable without default", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: [{ url: 'https://{region}.example.test', variables: { region: { enum: [eu] } } }]"), "/servers/0/variables/region: The field `default` must be present on this level."],
-    ["a format the validators cannot check", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, format: 'x*/y' } }"), '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/format: format "x*/y" is not supported'],
-    ["a keyword the validators do not support", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string } }, unevaluatedProperties: false"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/unevaluatedProperties"],
+    ["a pattern that is no regular expression", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, pattern: '(' } }"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/pattern: not a valid ECMAScript regular expression"],
+    ["a keyword the validators cannot compile", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string } }, $dynamicRef: '#x'"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/$dynamicRef"],
     ["a path parameter style the client cannot write", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, style: label, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/0/style: style "label" is not supported for a path parameter'],
     ["an unknown query parameter style", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: q, in: query, style: matrix, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/1/style: style "matrix" is not a query parameter style'],
     ["a property named like an Object.prototype method", MINIMAL.replace("properties: { id: { type: string } }", "properties: { valueOf: { type: string } }"), '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/valueOf: the key "valueOf" is named like a method of Object.prototype'],

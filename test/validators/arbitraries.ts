@@ -1,6 +1,7 @@
 /**
  * fast-check arbitraries for the validator tests: JSON Schemas from the supported subset (nested
- * objects, arrays, combinators, enums, bounds, a few safe patterns, formats, recursive `$defs`)
+ * objects, arrays, combinators, enums, bounds, a few safe patterns, formats, recursive `$defs`,
+ * `unevaluated*` beside any of them)
  * and JSON values drawn from the same small vocabulary, so that many values are valid.
  */
 import fc from "fast-check";
@@ -82,6 +83,8 @@ function keywords(sub: fc.Arbitrary<unknown>): fc.Arbitrary<[string, unknown]> {
     entry("if", sub),
     entry("then", sub),
     entry("else", sub),
+    entry("unevaluatedProperties", sub),
+    entry("unevaluatedItems", sub),
   );
 }
 

@@ -22,7 +22,7 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 /** Words of JavaScript and TypeScript (and globals) that generated code uses without tracking them. */
 const LANGUAGE_WORDS = new Set([
   "function", "return", "if", "else", "for", "in", "const", "let", "break", "typeof", "as", "new",
-  "true", "false", "null", "undefined", "any", "boolean", "string", "void", "unknown",
+  "true", "false", "null", "undefined", "any", "boolean", "string", "number", "void", "unknown",
   "Array", "Number", "JSON", "Set", "ReadonlySet", "RegExp", "isFinite",
 ]);
 

@@ -264,6 +264,11 @@ const EDGE_SCHEMAS: unknown[] = [
   { pattern: "^[0-9]{1,5}/[a-z]+$" },
   { pattern: "^\\d{4}-[ab]?$" },
   { patternProperties: { "^[a-c]+$": { type: "string" } }, additionalProperties: false, propertyNames: { pattern: "^\\w{2,}" } },
+  // unevaluated*: static, through branches, through a recursive $ref, and a pattern without the u flag.
+  { allOf: [{ properties: { a: {} } }], unevaluatedProperties: false, unevaluatedItems: false },
+  { anyOf: [{ patternProperties: { "[\\-\\:]": {} } }, { dependentSchemas: { a: { properties: { b: {} } } } }], unevaluatedProperties: { type: "string" } },
+  { if: { prefixItems: [{}] }, then: { contains: { type: "string" } }, else: { items: true }, unevaluatedItems: { not: {} } },
+  { $defs: { t: { properties: { n: { $ref: "#/$defs/t" } }, anyOf: [true, { $ref: "#/$defs/t" }, { required: ["a"], properties: { a: {} } }] } }, $ref: "#/$defs/t", unevaluatedProperties: false },
 ];
 
 describe("edge-case and random schemas", () => {
@@ -278,6 +283,22 @@ describe("edge-case and random schemas", () => {
     samples.forEach((sample, index) => {
       files.set(`/virtual/schema${index}.ts`, emitValidators({ document: sample as object, entries: [{ name: "X", pointer: "" }] }));
     });
+    expect(diagnosticsOf(files)).toEqual([]);
+  }, 600_000);
+});
+
+describe("the suite's unevaluated* schemas", () => {
+  it("compile with zero diagnostics", () => {
+    const suite = path.resolve(repoRoot, "../shared/suites/json-schema-test-suite/tests/draft2020-12");
+    const files = new Map<string, string>(virtualRuntimeFiles());
+    for (const file of ["unevaluatedProperties.json", "unevaluatedItems.json"]) {
+      const groups = JSON.parse(fs.readFileSync(path.join(suite, file), "utf8")) as Array<{ description: string; schema: object }>;
+      groups.forEach((group, index) => {
+        if (JSON.stringify(group.schema).includes("$dynamicRef")) return;
+        files.set(`/virtual/${file.replace(".json", "")}${index}.ts`, emitValidators({ document: group.schema, entries: [{ name: "X", pointer: "" }] }));
+      });
+    }
+    expect(files.size).toBeGreaterThan(60);
     expect(diagnosticsOf(files)).toEqual([]);
   }, 600_000);
 });

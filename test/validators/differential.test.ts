@@ -66,10 +66,23 @@ const AJV_BUGS: Array<{ schema: unknown; data: unknown[]; expected: boolean[]; w
     expected: [false, false, true],
     why: "ajv 8.20 accepts an array shorter than prefixItems without checking contains",
   },
+  {
+    // Found by this test (seed -771623849): the suite's unevaluatedItems.json ("unevaluatedItems depends on adjacent contains").
+    schema: { contains: { type: "number" }, unevaluatedItems: false },
+    data: [[{ c: -2 }, -2], ["x", -2], [1, 2]],
+    expected: [false, false, true],
+    why: "ajv 8.20 counts every item as evaluated once contains is there, matching or not",
+  },
 ];
 
+/** Where ajv's contains bug for unevaluatedItems (AJV_BUGS) could decide: not compared at random. */
+function ajvMisjudges(schemaValue: unknown): boolean {
+  const text = JSON.stringify(schemaValue);
+  return text.includes('"contains"') && text.includes('"unevaluatedItems"');
+}
+
 /** Keywords whose value is one schema, an array of schemas, or a map of schemas. */
-const ONE_SCHEMA = ["items", "contains", "additionalProperties", "propertyNames", "not", "if", "then", "else"];
+const ONE_SCHEMA = ["items", "contains", "additionalProperties", "propertyNames", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"];
 const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
 const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
 
@@ -204,6 +217,7 @@ describe("generated validators agree with ajv", () => {
   it("on random schemas and values", () => {
     fc.assert(
       fc.property(schema, fc.array(value, { minLength: 10, maxLength: 30 }), (schemaValue, data) => {
+        if (ajvMisjudges(schemaValue)) return;
         const results = compare(schemaValue, data);
         stats.runs++;
         stats.values += results.length;

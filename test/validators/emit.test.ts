@@ -4,7 +4,8 @@
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { emitValidators, type ValidatorEntry } from "../../generator/emit/validators.ts";
+import { emitValidators, type EmitValidatorsOptions, type ValidatorEntry } from "../../generator/emit/validators.ts";
+import { Warnings } from "../../generator/warnings.ts";
 import { ContractError } from "../../generator/errors.ts";
 import { loadContract, type LoadedContract } from "../../generator/load.ts";
 import { formatIssues } from "../../templates/runtime/validation.ts";
@@ -273,18 +274,114 @@ describe("withDefaults", () => {
   });
 });
 
+/** The warnings an emission tells, as `key pointer count`, and the loaded module. */
+function told(document: unknown, options: Partial<EmitValidatorsOptions> = {}): { warnings: string[]; module: LoadedValidators } {
+  const warnings = new Warnings();
+  const module = loadValidators(emitValidators({ document: document as object, entries: [{ name: "X", pointer: "" }], warnings, ...options }));
+  return { warnings: warnings.groups().map((g) => `${g.key} ${g.pointer} ${g.count}`), module };
+}
+
+describe("annotations told as warnings", () => {
+  it.each([
+    { document: { anyOf: [{ type: "string", foo: 1 }] }, warnings: ["keyword:foo /anyOf/0/foo 1"] },
+    // Also where the code leaves them out, and in the target of a $ref in such a branch.
+    { document: { anyOf: [true, { foo: 1 }], then: { foo: 2 } }, warnings: ["keyword:foo /anyOf/1/foo 2"] },
+    { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { bar: 1 } }, warnings: ["keyword:bar /x-extra/bar 1"] },
+    { document: { maxLenght: 3, properties: { a: { maxLenght: 1, nullabel: true } } }, warnings: ["keyword:maxLenght /maxLenght 2", "keyword:nullabel /properties/a/nullabel 1"] },
+    { document: { type: "integer", format: "hostname", properties: { a: { format: "hostname" } } }, warnings: ["format:hostname /format 2"] },
+    { document: { format: "int32", properties: { a: { format: "password" } } }, warnings: [] },
+  ])("$warnings", ({ document, warnings }) => {
+    expect(told(document).warnings).toEqual(warnings);
+  });
+
+  it("leaves an unknown keyword and an unknown format unchecked", () => {
+    const { module } = told({ type: "string", format: "hostname", minLenght: 100 });
+    expect([module["isX"]?.("not a host name!"), module["validateX"]?.("x")]).toEqual([true, []]);
+  });
+
+  it("refuses an unknown format when asked to, and not one the caller ignores", () => {
+    const document = { properties: { a: { format: "x*/y" }, b: { format: "uri-template" } } };
+    expect(told(document).warnings).toEqual(["format:x*/y /properties/a/format 1", "format:uri-template /properties/b/format 1"]);
+    try {
+      emitValidators({ document, entries: [{ name: "X", pointer: "" }], unknownFormats: "error" });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ContractError);
+      expect([(error as ContractError).pointer, (error as ContractError).reason]).toEqual(["/properties/a/format", expect.stringMatching(/format "x\*\/y" is not checked.*errors here/)]);
+    }
+    expect(told(document, { unknownFormats: "error", ignoredFormats: ["x*/y", "uri-template"] }).warnings).toEqual([]);
+  });
+
+  it("compiles a pattern valid only without the u flag without it", () => {
+    const { warnings, module } = told({ properties: { a: { pattern: "^[\\-\\:]+$" } }, patternProperties: { "\\:": { type: "integer" } } });
+    expect(warnings).toEqual(["pattern:no-u-flag /properties/a/pattern 2"]);
+    expect(["-:", "a"].map((a) => module["isX"]?.({ a }))).toEqual([true, false]);
+    expect([module["isX"]?.({ "x:y": 1 }), module["validateX"]?.({ "x:y": "1" })]).toEqual([true, [expect.objectContaining({ path: "/x:y", keyword: "type" })]]);
+  });
+});
+
+describe("unevaluatedProperties and unevaluatedItems", () => {
+  // The service's request bodies: a base schema and an extension joined by allOf, nothing else allowed.
+  const service = {
+    openapi: "3.1.0",
+    components: {
+      schemas: {
+        Base: { type: "object", required: ["prompt"], properties: { prompt: { type: "string" }, seed: { type: "integer" } } },
+        VideoInput: {
+          allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", properties: { duration: { enum: [5, 10] } } }],
+          unevaluatedProperties: false,
+        },
+      },
+    },
+  };
+  const entries = [{ name: "VideoInput", pointer: "/components/schemas/VideoInput" }];
+
+  it("allOf + unevaluatedProperties: false accepts the members of every part and nothing else", () => {
+    const module = loadValidators(emitValidators({ document: service, entries }));
+    const cases = [{ prompt: "p" }, { prompt: "p", seed: 1, duration: 5 }, { prompt: "p", durations: 5 }, { prompt: "p", duration: 7 }, { seed: 1 }];
+    expect(cases.map((value) => module["isVideoInput"]?.(value))).toEqual([true, true, false, false, false]);
+    expect(module["validateVideoInput"]?.({ prompt: "p", "a/b": 1 })).toEqual([
+      { path: "", keyword: "unevaluatedProperties", message: 'must not have unevaluated property "a/b"', schemaPath: "/components/schemas/VideoInput/unevaluatedProperties" },
+    ]);
+  });
+
+  it("compiles the service's shape to a static check: no set of evaluated names", () => {
+    const source = emitValidators({ document: service, entries });
+    expect(source).toContain('k2 !== "prompt" && k2 !== "seed" && k2 !== "duration"');
+    expect(source).not.toContain("new Set<string>()");
+  });
+
+  it.each([
+    { schema: { anyOf: [{ properties: { a: { type: "string" } } }, { properties: { b: {} } }], unevaluatedProperties: false }, valid: [{ a: "x" }, { a: "x", b: 1 }, { b: 1 }], invalid: [{ a: 1 }, { c: 1 }, { a: 1, b: 1 }] },
+    { schema: { oneOf: [{ required: ["a"], properties: { a: {} } }, { required: ["b"], properties: { b: {} } }], unevaluatedProperties: false }, valid: [{ a: 1 }, { b: 1 }], invalid: [{ a: 1, b: 1 }, { a: 1, c: 1 }] },
+    { schema: { if: { required: ["a"], properties: { a: {} } }, then: { properties: { b: {} } }, else: { properties: { c: {} } }, unevaluatedProperties: false }, valid: [{ a: 1, b: 1 }, { c: 1 }, {}], invalid: [{ a: 1, c: 1 }, { b: 1 }] },
+    { schema: { not: { properties: { a: {} }, required: ["a"], maxProperties: 0 }, unevaluatedProperties: false }, valid: [{}], invalid: [{ a: 1 }] },
+    { schema: { dependentSchemas: { a: { properties: { b: {} } } }, properties: { a: {} }, unevaluatedProperties: { type: "number" } }, valid: [{ a: 1, b: "x" }, { b: 1 }], invalid: [{ b: "x" }] },
+    { schema: { patternProperties: { "^x-": {} }, allOf: [{ additionalProperties: { type: "string" } }], unevaluatedProperties: false }, valid: [{ "x-a": "s", b: "s" }], invalid: [{ b: 1 }, { "x-a": 1 }] },
+    { schema: { prefixItems: [{}], allOf: [{ prefixItems: [{}, {}] }], unevaluatedItems: false }, valid: [[1, 2]], invalid: [[1, 2, 3]] },
+    { schema: { contains: { type: "string" }, minContains: 0, unevaluatedItems: { type: "number" } }, valid: [["a", 1], []], invalid: [["a", null]] },
+    { schema: { anyOf: [{ items: { type: "string" } }, { prefixItems: [{ type: "number" }] }], unevaluatedItems: false }, valid: [["a", "b"], [1]], invalid: [[1, 2]] },
+    // Through a property, each level has its own evaluation.
+    { schema: { properties: { n: { $ref: "#" }, a: {} }, unevaluatedProperties: false }, valid: [{ n: { a: 1 } }], invalid: [{ n: { b: 1 } }] },
+  ])("$schema", ({ schema, valid, invalid }) => {
+    const module = compile(schema);
+    expect(valid.map((value) => [value, module["isX"]?.(value), module["validateX"]?.(value)])).toEqual(valid.map((value) => [value, true, []]));
+    for (const value of invalid) {
+      expect([value, module["isX"]?.(value)]).toEqual([value, false]);
+      expect((module["validateX"]?.(value) as unknown[]).length).toBeGreaterThan(0);
+    }
+  });
+});
+
 describe("refusals", () => {
   it.each([
     { document: { properties: { a: { type: "string", nullable: true } } }, pointer: "/properties/a/nullable", reason: /OpenAPI 3\.0/ },
-    { document: { items: { unevaluatedProperties: false } }, pointer: "/items/unevaluatedProperties", reason: /not supported/ },
     { document: { $dynamicRef: "#meta" }, pointer: "/$dynamicRef", reason: /not supported/ },
-    { document: { anyOf: [{ type: "string", foo: 1 }] }, pointer: "/anyOf/0/foo", reason: /unsupported schema keyword "foo"/ },
-    { document: { format: "hostname" }, pointer: "/format", reason: /format "hostname" is not supported.*generation stops/ },
     { document: { $ref: "https://example.org/s.json" }, pointer: "/$ref", reason: /outside the document/ },
     { document: { $ref: "#/$defs/missing" }, pointer: "/$ref", reason: /points at nothing/ },
     { document: { properties: { a: { $id: "a.json" } } }, pointer: "/properties/a/$id", reason: /document root/ },
-    { document: { pattern: "(" }, pointer: "/pattern", reason: /regular expression/ },
-    { document: { pattern: "\\-" }, pointer: "/pattern", reason: /u flag/ },
+    { document: { pattern: "(" }, pointer: "/pattern", reason: /regular expression \(with or without the u flag\)/ },
+    { document: { pattern: "[z-a]" }, pointer: "/pattern", reason: /regular expression/ },
     { document: { minLength: -1 }, pointer: "/minLength", reason: /non-negative integer/ },
     { document: { items: [{}] }, pointer: "/items", reason: /prefixItems/ },
     { document: { exclusiveMinimum: true }, pointer: "/exclusiveMinimum", reason: /draft-04/ },
@@ -294,13 +391,9 @@ describe("refusals", () => {
     // an anyOf with a true branch, contains with minContains 0, then without if).
     { document: { type: "number", pattern: "(" }, pointer: "/pattern", reason: /regular expression/ },
     { document: { type: "string", minimum: "5" }, pointer: "/minimum", reason: /must be a number/ },
-    { document: { type: "integer", format: "hostname" }, pointer: "/format", reason: /format "hostname" is not supported/ },
     { document: { type: "string", properties: { a: { $dynamicRef: "#x" } } }, pointer: "/properties/a/$dynamicRef", reason: /not supported/ },
-    { document: { anyOf: [true, { foo: 1 }] }, pointer: "/anyOf/1/foo", reason: /unsupported schema keyword "foo"/ },
-    { document: { contains: { unevaluatedProperties: false }, minContains: 0 }, pointer: "/contains/unevaluatedProperties", reason: /not supported/ },
-    { document: { then: { foo: 1 } }, pointer: "/then/foo", reason: /unsupported schema keyword/ },
     // The target of a $ref in a branch the code leaves out never becomes a unit: it is audited all the same.
-    { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { foo: 1 } }, pointer: "/x-extra/foo", reason: /unsupported schema keyword "foo"/ },
+    { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { format: 1 } }, pointer: "/x-extra/format", reason: /must be a string/ },
     { document: { type: "string", items: { $ref: "#/x-extra" }, "x-extra": { pattern: "(" } }, pointer: "/x-extra/pattern", reason: /regular expression/ },
     { document: { minContains: -1 }, pointer: "/minContains", reason: /non-negative integer/ },
     { document: { $anchor: 5 }, pointer: "/$anchor", reason: /not a plain name/ },
@@ -312,14 +405,8 @@ describe("refusals", () => {
   });
 
   it("names the contract pointer inside an OpenAPI document", () => {
-    const document = { openapi: "3.1.0", components: { schemas: { Bad: { type: "object", properties: { "a/b": { type: "string", "x-ok": 1, maxLenght: 3 } } } } } };
-    expect(refusal(document, [{ name: "Bad", pointer: "/components/schemas/Bad" }]).pointer).toBe("/components/schemas/Bad/properties/a~1b/maxLenght");
-  });
-
-  it("ignores the formats the caller names, and only those", () => {
-    const document = { properties: { a: { format: "x*/y" }, b: { format: "uri-template" } } };
-    expect(refusal(document).pointer).toBe("/properties/a/format");
-    expect(() => emitValidators({ document, entries: [{ name: "X", pointer: "" }], ignoredFormats: ["x*/y", "uri-template"] })).not.toThrow();
+    const document = { openapi: "3.1.0", components: { schemas: { Bad: { type: "object", properties: { "a/b": { type: "string", "x-ok": 1, maxLength: -3 } } } } } };
+    expect(refusal(document, [{ name: "Bad", pointer: "/components/schemas/Bad" }]).pointer).toBe("/components/schemas/Bad/properties/a~1b/maxLength");
   });
 
   it("ignores annotations and OpenAPI's data-type formats", () => {

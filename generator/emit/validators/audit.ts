@@ -9,7 +9,8 @@
  */
 import { ContractError } from "../../errors.ts";
 import { pointer } from "../../json-pointer.ts";
-import { formatChecker } from "./keywords/format.ts";
+import type { Warnings } from "../../warnings.ts";
+import { auditFormat, type UnknownFormats } from "./keywords/format.ts";
 import { BOUND_KEYWORDS } from "./keywords/number.ts";
 import { checkKeywords } from "./vocabulary.ts";
 import {
@@ -33,7 +34,7 @@ import { isObject, type SchemaObject } from "./schema-object.ts";
 const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties"];
 const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
 const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
-const SINGLE_SCHEMAS = ["additionalProperties", "propertyNames", "contains", "not", "if", "then", "else"];
+const SINGLE_SCHEMAS = ["additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"];
 
 export class SchemaAudit {
   private readonly audited = new Set<string>();
@@ -43,6 +44,8 @@ export class SchemaAudit {
     private readonly document: unknown,
     private readonly refs: RefResolver,
     private readonly ignoredFormats: ReadonlySet<string>,
+    private readonly unknownFormats: UnknownFormats,
+    private readonly warnings: Warnings,
   ) {}
 
   /** Audits a unit's schema, then every `$ref` target it reaches (through other targets too). */
@@ -58,7 +61,7 @@ export class SchemaAudit {
     this.audited.add(at);
     if (typeof schema === "boolean") return;
     if (!isObject(schema)) throw new ContractError(at, "a schema must be an object or a boolean");
-    checkKeywords(schema, at, at === "");
+    checkKeywords(schema, at, at === "", this.warnings);
     this.checkValues(schema, at);
     // Queued, not followed: a chain of $refs may be longer than the call stack is deep.
     if ("$ref" in schema) this.refsToAudit.push(this.refs.resolve(schema["$ref"], at + "/$ref"));
@@ -74,15 +77,21 @@ export class SchemaAudit {
     for (const keyword of BOUND_KEYWORDS) if (keyword in schema) finiteNumber(schema, keyword, at);
     if ("multipleOf" in schema) divisorOf(schema, at);
     if ("uniqueItems" in schema) uniqueItemsOf(schema, at);
-    if ("pattern" in schema) checkPattern(schema["pattern"], at + "/pattern");
-    if ("format" in schema) formatChecker(schema["format"], at + "/format", this.ignoredFormats);
+    if ("pattern" in schema) this.pattern(schema["pattern"], at + "/pattern");
+    if ("format" in schema) auditFormat(schema["format"], at + "/format", this.ignoredFormats, this.unknownFormats, this.warnings);
     if ("dependentRequired" in schema) dependentRequiredOf(schema, at);
+  }
+
+  /** A pattern valid only without the `u` flag is compiled so, and told. */
+  private pattern(source: unknown, at: string): void {
+    if (checkPattern(source, at).unicode) return;
+    this.warnings.add("pattern:no-u-flag", at, `pattern ${JSON.stringify(source)} is invalid with the u flag JSON Schema asks for: compiled without it`);
   }
 
   private auditSubschemas(schema: SchemaObject, at: string): void {
     for (const keyword of SCHEMA_MAPS) {
       for (const [name, sub] of Object.entries(schemaMap(schema, keyword, at))) {
-        if (keyword === "patternProperties") checkPattern(name, at + pointer(keyword, name));
+        if (keyword === "patternProperties") this.pattern(name, at + pointer(keyword, name));
         this.audit(sub, at + pointer(keyword, name));
       }
     }

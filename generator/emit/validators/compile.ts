@@ -19,18 +19,28 @@ import { code, functionDeclaration, name, raw, RETURN_FALSE, Scope, type Block, 
 import { ModuleConstants } from "./constants.ts";
 import { ISSUES, PATH, VALUE, type Ctx, type Env, type Unit } from "./context.ts";
 import { IGNORED_FORMATS } from "./vocabulary.ts";
+import type { UnknownFormats } from "./keywords/format.ts";
+import { Warnings } from "../../warnings.ts";
 import { SameInstanceRefs } from "./recursion.ts";
 import { RefResolver, schemaAt } from "./resolve.ts";
 import { runtime } from "./runtime-helpers.ts";
 import { sameValueCode, schemaCode } from "./schema.ts";
 import { Stems } from "./stems.ts";
 
+export interface CompilerOptions {
+  /** Formats that are annotations without a warning, on top of OpenAPI's data-type formats. */
+  ignoredFormats?: readonly string[];
+  /** An unknown format: an annotation told as a warning (the default), or an error. */
+  unknownFormats?: UnknownFormats;
+  /** Where annotations the validators ignore, and patterns compiled without `u`, are told. */
+  warnings?: Warnings;
+}
+
 export class ValidatorCompiler implements Env {
   /** Per JSON pointer, its unit, in creation order. */
   readonly units = new Map<string, Unit>();
   readonly constants = new ModuleConstants();
   readonly recursion = new SameInstanceRefs();
-  readonly ignoredFormats: ReadonlySet<string>;
   private readonly refs: RefResolver;
   private readonly audit: SchemaAudit;
   private readonly stems = new Stems();
@@ -38,11 +48,11 @@ export class ValidatorCompiler implements Env {
 
   constructor(
     readonly document: unknown,
-    ignoredFormats: readonly string[] = [],
+    options: CompilerOptions = {},
   ) {
-    this.ignoredFormats = new Set([...IGNORED_FORMATS, ...ignoredFormats]);
+    const ignoredFormats = new Set([...IGNORED_FORMATS, ...(options.ignoredFormats ?? [])]);
     this.refs = new RefResolver(document);
-    this.audit = new SchemaAudit(document, this.refs, this.ignoredFormats);
+    this.audit = new SchemaAudit(document, this.refs, ignoredFormats, options.unknownFormats ?? "warn", options.warnings ?? new Warnings());
   }
 
   /** The unit of the schema at `at` (a normalized JSON pointer), created on first use. */

@@ -5,6 +5,7 @@
  */
 import { code, indent, name, raw, type Code, type Declaration } from "./code.ts";
 import { primitiveLiteral } from "./literals.ts";
+import type { Pattern } from "./keyword-values.ts";
 import { parsePattern, patternScan } from "./patterns.ts";
 
 export class ModuleConstants {
@@ -34,17 +35,19 @@ export class ModuleConstants {
   }
 
   /**
-   * The test of a `pattern` (ECMAScript semantics with the `u` flag, as JSON Schema asks; already
-   * checked to compile), as a function from the tested expression to code.
+   * The test of a `pattern` (ECMAScript semantics with the `u` flag, as JSON Schema asks, or
+   * without it for a pattern only valid so; already checked to compile), as a function from the
+   * tested expression to code. Scans are made for `u` patterns only (patterns.ts reads that syntax).
    */
-  pattern(source: string): (value: Code) => Code {
-    let declared = this.patterns.get(source);
+  pattern({ source, unicode }: Pattern): (value: Code) => Code {
+    const key = `${unicode ? "u" : "-"}${source}`;
+    let declared = this.patterns.get(key);
     if (declared === undefined) {
-      const scan = parsePattern(source);
+      const scan = unicode ? parsePattern(source) : undefined;
       declared = `${scan === undefined ? "re" : "match"}_${this.patterns.size}`;
-      this.patterns.set(source, declared);
+      this.patterns.set(key, declared);
       if (scan === undefined) {
-        this.declare(declared, code`const ${raw(declared)} = /* @__PURE__ */ new RegExp(${source}, "u");`);
+        this.declare(declared, code`const ${raw(declared)} = /* @__PURE__ */ new RegExp(${source}, ${unicode ? "u" : ""});`);
       } else {
         // The scan's own locals (`s`, `i`, `n`, …) reference nothing outside it.
         this.declarations.push({ name: declared, lines: [`function ${declared}(s: string): boolean {`, ...indent(patternScan(scan)), "}"], names: [] });

@@ -26,7 +26,6 @@ export interface Unit {
 export interface Env {
   readonly constants: ModuleConstants;
   readonly recursion: SameInstanceRefs;
-  readonly ignoredFormats: ReadonlySet<string>;
   /** The unit of the schema a `$ref` (found at `at`) points to. */
   refTarget(ref: unknown, at: string): Unit;
   /** The code of a subschema. */

@@ -71,15 +71,32 @@ export function dependentRequiredOf(schema: SchemaObject, at: string): Array<[st
   return Object.keys(dependencies).map((name) => [name, stringArray(dependencies, name, at + "/dependentRequired")]);
 }
 
-/** A `pattern` (or a `patternProperties` key): a string that compiles with the `u` flag, as JSON Schema asks. */
-export function checkPattern(source: unknown, at: string): string {
+/** A regular expression of the contract, and whether it compiles with the `u` flag. */
+export interface Pattern {
+  source: string;
+  unicode: boolean;
+}
+
+/**
+ * A `pattern` (or a `patternProperties` key): a string that compiles with the `u` flag, as JSON
+ * Schema asks, or, as many documents written for other engines have it (`[\-\:]`), only without.
+ */
+export function checkPattern(source: unknown, at: string): Pattern {
   if (typeof source !== "string") throw new ContractError(at, "a pattern must be a string");
+  if (compiles(source, "u") === undefined) return { source, unicode: true };
+  const problem = compiles(source, "");
+  if (problem !== undefined) throw new ContractError(at, `not a valid ECMAScript regular expression (with or without the u flag): ${problem}`);
+  return { source, unicode: false };
+}
+
+/** Undefined when `source` compiles with `flags`, else the engine's complaint. */
+function compiles(source: string, flags: string): string | undefined {
   try {
-    new RegExp(source, "u");
+    new RegExp(source, flags);
+    return undefined;
   } catch (error) {
-    throw new ContractError(at, `not a valid ECMAScript regular expression (with the u flag): ${(error as Error).message}`);
+    return (error as Error).message;
   }
-  return source;
 }
 
 /** `prefixItems` (possibly empty), `allOf`, `anyOf`, `oneOf`. */

@@ -49,6 +49,11 @@ export const messages = {
   /** The issue the property name `k`'s own issues are collapsed into. */
   propertyName: (k: Code) => code`"property name " + JSON.stringify(${k}) + " is invalid"`,
   additionalProperty: (k: Code) => code`"must not have additional property " + JSON.stringify(${k})`,
+  unevaluatedProperty: (k: Code) => code`"must not have unevaluated property " + JSON.stringify(${k})`,
+  /** `unevaluatedItems: false` where the first `n` items are evaluated. */
+  unevaluatedItems: (n: number) => (n === 0 ? "must be an empty array (no item is evaluated)" : `must have at most ${plural(n, "item")} (the evaluated ones)`),
+  /** `i` holds the index of an item no keyword evaluated. */
+  unevaluatedItem: (i: Code) => code`"must not have unevaluated item " + ${i}`,
 
   anyOf: "must match at least one schema in anyOf",
   oneOf: "must match exactly one schema in oneOf",

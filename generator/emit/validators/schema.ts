@@ -21,6 +21,7 @@ import { propertyLoop } from "./keywords/property-loop.ts";
 import { refKeyword } from "./keywords/ref.ts";
 import { stringKeywords } from "./keywords/string.ts";
 import { typeCheck, typeGuard } from "./keywords/type.ts";
+import { unevaluatedItems, unevaluatedProperties } from "./keywords/unevaluated.ts";
 import { messages } from "./messages.ts";
 import { isObject, type SchemaObject } from "./schema-object.ts";
 
@@ -44,6 +45,7 @@ export function schemaCode(schema: unknown, at: string, ctx: Ctx): Block {
   group(rest, known, ["array"], typeGuard("array", v), (g) => {
     arrayKeywords(schema, at, ctx, g);
     containsKeyword(schema, at, ctx, g);
+    unevaluatedItems(schema, at, ctx, g);
   });
   group(rest, known, ["object"], typeGuard("object", v), (g) => objectKeywords(schema, at, ctx, g));
   if ("$ref" in schema) refKeyword(schema["$ref"], at + "/$ref", ctx, rest);
@@ -76,6 +78,7 @@ function objectKeywords(schema: SchemaObject, at: string, ctx: Ctx, b: Block): v
   propertyCounts(schema, at, ctx, b);
   dependentRequired(schema, at, ctx, b);
   dependentSchemas(schema, at, ctx, b);
+  unevaluatedProperties(schema, at, ctx, b);
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Which JSON Schema (2020-12) keywords the validator emitter checks, which it ignores as
- * annotations, and which it refuses. Nothing is ignored silently: a keyword in neither list
- * stops generation with a ContractError naming its JSON pointer.
+ * annotations, and which it refuses (those it cannot compile correctly). A keyword it does not
+ * know is an annotation too, told once per keyword as a warning: nothing is ignored silently.
  */
 import { ContractError } from "../../errors.ts";
 import { pointer } from "../../json-pointer.ts";
+import type { Warnings } from "../../warnings.ts";
 import type { RuntimeValue } from "./runtime-helpers.ts";
 
 /** Keywords the generated validators check. */
@@ -46,6 +47,8 @@ export const ASSERTION_KEYWORDS: ReadonlySet<string> = new Set([
   "if",
   "then",
   "else",
+  "unevaluatedProperties",
+  "unevaluatedItems",
 ]);
 
 /**
@@ -95,8 +98,8 @@ export const FORMAT_CHECKERS: ReadonlyMap<string, FormatChecker> = new Map<strin
 
 /**
  * OpenAPI's data-type formats (OpenAPI 3.1 §4.8.5.2: int32, int64, float, double, password) and
- * the 3.0-era `binary`/`byte` string hints: annotations by design, never checked. Any other
- * format is refused rather than silently not checked.
+ * the 3.0-era `binary`/`byte` string hints: annotations by design, never checked, said nothing of.
+ * Any other format is an annotation told as a warning (or refused, on request).
  */
 export const IGNORED_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double", "password", "binary", "byte"]);
 
@@ -107,8 +110,6 @@ export const ACCEPTED_DIALECTS: ReadonlySet<string> = new Set([
 ]);
 
 const REFUSALS: ReadonlyMap<string, string> = new Map([
-  ["unevaluatedProperties", "unevaluatedProperties is not supported (it needs annotation tracking); use additionalProperties"],
-  ["unevaluatedItems", "unevaluatedItems is not supported (it needs annotation tracking); use items"],
   ["$dynamicRef", "$dynamicRef is not supported; use $ref"],
   ["$dynamicAnchor", "$dynamicAnchor is not supported"],
   ["$recursiveRef", "$recursiveRef (draft 2019-09) is not supported; use $ref"],
@@ -120,15 +121,19 @@ const REFUSALS: ReadonlyMap<string, string> = new Map([
   ["additionalItems", "additionalItems is draft 2019-09; use prefixItems and items"],
 ]);
 
-/** Refuses any member of a schema object that is neither checked nor a known annotation. */
-export function checkKeywords(schema: Record<string, unknown>, at: string, isDocumentRoot: boolean): void {
+/**
+ * Refuses the keywords that cannot be compiled correctly and bad values of the annotations it
+ * reads; tells of an unknown keyword (not an `x-` extension), which is an annotation.
+ */
+export function checkKeywords(schema: Record<string, unknown>, at: string, isDocumentRoot: boolean, warnings: Warnings): void {
   for (const keyword of Object.keys(schema)) {
     if (ASSERTION_KEYWORDS.has(keyword) || keyword.startsWith("x-")) continue;
     const where = at + pointer(keyword);
     const refusal = REFUSALS.get(keyword);
     if (refusal !== undefined) throw new ContractError(where, refusal);
     if (!ANNOTATION_KEYWORDS.has(keyword)) {
-      throw new ContractError(where, `unsupported schema keyword ${JSON.stringify(keyword)}: validators cannot be generated for it`);
+      warnings.add(`keyword:${keyword}`, where, `unknown schema keyword ${JSON.stringify(keyword)}: an annotation, the validators ignore it`);
+      continue;
     }
     const value = schema[keyword];
     if (keyword === "$id" && !isDocumentRoot) {

@@ -22,8 +22,8 @@ export function stringKeywords(schema: SchemaObject, at: string, ctx: Ctx, b: Bl
     check(b, ctx, code`${v}.length > ${n} && ${runtime("ucs2length")}(${v}) > ${n}`, "maxLength", messages.maxLength(n), at + "/maxLength");
   }
   if ("pattern" in schema) {
-    const source = checkPattern(schema["pattern"], at + "/pattern");
-    const matches = ctx.env.constants.pattern(source);
-    check(b, ctx, code`!${matches(v)}`, "pattern", messages.pattern(source), at + "/pattern");
+    const pattern = checkPattern(schema["pattern"], at + "/pattern");
+    const matches = ctx.env.constants.pattern(pattern);
+    check(b, ctx, code`!${matches(v)}`, "pattern", messages.pattern(pattern.source), at + "/pattern");
   }
 }

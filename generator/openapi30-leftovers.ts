@@ -1,0 +1,115 @@
+/**
+ * OpenAPI 3.0 keywords left in a document that says 3.1, read as 3.0 meant them, each kind told
+ * once as a warning. Done once, before the schema emitters, so that the types (openapi-typescript)
+ * and the validators read the same schemas:
+ *
+ * - `nullable: true` beside `type` adds "null" to the type (and `null` to an `enum`); without
+ *   `type` it does nothing (OpenAPI 3.0.3: "only if type is explicitly defined");
+ * - a boolean `exclusiveMinimum`/`exclusiveMaximum` makes `minimum`/`maximum` exclusive;
+ * - `example` stays an annotation (3.1 has `examples`).
+ *
+ * A document without them is returned as it is (same object): nothing else changes.
+ */
+import { pointer } from "./json-pointer.ts";
+import type { LoadedContract } from "./load.ts";
+import type { Warnings } from "./warnings.ts";
+
+type Json = Record<string, unknown>;
+
+const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
+const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
+const SINGLE_SCHEMAS = ["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"];
+/** Members of non-schema objects that hold data, never a `schema`. */
+const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function readOpenApi30Leftovers(contract: LoadedContract, warnings: Warnings): LoadedContract {
+  const version = String(contract.document["openapi"] ?? "");
+  if (version.startsWith("3.0")) return contract;
+  if (!walkDocument(contract.document, undefined)) return contract;
+  // The loaded document is frozen: the emitters get a corrected copy.
+  const document = structuredClone(contract.document);
+  walkDocument(document, warnings);
+  return { ...contract, document };
+}
+
+/** Whether the document has a leftover; with `warnings`, corrects them in place and tells. */
+function walkDocument(document: Json, warnings: Warnings | undefined): boolean {
+  let found = false;
+  const schema = (node: unknown, at: string): void => {
+    if (!isObject(node)) return;
+    if (leftovers(node, at, warnings)) found = true;
+    for (const keyword of SCHEMA_MAPS) {
+      const map = node[keyword];
+      if (isObject(map)) for (const [name, sub] of Object.entries(map)) schema(sub, at + pointer(keyword, name));
+    }
+    for (const keyword of SCHEMA_ARRAYS) {
+      const list = node[keyword];
+      if (Array.isArray(list)) list.forEach((sub, index) => schema(sub, `${at}/${keyword}/${index}`));
+    }
+    for (const keyword of SINGLE_SCHEMAS) if (keyword in node) schema(node[keyword], at + pointer(keyword));
+  };
+  // Outside schemas: every `schema` member (parameters, media types, headers) and components.schemas.
+  const other = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) return node.forEach((item, index) => other(item, `${at}/${index}`));
+    if (!isObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (DATA_MEMBERS.has(key) || key.startsWith("x-")) continue;
+      if (key === "schema") schema(value, at + pointer(key));
+      else if (key === "schemas" && at === "/components" && isObject(value)) {
+        for (const [name, sub] of Object.entries(value)) schema(sub, at + pointer(key, name));
+      } else other(value, at + pointer(key));
+    }
+  };
+  other(document, "");
+  return found;
+}
+
+/** The leftovers of one schema object; corrected (and told) when `warnings` is given. */
+function leftovers(node: Json, at: string, warnings: Warnings | undefined): boolean {
+  let found = false;
+  if ("nullable" in node && typeof node["nullable"] === "boolean") {
+    found = true;
+    if (warnings !== undefined) nullable(node, at, warnings);
+  }
+  for (const [exclusive, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof node[exclusive] !== "boolean") continue;
+    found = true;
+    if (warnings === undefined) continue;
+    warnings.add(
+      `openapi30:${exclusive}`,
+      at + pointer(exclusive),
+      `boolean ${exclusive} is OpenAPI 3.0: read as 3.0 meant it (${bound} becomes exclusive); in 3.1 write ${exclusive}: <number>`,
+    );
+    if (node[exclusive] === true && typeof node[bound] === "number") {
+      node[exclusive] = node[bound];
+      delete node[bound];
+    } else delete node[exclusive];
+  }
+  if ("example" in node) found = true;
+  if ("example" in node && warnings !== undefined) {
+    warnings.add("openapi30:example", at + "/example", "example in a schema is OpenAPI 3.0 (deprecated in 3.1): an annotation; write examples: [...]");
+  }
+  return found;
+}
+
+function nullable(node: Json, at: string, warnings: Warnings): void {
+  const type = node["type"];
+  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : undefined;
+  if (node["nullable"] === true && types !== undefined) {
+    warnings.add("openapi30:nullable", at + "/nullable", 'nullable is OpenAPI 3.0: read as 3.0 meant it ("null" added to type); in 3.1 write type: [..., "null"]');
+    if (!types.includes("null")) node["type"] = [...types, "null"];
+    const values = node["enum"];
+    if (Array.isArray(values) && !values.includes(null)) node["enum"] = [...values, null];
+  } else {
+    warnings.add(
+      "openapi30:nullable-ignored",
+      at + "/nullable",
+      "nullable without type (or nullable: false) has no effect (OpenAPI 3.0.3); in 3.1 write type: [..., \"null\"] or anyOf: [..., { type: \"null\" }]",
+    );
+  }
+  delete node["nullable"];
+}
