@@ -55,7 +55,7 @@ describe("OpenAPI 3.0 in", () => {
     const error = await generateFiles({ spec: fixture("openapi-3.0-nullable.yaml") }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContractError);
     // The upgrade turned `{nullable, allOf: [X]}` into `{anyOf: [X, {type: null}]}`: the file has allOf/0.
-    expect((error as ContractError).pointer).toBe("/components/schemas/Thing/properties/kind/allOf/0/format");
+    expect((error as ContractError).pointer).toBe("/components/schemas/Thing/properties/kind/allOf/0/pattern");
     expect((error as ContractError).file).toBe(fixture("openapi-3.0-nullable.yaml"));
   });
 
