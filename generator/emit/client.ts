@@ -95,7 +95,8 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
       {
         parameters: [{ name: "options", type: `${className}Options`, initializer: "{}" }],
         statements: [
-          `const { ${api.servers.map((s) => s.key).join(", ")}, ...core } = options;`,
+          // A document without servers (webhooks only) has no base-URL options to take out.
+          `const { ${[...api.servers.map((s) => s.key), "...core"].join(", ")} } = options;`,
           (writer) => {
             writer.write("super(").newLine();
             writer.write(`{ ...core, servers: { ${api.servers.map((s) => s.key).join(", ")} } },`).newLine();
