@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SourceFile } from "ts-morph";
 import { Project } from "./emit/ts-morph.ts";
-import { clientClassName, emitClient } from "./emit/client.ts";
+import { baseErrorName, clientClassName, emitClient } from "./emit/client.ts";
 import { emitBin, emitJobs } from "./emit/jobs.ts";
 import { ContractError } from "./errors.ts";
 import { emitModels } from "./emit/models.ts";
@@ -138,7 +138,7 @@ async function emitAll(
   }
   for (const file of runtimeFiles()) files.push({ path: file.path, contents: tsHeader + file.contents });
   const validatorStem = validators.names.schemas.values().next().value;
-  for (const file of emitPackageFiles(api, className, packageDependencies(), { sourcePaths: files.map((f) => f.path), validatorStem })) {
+  for (const file of emitPackageFiles(api, className, packageDependencies(), { sourcePaths: files.map((f) => f.path), validatorStem, baseError: baseErrorName(api, className) })) {
     files.push({ path: file.path, contents: file.path.endsWith(".md") ? mdHeader + file.contents : file.contents });
   }
   return files.sort((a, b) => compareStrings(a.path, b.path));
@@ -146,11 +146,18 @@ async function emitAll(
 
 function emitIndex(project: Project, api: ApiModel, className: string, hasModels: boolean): SourceFile {
   const file = project.createSourceFile("src/index.ts", "", { overwrite: true });
+  const baseError = baseErrorName(api, className);
   file.addExportDeclarations([
     { moduleSpecifier: "./client.js" },
     { moduleSpecifier: "./types.js" },
     ...(hasModels ? [{ moduleSpecifier: "./models.js" }, { moduleSpecifier: "./jobs.js" }] : []),
+    { moduleSpecifier: "./runtime/error-base.js", namedExports: [{ name: "SdkError", alias: baseError }] },
+    { moduleSpecifier: "./runtime/error-base.js", isTypeOnly: true, namedExports: ["ApiErrorKind"] },
     { moduleSpecifier: "./runtime/errors.js" },
+    { moduleSpecifier: "./runtime/error-response.js", namedExports: ["errorFromResponse", "readBodyText"] },
+    { moduleSpecifier: "./runtime/error-response.js", isTypeOnly: true, namedExports: ["ErrorRequestInfo"] },
+    { moduleSpecifier: "./runtime/redact.js", namedExports: ["redactSecrets"] },
+    { moduleSpecifier: "./runtime/urls.js", namedExports: ["sanitizeUrl"] },
     { moduleSpecifier: "./runtime/rate-limit.js", namedExports: ["parseRateLimit", "parseRetryAfter"] },
     { moduleSpecifier: "./runtime/rate-limit.js", isTypeOnly: true, namedExports: ["RateLimitState", "RateLimitWindow"] },
     { moduleSpecifier: "./runtime/client-core.js", isTypeOnly: true, namedExports: ["ApiResult", "RequestOptions", "ServerWaitOptions", "CoreOptions"] },

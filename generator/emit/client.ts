@@ -7,7 +7,7 @@ import type { MethodDeclarationStructure, OptionalKind, Project, SourceFile, Typ
 import { Scope, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
-import { runtimeExports } from "./types.ts";
+import { runtimeExports, schemaAliases } from "./types.ts";
 import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 
@@ -22,6 +22,16 @@ const GLOBALS_USED = ["Promise", "Record", "Readonly", "Partial", "Array", "Obje
 export function clientClassName(api: ApiModel): string {
   const name = identifier(api.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
   return GLOBALS_USED.includes(name) || runtimeExports().includes(name) ? `${name}Client` : name;
+}
+
+/**
+ * The name the package exports the runtime's base error under (GpuCloudClient → GpuCloudError), so
+ * that the brand comes from the contract; `${className}Error` when another export has that name,
+ * else the runtime's own `SdkError`.
+ */
+export function baseErrorName(api: ApiModel, className: string): string {
+  const taken = new Set([...runtimeExports(), ...schemaAliases(api, className), className, `${className}Options`]);
+  return [`${className.replace(/Client$/, "")}Error`, `${className}Error`].find((name) => !taken.has(name)) ?? "SdkError";
 }
 
 export function emitClient(project: Project, api: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile {
@@ -103,6 +113,7 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
             writer.write("{").newLine();
             writer.write(`servers: { ${api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} },`).newLine();
             writer.write(`apiKeyEnvVar: ${stringLiteral(api.apiKeyEnvVar)},`).newLine();
+            writer.write(`packageName: ${stringLiteral(api.packageName)},`).newLine();
             if (hasResponseValidators) {
               writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
             }

@@ -30,6 +30,8 @@ export interface PackageExtras {
   sourcePaths?: readonly string[];
   /** A schema's validator stem (`isX`, `validateX` in `src/validators.ts`), for the README's example. */
   validatorStem?: string;
+  /** The name the package exports its base error class under. */
+  baseError?: string;
 }
 
 const handlebars = Handlebars.create();
@@ -95,6 +97,7 @@ export function emitPackageFiles(
     title: api.title,
     summary: api.summary,
     className,
+    baseError: extras.baseError ?? "SdkError",
     apiKeyEnvVar: api.apiKeyEnvVar,
     servers: api.servers,
     errorExample: operations[0] ? errorExample(operations[0].example) : undefined,

@@ -1,14 +1,27 @@
 /**
  * What every generated client shares: configuration, the openapi-fetch call, response parsing and
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
+ * Query strings, bodies and option checks have their own modules (query.ts, body.ts, client-options.ts).
  */
-import createOpenApiFetch, { serializeArrayParam, serializeObjectParam, serializePrimitiveParam } from "openapi-fetch";
-import { errorFromResponse, ApiError, GpuCloudError, InvalidRequestError, ResponseValidationError, redactSecrets, sanitizeUrl } from "./errors.js";
+import createOpenApiFetch from "openapi-fetch";
+import { bufferedErrorBody, DEFAULT_TIMEOUT_MS } from "./attempts.js";
+import { isReusable, passThrough, readBody, serializeBody } from "./body.js";
+import { checkBaseUrl, readEnvironment } from "./client-options.js";
+import { MAX_RAW_BODY_BYTES, SdkError } from "./error-base.js";
+import { errorFromResponse } from "./error-response.js";
+import { InvalidRequestError, ResponseValidationError } from "./errors.js";
+import { authenticationHeaders, copyHeaders } from "./headers.js";
+import { fieldPath } from "./json-pointer.js";
 import { buildPath } from "./path.js";
+import { queryString } from "./query.js";
+import type { QueryStyle } from "./query.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { authenticationHeaders, bufferedErrorBody, checkTimeout, DEFAULT_TIMEOUT_MS, MAX_TIMER_MS, prepareCall } from "./transport.js";
-import type { Logger, PreparedCall, ReusableBody, TransportConfig } from "./transport.js";
+import { redactSecrets } from "./redact.js";
+import { checkTimeout, MAX_TIMER_MS } from "./signals.js";
+import { prepareCall } from "./transport.js";
+import type { Logger, PreparedCall, TransportConfig } from "./transport.js";
+import { sanitizeUrl } from "./urls.js";
 import type { ValidationIssue } from "./validation.js";
 
 export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
@@ -30,15 +43,6 @@ export interface OperationSpec {
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
   queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
 }
-
-/** OpenAPI's `style`, `explode` and `allowReserved` of a query parameter. */
-export interface QueryStyle {
-  style: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
-  explode: boolean;
-  allowReserved?: boolean | undefined;
-}
-
-const DEFAULT_QUERY_STYLE: QueryStyle = { style: "form", explode: true };
 
 /**
  * Per operation id and success status (`200`, or a range such as `2XX`), the validator of that
@@ -87,7 +91,7 @@ export interface ApiResult<T> {
   rateLimit: RateLimitState | undefined;
 }
 
-export interface CoreOptions extends Omit<TransportConfig, "apiKey"> {
+export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "logName"> {
   /** The API key. Default: the environment variable the generated client names. */
   apiKey?: string | undefined;
   /** Check every request against the contract before sending it; default true. */
@@ -101,21 +105,14 @@ export interface CoreDefaults {
   servers: Record<string, string>;
   /** Environment variable read when no `apiKey` option is given. */
   apiKeyEnvVar: string;
+  /** The package's name, which starts the client's log messages. */
+  packageName?: string | undefined;
   /**
    * Loads the response validators (a dynamic import of their module): called on the first response
    * to check, so an app without `validateResponses` never loads, or bundles, them.
    */
   loadResponseValidators?: (() => Promise<ResponseValidators>) | undefined;
 }
-
-/** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */
-function readEnvironment(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const value = env?.[name]?.trim();
-  return value ? value : undefined;
-}
-
-const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 export class ClientCore {
   // Private fields: never enumerated, stringified or shown by util.inspect, so the key cannot leak.
@@ -140,7 +137,7 @@ export class ClientCore {
       throw new InvalidRequestError(message, { field: "apiKey", problems: [{ path: "apiKey", message, keyword: "required" }] });
     }
     checkTimeout("timeoutMs", transport.timeoutMs);
-    this.#transport = { ...transport, apiKey };
+    this.#transport = { ...transport, apiKey, logName: defaults.packageName };
     this.#authentication = authenticationHeaders(this.#transport);
     this.#servers = { ...defaults.servers };
     for (const [key, url] of Object.entries(servers ?? {})) {
@@ -258,7 +255,7 @@ export class ClientCore {
       received = await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl));
     } catch (failure) {
       // A typed error (a body that is not JSON) as it is; a read cut short (timeout, abort, dropped connection) typed here.
-      throw failure instanceof GpuCloudError ? failure : call.bodyFailure(failure);
+      throw failure instanceof SdkError ? failure : call.bodyFailure(failure);
     }
     const data = received.data as T;
     // Each status against its own schema; one without a JSON schema, or without content (204, 205), has nothing to check.
@@ -275,7 +272,7 @@ export class ClientCore {
           url: sanitizeUrl(this.describe(spec, response, baseUrl).url),
           operationId: spec.operationId,
           // The body as it came, with the key blanked out should the server have echoed it.
-          rawBody: redactSecrets((received.text ?? "").slice(0, 65_536), [this.#transport.apiKey], { mayBeCut: true }),
+          rawBody: redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), [this.#transport.apiKey], { mayBeCut: true }),
           problems: issues,
         });
       }
@@ -314,43 +311,6 @@ function resultOf<T>(data: T, response: Response): ApiResult<T> {
   });
 }
 
-/**
- * The query string, each parameter written with its style (OpenAPI's default, `form` exploded:
- * `ids=1&ids=2`, `color=red&size=m`); undefined and null values, and empty arrays, are left out.
- */
-function queryString(query: Record<string, unknown>, styles: Readonly<Record<string, QueryStyle>> | undefined): string {
-  const parts: string[] = [];
-  for (const name in query) {
-    const value = query[name];
-    if (value === undefined || value === null) continue;
-    const { style, explode, allowReserved } = styles?.[name] ?? DEFAULT_QUERY_STYLE;
-    if (Array.isArray(value)) {
-      // deepObject is defined for objects only: an array under it is written as form.
-      if (value.length > 0) parts.push(serializeArrayParam(name, value, { style: style === "deepObject" ? "form" : style, explode, allowReserved }));
-    } else if (typeof value === "object") {
-      if (style === "spaceDelimited" || style === "pipeDelimited") {
-        // `color=R|100|G|200`: keys and values in one list (openapi-fetch writes these for arrays only).
-        const pairs = Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => [key, String(item)]);
-        parts.push(`${encodeURIComponent(name)}=${pairs.map(encodeURIComponent).join(style === "spaceDelimited" ? "%20" : "|")}`);
-      } else {
-        parts.push(serializeObjectParam(name, value as Record<string, unknown>, { style, explode, allowReserved }));
-      }
-    } else {
-      parts.push(serializePrimitiveParam(name, String(value), { allowReserved }));
-    }
-  }
-  return parts.join("&");
-}
-
-/** `body` + `/input/duration` → `body.input.duration`; JSON pointer escapes undone. */
-export function fieldPath(prefix: string, pointer: string): string {
-  const segments = pointer
-    .split("/")
-    .slice(1)
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
-  return [prefix, ...segments].filter(Boolean).join(".");
-}
-
 /** The slice of openapi-fetch used here, without the per-path generics the generated methods already apply. */
 interface UntypedOpenApiFetch {
   request(
@@ -358,101 +318,4 @@ interface UntypedOpenApiFetch {
     path: string,
     init: Record<string, unknown>,
   ): Promise<{ response: Response; error?: unknown; data?: unknown }>;
-}
-
-/**
- * Copies headers as strings, leaving out undefined and null; any `Authorization` (in any case) is
- * dropped: the client's key is always the one sent.
- */
-function copyHeaders(from: object, into: Record<string, string>): void {
-  for (const [name, value] of Object.entries(from)) {
-    if (value === undefined || value === null || name.toLowerCase() === "authorization") continue;
-    into[name] = String(value);
-  }
-}
-
-/** The body is serialised before openapi-fetch sees it. */
-function passThrough(body: unknown): unknown {
-  return body;
-}
-
-function isReusable(body: BodyInit | undefined): body is ReusableBody {
-  return (
-    typeof body === "string" ||
-    body instanceof ArrayBuffer ||
-    ArrayBuffer.isView(body) ||
-    body instanceof Blob ||
-    body instanceof FormData ||
-    body instanceof URLSearchParams
-  );
-}
-
-function serializeBody(body: unknown, mediaType: string | undefined): BodyInit | undefined {
-  if (body === undefined) return undefined;
-  if (!mediaType || JSON_MEDIA.test(mediaType)) return JSON.stringify(body);
-  if (mediaType === "application/x-www-form-urlencoded") {
-    return body instanceof URLSearchParams ? body : new URLSearchParams(body as Record<string, string>);
-  }
-  if (mediaType === "multipart/form-data") {
-    if (body instanceof FormData) return body;
-    const form = new FormData();
-    for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-      if (value instanceof Blob) form.append(name, value);
-      else if (value !== undefined) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
-    }
-    return form;
-  }
-  return body as BodyInit;
-}
-
-/** The body, parsed as the operation says, and its text when it was read as text. */
-async function readBody(
-  response: Response,
-  kind: OperationSpec["responseKind"],
-  describe: () => { method: string; url: string; operationId: string; secrets: readonly string[] },
-): Promise<{ data: unknown; text: string | undefined }> {
-  if (kind === "none" || response.status === 204) {
-    await response.body?.cancel();
-    return { data: undefined, text: undefined };
-  }
-  if (kind === "blob") return { data: await response.blob(), text: undefined };
-  const text = await response.text();
-  if (kind === "text" || text === "") return { data: kind === "text" ? text : undefined, text };
-  try {
-    return { data: JSON.parse(text), text };
-  } catch {
-    const request = describe();
-    throw new ApiError("unexpected_status", {
-      message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
-      status: response.status,
-      // A proxy's page may echo the request, key included.
-      rawBody: redactSecrets(text.slice(0, 65_536), request.secrets, { mayBeCut: true }),
-      headers: {},
-      rateLimit: parseRateLimit(response.headers),
-      method: request.method,
-      url: sanitizeUrl(request.url),
-      operationId: request.operationId,
-    });
-  }
-}
-
-/**
- * A base URL given as an option, checked when the client is made: an absolute http(s) URL without
- * credentials (they would be refused by fetch on every call, with the password in the message).
- * The message names the option and never quotes a URL that holds a password.
- */
-function checkBaseUrl(key: string, url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidRequestError(`${key} must be an absolute http(s) URL, got ${JSON.stringify(url.includes("@") ? sanitizeUrl(url) : url)}`, { field: key });
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new InvalidRequestError(`${key} must be an http(s) URL, got the scheme ${JSON.stringify(parsed.protocol)}`, { field: key });
-  }
-  if (parsed.username !== "" || parsed.password !== "") {
-    throw new InvalidRequestError(`${key} must not hold credentials (user:password@): the client sends its API key instead`, { field: key });
-  }
-  return url;
 }

@@ -1,66 +1,31 @@
 /**
- * Typed errors. Nothing secret may reach a message, a property, JSON or
- * `util.inspect` output, so errors never hold a Request, request headers or
- * the API key: only redacted response headers and plain data.
+ * The errors the client throws, under one base class (error-base.ts). A non-2xx response is an
+ * `ApiError`, of the class its status picks (error-response.ts); the others tell why a call got
+ * no usable response, or was never sent. Nothing secret may reach a message, a property, JSON or
+ * `util.inspect` output, so errors never hold a Request, request headers or the API key: only
+ * redacted response headers and plain data.
  */
-import { parseRateLimit, parseRetryAfter } from "./rate-limit.js";
+import { SdkError, MAX_RAW_BODY_BYTES, nameClass } from "./error-base.js";
+import type { ApiErrorKind } from "./error-base.js";
 import type { RateLimitState } from "./rate-limit.js";
+import { pathOf } from "./urls.js";
 
-export type ApiErrorKind =
-  | "bad_request"
-  | "authentication"
-  | "permission_denied"
-  | "not_found"
-  | "conflict"
-  | "unprocessable"
-  | "rate_limit"
-  | "server"
-  | "unexpected_status"
-  | "connection"
-  | "timeout"
-  | "aborted"
-  | "invalid_request"
-  | "invalid_response"
-  | "job_failed"
-  | "cost_limit";
+/** The kind of each class chosen by status: kept apart, so that no error or class shows more than before. */
+const STATUS_KINDS = new WeakMap<object, ApiErrorKind>();
 
-/** Response headers that can carry credentials, dropped before an error keeps the headers. */
-const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-  "x-api-key",
-]);
-
-const MAX_RAW_BODY_BYTES = 64 * 1024;
-const MESSAGE_BODY_SNIPPET_CHARS = 200;
-const REDACTED = "[REDACTED]";
-
-/**
- * Names live on the prototype, set from string literals: class names do not
- * survive minifiers, and an own `name` property would clutter every inspection.
- */
-function nameClass(errorClass: { prototype: Error }, name: string): void {
-  Object.defineProperty(errorClass.prototype, "name", { value: name, writable: true, configurable: true });
+/** Names a class chosen by status and gives it its kind. */
+function statusClass(errorClass: { prototype: ApiError }, name: string, kind: ApiErrorKind): void {
+  nameClass(errorClass, name);
+  STATUS_KINDS.set(errorClass, kind);
 }
 
-/** Base class of every error this client throws. */
-export class GpuCloudError extends Error {
-  static {
-    nameClass(this, "GpuCloudError");
+/** The kind of a class chosen by status, or of a subclass of one; a plain ApiError's is `unexpected_status`. */
+function statusKindOf(errorClass: object): ApiErrorKind {
+  for (let at: object | null = errorClass; at !== null; at = Object.getPrototypeOf(at)) {
+    const kind = STATUS_KINDS.get(at);
+    if (kind !== undefined) return kind;
   }
-
-  readonly kind: ApiErrorKind;
-
-  constructor(kind: ApiErrorKind, message: string) {
-    super(message);
-    this.kind = kind;
-  }
-
-  toJSON(): Record<string, unknown> {
-    return { name: this.name, kind: this.kind, message: this.message };
-  }
+  return "unexpected_status";
 }
 
 /** What an `ApiError` is built from; `errorFromResponse` fills it from a Response. */
@@ -80,7 +45,7 @@ export interface ApiErrorInit {
 }
 
 /** The API answered with a non-2xx status. */
-export class ApiError extends GpuCloudError {
+export class ApiError extends SdkError {
   static {
     nameClass(this, "ApiError");
   }
@@ -101,8 +66,12 @@ export class ApiError extends GpuCloudError {
   readonly url: string;
   readonly operationId?: string;
 
-  constructor(kind: ApiErrorKind, init: ApiErrorInit) {
-    super(kind, init.message);
+  /** Without `kind`, the class's own: each class chosen by status has one. */
+  constructor(init: ApiErrorInit);
+  constructor(kind: ApiErrorKind, init: ApiErrorInit);
+  constructor(kindOrInit: ApiErrorKind | ApiErrorInit, initAfterKind?: ApiErrorInit) {
+    const init = typeof kindOrInit === "string" ? initAfterKind! : kindOrInit;
+    super(typeof kindOrInit === "string" ? kindOrInit : statusKindOf(new.target), init.message);
     this.status = init.status;
     this.title = init.title;
     this.detail = init.detail;
@@ -132,63 +101,20 @@ export class ApiError extends GpuCloudError {
   }
 }
 
-export class BadRequestError extends ApiError {
-  static {
-    nameClass(this, "BadRequestError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("bad_request", init);
-  }
-}
-
-export class AuthenticationError extends ApiError {
-  static {
-    nameClass(this, "AuthenticationError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("authentication", init);
-  }
-}
-
-export class PermissionDeniedError extends ApiError {
-  static {
-    nameClass(this, "PermissionDeniedError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("permission_denied", init);
-  }
-}
-
-export class NotFoundError extends ApiError {
-  static {
-    nameClass(this, "NotFoundError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("not_found", init);
-  }
-}
-
-export class ConflictError extends ApiError {
-  static {
-    nameClass(this, "ConflictError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("conflict", init);
-  }
-}
-
-export class UnprocessableEntityError extends ApiError {
-  static {
-    nameClass(this, "UnprocessableEntityError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("unprocessable", init);
-  }
-}
+export class BadRequestError extends ApiError { static { statusClass(this, "BadRequestError", "bad_request"); } }
+export class AuthenticationError extends ApiError { static { statusClass(this, "AuthenticationError", "authentication"); } }
+export class PermissionDeniedError extends ApiError { static { statusClass(this, "PermissionDeniedError", "permission_denied"); } }
+export class NotFoundError extends ApiError { static { statusClass(this, "NotFoundError", "not_found"); } }
+export class ConflictError extends ApiError { static { statusClass(this, "ConflictError", "conflict"); } }
+export class UnprocessableEntityError extends ApiError { static { statusClass(this, "UnprocessableEntityError", "unprocessable"); } }
+/** Any 5xx. */
+export class ServerError extends ApiError { static { statusClass(this, "ServerError", "server"); } }
+/** A non-2xx status with no more specific class. */
+export class UnexpectedStatusError extends ApiError { static { statusClass(this, "UnexpectedStatusError", "unexpected_status"); } }
 
 export class RateLimitError extends ApiError {
   static {
-    nameClass(this, "RateLimitError");
+    statusClass(this, "RateLimitError", "rate_limit");
   }
 
   /** From `Retry-After`, in milliseconds. */
@@ -197,33 +123,13 @@ export class RateLimitError extends ApiError {
   readonly retryAfter?: number;
 
   constructor(init: ApiErrorInit & { retryAfterMs?: number }) {
-    super("rate_limit", init);
+    super(init);
     this.retryAfterMs = init.retryAfterMs;
     this.retryAfter = init.retryAfterMs === undefined ? undefined : Math.ceil(init.retryAfterMs / 1000);
   }
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), retryAfterMs: this.retryAfterMs, retryAfter: this.retryAfter };
-  }
-}
-
-/** Any 5xx. */
-export class ServerError extends ApiError {
-  static {
-    nameClass(this, "ServerError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("server", init);
-  }
-}
-
-/** A non-2xx status with no more specific class. */
-export class UnexpectedStatusError extends ApiError {
-  static {
-    nameClass(this, "UnexpectedStatusError");
-  }
-  constructor(init: ApiErrorInit) {
-    super("unexpected_status", init);
   }
 }
 
@@ -235,7 +141,7 @@ export interface SanitizedCause {
 }
 
 /** The request failed before a response arrived (refused, reset, DNS...). */
-export class ConnectionError extends GpuCloudError {
+export class ConnectionError extends SdkError {
   static {
     nameClass(this, "ConnectionError");
   }
@@ -259,7 +165,7 @@ export class ConnectionError extends GpuCloudError {
 }
 
 /** No response within the per-attempt timeout. */
-export class TimeoutError extends GpuCloudError {
+export class TimeoutError extends SdkError {
   static {
     nameClass(this, "TimeoutError");
   }
@@ -284,7 +190,7 @@ export class TimeoutError extends GpuCloudError {
  * The caller's signal aborted the request or a wait. `method` and `url` are
  * unset only when the abort did not concern a request (a bare `sleep`).
  */
-export class AbortedError extends GpuCloudError {
+export class AbortedError extends SdkError {
   static {
     nameClass(this, "AbortedError");
   }
@@ -315,7 +221,7 @@ function describeAbortReason(reason: unknown): string | undefined {
 }
 
 /** Bad input caught before any request was sent. */
-export class InvalidRequestError extends GpuCloudError {
+export class InvalidRequestError extends SdkError {
   static {
     nameClass(this, "InvalidRequestError");
   }
@@ -340,7 +246,7 @@ export class InvalidRequestError extends GpuCloudError {
  * A successful response whose body does not match the contract (only with `validateResponses`).
  * Keeps the raw body and, per problem, the pointer into the body and into the contract.
  */
-export class ResponseValidationError extends GpuCloudError {
+export class ResponseValidationError extends SdkError {
   static {
     nameClass(this, "ResponseValidationError");
   }
@@ -378,310 +284,4 @@ export class ResponseValidationError extends GpuCloudError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, problems: this.problems };
   }
-}
-
-/** The shortest start of a secret (in characters of it) blanked at the end of a cut text: shorter ones are too likely by chance and tell little. */
-const MIN_SECRET_TAIL = 4;
-
-/**
- * Replaces every occurrence of each non-empty secret with `[REDACTED]`. A server may echo a key
- * percent-encoded (in a URL) or escaped (in JSON), wholly or in part and with hex digits in either
- * case, so each character is matched in any of those spellings. With `mayBeCut` (a raw body, kept
- * only up to 64 KiB or cut by a dropped connection) a start of a secret, MIN_SECRET_TAIL characters
- * of it or more, ending the text is blanked too, even one cut inside an escape. Matched by hand,
- * not by a regular expression built from the key: a long key makes one too deep to compile, and
- * overlapping spellings (`\`, `\\`) make it backtrack.
- */
-export function redactSecrets(text: string, secrets: readonly string[], options: { mayBeCut?: boolean } = {}): string {
-  let result = text;
-  // Longest first, so a secret containing another is replaced whole.
-  for (const secret of [...new Set(secrets)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) {
-    result = redactSpelled(result, spellingsOf(secret), options.mayBeCut === true) ?? redactLiteral(result, secret);
-  }
-  return result;
-}
-
-/**
- * The plain spellings only (as it is, percent-encoded, JSON-escaped): what is left when a text
- * and a key (a long periodic one, such as a run of `\`) would cost the full matcher too much.
- */
-function redactLiteral(text: string, secret: string): string {
-  let result = text;
-  const spellings = [secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)];
-  for (const spelling of spellings.sort((a, b) => b.length - a.length)) result = result.split(spelling).join(REDACTED);
-  return result;
-}
-
-/** One way to write a character: `text`, compared ignoring ASCII case when `anyCase` (hex escapes, kept lowercase). */
-interface Spelling {
-  text: string;
-  anyCase: boolean;
-}
-
-/** A secret's spellings per character, and the code units any spelling of it can start with. */
-interface SpelledSecret {
-  characters: Spelling[][];
-  starts: Set<number>;
-}
-
-const spellingCache = new Map<string, SpelledSecret>();
-
-/** Per character of `secret` (code points): itself, percent-encoded (UTF-8), `\uXXXX`, its JSON short escape, `+` for a space. */
-function spellingsOf(secret: string): SpelledSecret {
-  const cached = spellingCache.get(secret);
-  if (cached !== undefined) return cached;
-  const characters = Array.from(secret, (character) => {
-    const spellings: Spelling[] = [
-      { text: character, anyCase: false },
-      { text: Array.from(new TextEncoder().encode(character), (byte) => `%${byte.toString(16).padStart(2, "0")}`).join(""), anyCase: true },
-      { text: Array.from({ length: character.length }, (_, i) => `\\u${character.charCodeAt(i).toString(16).padStart(4, "0")}`).join(""), anyCase: true },
-    ];
-    const short = JSON_SHORT_ESCAPES[character];
-    if (short !== undefined) spellings.push({ text: short, anyCase: false });
-    if (character === " ") spellings.push({ text: "+", anyCase: false });
-    return spellings;
-  });
-  const starts = new Set<number>();
-  for (const { text, anyCase } of characters[0] ?? []) {
-    starts.add(text.charCodeAt(0));
-    if (anyCase) starts.add(text.toUpperCase().charCodeAt(0));
-  }
-  const spelled = { characters, starts };
-  // Clients are few and keys fixed: the cache stays small; a bound keeps it so anyway.
-  if (spellingCache.size >= 16) spellingCache.clear();
-  spellingCache.set(secret, spelled);
-  return spelled;
-}
-
-const JSON_SHORT_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/** Comparisons the matcher may make per character of text before giving way to `redactLiteral`. */
-const MATCH_WORK_PER_CHARACTER = 64;
-
-/** The text with the secret blanked; undefined when it would take more work than the budget. */
-function redactSpelled(text: string, { characters, starts }: SpelledSecret, mayBeCut: boolean): string | undefined {
-  const budget = { left: MATCH_WORK_PER_CHARACTER * (text.length + 64) };
-  let out = "";
-  let copied = 0;
-  for (let start = 0; start < text.length; start++) {
-    if (!starts.has(text.charCodeAt(start))) continue;
-    const match = matchAt(text, start, characters, mayBeCut, budget);
-    if (budget.left < 0) return undefined;
-    if (match === undefined) continue;
-    // Of the ends a match can have, the first where the secret begins again (`a\` then `\u0061\`
-    // must not lose its second start to the first's longer spelling); otherwise the furthest.
-    let end = match.ends[match.ends.length - 1]!;
-    for (const candidate of match.ends.slice(0, -1)) {
-      if (candidate < text.length && starts.has(text.charCodeAt(candidate)) && matchAt(text, candidate, characters, false, budget)?.whole) {
-        end = candidate;
-        break;
-      }
-    }
-    out += text.slice(copied, start) + REDACTED;
-    copied = end;
-    if (!match.whole) break;
-    start = end - 1;
-  }
-  return copied === 0 ? text : out + text.slice(copied);
-}
-
-/**
- * The secret spelled from `start`: `whole`, with every end its spellings can have there (ascending),
- * or, with `mayBeCut`, a start of it ending the text after at least MIN_SECRET_TAIL whole
- * characters of the secret. Every end reachable after each character is kept, so nothing backtracks.
- */
-function matchAt(text: string, start: number, characters: Spelling[][], mayBeCut: boolean, budget: { left: number }): { ends: number[]; whole: boolean } | undefined {
-  let reached = [start];
-  let textEndsInside = false;
-  for (let index = 0; index < characters.length; index++) {
-    const spellings = characters[index]!;
-    const next: number[] = [];
-    for (const at of reached) {
-      for (const spelling of spellings) {
-        budget.left -= 1;
-        const length = matchedLength(text, at, spelling);
-        if (length === spelling.text.length) {
-          if (!next.includes(at + length)) next.push(at + length);
-        } else if (mayBeCut && index >= MIN_SECRET_TAIL && at + length === text.length) {
-          textEndsInside = true;
-        }
-      }
-    }
-    if (next.length === 0 || budget.left < 0) return textEndsInside ? { ends: [text.length], whole: false } : undefined;
-    reached = next;
-  }
-  return { ends: reached.sort((a, b) => a - b), whole: true };
-}
-
-/** How many characters of `spelling` the text holds from `at` (fewer where it differs or ends). */
-function matchedLength(text: string, at: number, spelling: Spelling): number {
-  const expected = spelling.text;
-  let i = 0;
-  for (; i < expected.length && at + i < text.length; i++) {
-    let code = text.charCodeAt(at + i);
-    if (spelling.anyCase && code >= 65 && code <= 90) code += 32;
-    if (code !== expected.charCodeAt(i)) break;
-  }
-  return i;
-}
-
-/** The URL without userinfo (query kept); unparseable input is returned with any `user:pass@` cut out. */
-export function sanitizeUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.href;
-  } catch {
-    return url.replace(/\/\/[^/?#@]*@/, "//");
-  }
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url.replace(/[?#].*$/s, "");
-  }
-}
-
-export interface ErrorRequestInfo {
-  method: string;
-  url: string;
-  operationId?: string;
-  /** Values (e.g. the API key) to blank out of everything the error keeps, in case the server echoes them. */
-  secrets?: readonly string[];
-}
-
-/**
- * Builds the typed error for a non-2xx response. Tolerates any body: empty,
- * not JSON, malformed JSON, JSON that is not a problem document, already read.
- */
-export async function errorFromResponse(response: Response, request: ErrorRequestInfo): Promise<ApiError> {
-  const secrets = request.secrets ?? [];
-  const redact = (text: string): string => redactSecrets(text, secrets);
-
-  const rawText = await readBodyText(response);
-  // Only the raw body may be cut (at 64 KiB, or by a dropped connection); parsed strings never are.
-  const rawBody = redactSecrets(rawText, secrets, { mayBeCut: true });
-  const problem = redactJson(parseJson(rawText), redact);
-  const fields = problemFields(problem);
-  const status = response.status;
-  const method = request.method.toUpperCase();
-  const url = redact(sanitizeUrl(request.url));
-  const title = fields.title ?? (redact(response.statusText) || undefined);
-  // Not a problem document: the start of the body is the best explanation there is.
-  const isProblem = fields.title !== undefined || fields.detail !== undefined || fields.errors !== undefined;
-  const detail = fields.detail ?? fields.errors?.join("; ") ?? (isProblem ? undefined : snippet(rawBody));
-
-  const init: ApiErrorInit = {
-    message: `${method} ${pathOf(url)} failed with ${status}${title === undefined ? "" : ` ${title}`}${detail === undefined ? "" : `: ${detail}`}`,
-    status,
-    title: fields.title,
-    detail: fields.detail,
-    errors: fields.errors,
-    problem,
-    rawBody,
-    headers: safeHeaders(response.headers, redact),
-    rateLimit: parseRateLimit(response.headers),
-    method,
-    url,
-    operationId: request.operationId,
-  };
-
-  switch (status) {
-    case 400:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 403:
-      return new PermissionDeniedError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 422:
-      return new UnprocessableEntityError(init);
-    case 429:
-      return new RateLimitError({ ...init, retryAfterMs: parseRetryAfter(response.headers.get("retry-after")) });
-    default:
-      return status >= 500 && status <= 599 ? new ServerError(init) : new UnexpectedStatusError(init);
-  }
-}
-
-/**
- * Reads at most 64 KiB and cancels the rest, so a huge error body is never buffered whole; a body
- * that breaks off (a dropped connection, an abort) yields what arrived.
- */
-export async function readBodyText(response: Response): Promise<string> {
-  if (response.body === null || response.bodyUsed || response.body.locked) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_RAW_BODY_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    if (size >= MAX_RAW_BODY_BYTES) await reader.cancel();
-  } catch {
-    // A body that breaks mid-way still yields what arrived.
-  } finally {
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(Math.min(size, MAX_RAW_BODY_BYTES));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.byteLength - offset);
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Blanks secrets out of every string (keys included) of a parsed JSON value. */
-function redactJson(value: unknown, redact: (text: string) => string): unknown {
-  if (typeof value === "string") return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactJson(item, redact));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactJson(item, redact)]));
-  }
-  return value;
-}
-
-/** The RFC 9457 members this API uses, each kept only if it has the expected type. */
-function problemFields(problem: unknown): { title?: string; detail?: string; errors?: string[] } {
-  if (typeof problem !== "object" || problem === null || Array.isArray(problem)) return {};
-  const { title, detail, errors } = problem as Record<string, unknown>;
-  return {
-    title: typeof title === "string" ? title : undefined,
-    detail: typeof detail === "string" ? detail : undefined,
-    errors: Array.isArray(errors) ? errors.filter((error): error is string => typeof error === "string") : undefined,
-  };
-}
-
-/** The start of a non-JSON body on one line, for the message. */
-function snippet(text: string): string | undefined {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  if (oneLine === "") return undefined;
-  return oneLine.length > MESSAGE_BODY_SNIPPET_CHARS ? `${oneLine.slice(0, MESSAGE_BODY_SNIPPET_CHARS)}…` : oneLine;
-}
-
-function safeHeaders(headers: Headers, redact: (text: string) => string): Record<string, string> {
-  const result: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (!SENSITIVE_HEADERS.has(name)) result[name] = redact(value);
-  });
-  return result;
 }

@@ -1,11 +1,13 @@
 /**
  * Helpers of the generated validators (`validators.ts`): issue records, deep equality, code-point
- * length, the `format` checkers and `withDefaults` copying. Plain TypeScript with no imports and no
- * `eval`, so it runs in browsers, workers and under a strict Content-Security-Policy.
+ * length, the `format` checkers and `withDefaults` copying; `escapeSegment` comes from json-pointer.ts.
+ * Plain TypeScript importing nothing else and no `eval`, so it runs in browsers, workers and under
+ * a strict Content-Security-Policy.
  *
  * Formats follow RFC 3339 (`date-time`, `date`), RFC 3986 (`uri`, `uri-reference`), RFC 4122 (`uuid`) and
  * RFC 5321 (`email`: dot-atom or quoted local part; host name, `[IPv4]` or `[IPv6:...]` domain).
  */
+export { escapeSegment } from "./json-pointer.js";
 
 /** One way a value breaks its schema. */
 export interface ValidationIssue {
@@ -67,13 +69,6 @@ export function setOwn(object: object, key: string, value: unknown): void {
   } else {
     (object as Record<string, unknown>)[key] = value;
   }
-}
-
-/** Escapes a property name for a JSON pointer (RFC 6901): `~` → `~0`, `/` → `~1`. */
-export function escapeSegment(segment: string): string {
-  return segment.indexOf("~") === -1 && segment.indexOf("/") === -1
-    ? segment
-    : segment.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 /** Length in Unicode code points (what JSON Schema counts), like `[...s].length` without the array. */

@@ -3,9 +3,12 @@
  * operation named like a member of the client's base class, a client class named like a runtime
  * export or a global, a schema alias named like an exported error class.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { clientClassName } from "../../generator/emit/client.ts";
 import { runtimeExports } from "../../generator/emit/types.ts";
+import { generateFiles } from "../../generator/generate.ts";
 import { RESERVED_METHOD_NAMES, type ApiModel } from "../../generator/model.ts";
 import { ClientCore } from "../../templates/runtime/client-core.ts";
 
@@ -29,4 +32,28 @@ describe("names the generator keeps for itself", () => {
     expect(named("@acme/promise")).toBe("PromiseClient");
     expect(named("record")).toBe("RecordClient");
   });
+
+  it("exports the runtime's base error under the package's name, or the client class's when another export has it", async () => {
+    const fixtures = path.join(import.meta.dirname, "../fixtures/contracts");
+    const minimal = fs.readFileSync(path.join(fixtures, "minimal.yaml"), "utf8");
+    // The fixture's one schema renamed so that its alias is the name the base error would take.
+    const tmp = path.join(import.meta.dirname, "../../.tmp");
+    fs.mkdirSync(tmp, { recursive: true });
+    const dir = fs.mkdtempSync(path.join(tmp, "names-"));
+    const withErrorSchema = path.join(dir, "acme.yaml");
+    fs.writeFileSync(withErrorSchema, minimal.replaceAll("schemas/Status'", "schemas/AcmeError'").replace("    Status:\n", "    AcmeError:\n"));
+    const baseErrorExport = async (spec: string, packageName: string) => {
+      const { files } = await generateFiles({ spec, packageName });
+      return files.find((file) => file.path === "src/index.ts")!.contents.match(/export \{ SdkError as (\w+) \} from "\.\/runtime\/error-base\.js";/)?.[1];
+    };
+    try {
+      expect(await baseErrorExport(path.join(fixtures, "minimal.yaml"), "gpu-cloud-client")).toBe("GpuCloudError");
+      // `ApiError` is a runtime export; `AcmeError` the alias of a schema.
+      expect(await baseErrorExport(path.join(fixtures, "minimal.yaml"), "api-client")).toBe("ApiClientError");
+      expect(await baseErrorExport(withErrorSchema, "acme-client")).toBe("AcmeClientError");
+      expect(await baseErrorExport(withErrorSchema, "other-client")).toBe("OtherError");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

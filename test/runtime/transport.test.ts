@@ -10,9 +10,11 @@ import {
   InvalidRequestError,
   ServerError,
   TimeoutError,
-  errorFromResponse,
 } from "../../templates/runtime/errors.ts";
-import { backoffDelayMs, createTransportFetch, sleep } from "../../templates/runtime/transport.ts";
+import { errorFromResponse } from "../../templates/runtime/error-response.ts";
+import { backoffDelayMs } from "../../templates/runtime/retry.ts";
+import { sleep } from "../../templates/runtime/signals.ts";
+import { createTransportFetch } from "../../templates/runtime/transport.ts";
 import type { TransportConfig } from "../../templates/runtime/transport.ts";
 
 const API_KEY = "sk-test-9b8c7d6e5f4a3b2c1d0e";
@@ -528,6 +530,8 @@ describe("logging and secrets", () => {
     await createTransportFetch({ apiKey: API_KEY, logger, random: () => 0 })(
       new Request(`${server.url}/v1/instances?page=2`, { method: "PUT", body: "secret-body", headers: { "X-Trace": "trace-header" } }),
     );
+    // A bare transport has no name to start its messages with (the generated client passes its package's).
+    expect(lines.map(([message]) => message)).toEqual(["request attempt", "request attempt"]);
     expect(lines.map(([, fields]) => fields)).toEqual([
       { method: "PUT", url: `${server.url}/v1/instances?page=2`, attempt: 1, status: 503, delayMs: 0 },
       { method: "PUT", url: `${server.url}/v1/instances?page=2`, attempt: 2, status: 200, delayMs: undefined },

@@ -20,6 +20,8 @@ import { diagnosticsOf, loadValidators, transpile } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 const RUNTIME_SOURCE = fs.readFileSync(path.join(repoRoot, "templates/runtime/validation.ts"), "utf8");
+/** validation.ts's one import. */
+const JSON_POINTER_SOURCE = fs.readFileSync(path.join(repoRoot, "templates/runtime/json-pointer.ts"), "utf8");
 
 /** The source without its comments (which may well mention `eval`). */
 function codeOnly(source: string): string {
@@ -35,6 +37,7 @@ function modules(validators: string, types?: string): Map<string, string> {
   const files = new Map([
     ["/virtual/validators.ts", validators],
     ["/virtual/runtime/validation.ts", RUNTIME_SOURCE],
+    ["/virtual/runtime/json-pointer.ts", JSON_POINTER_SOURCE],
   ]);
   if (types !== undefined) files.set("/virtual/schema.ts", types);
   return files;
@@ -86,7 +89,7 @@ describe("the contract's validators", () => {
           setup(build) {
             build.onResolve({ filter: /.*/ }, (args) => ({ path: path.posix.resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")), namespace: "virtual" }));
             build.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => {
-              const files: Record<string, string> = { "/virtual/validators.ts": source, "/virtual/runtime/validation.ts": RUNTIME_SOURCE, "/virtual/schema.ts": types };
+              const files: Record<string, string> = { "/virtual/validators.ts": source, "/virtual/runtime/validation.ts": RUNTIME_SOURCE, "/virtual/runtime/json-pointer.ts": JSON_POINTER_SOURCE, "/virtual/schema.ts": types };
               return { contents: files[args.path] ?? "", loader: "ts", resolveDir: path.posix.dirname(args.path) };
             });
           },
@@ -273,7 +276,10 @@ describe("edge-case and random schemas", () => {
     const count = Number(process.env["VALIDATORS_COMPILE_SAMPLES"] ?? 60);
     const seed = Number(process.env["VALIDATORS_COMPILE_SEED"] ?? 20261122);
     const samples = [...EDGE_SCHEMAS, ...fc.sample(randomSchema, { numRuns: count, seed })];
-    const files = new Map<string, string>([["/virtual/runtime/validation.ts", RUNTIME_SOURCE]]);
+    const files = new Map<string, string>([
+      ["/virtual/runtime/validation.ts", RUNTIME_SOURCE],
+      ["/virtual/runtime/json-pointer.ts", JSON_POINTER_SOURCE],
+    ]);
     samples.forEach((sample, index) => {
       files.set(`/virtual/schema${index}.ts`, emitValidators({ document: sample as object, entries: [{ name: "X", pointer: "" }] }));
     });

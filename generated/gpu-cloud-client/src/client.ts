@@ -81,6 +81,7 @@ export class GpuCloudClient extends ClientCore {
       {
         servers: { baseUrl: "https://api.runpod.io", publicEndpointBaseUrl: "https://api.runpod.ai" },
         apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+        packageName: "gpu-cloud-client",
         loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),
       },
     );

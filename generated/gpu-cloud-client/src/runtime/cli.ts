@@ -6,9 +6,14 @@
  */
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { GpuCloudError, InvalidRequestError } from "./errors.js";
-import { CostLimitError, JobFailedError, JobWaitError, estimateCost, formatUsd, runAndWait, waitForJob } from "./jobs.js";
-import type { JobClient, JobLike, JobResult, ModelCatalog, WaitProgress } from "./jobs.js";
+import { SdkError } from "./error-base.js";
+import { InvalidRequestError } from "./errors.js";
+import { CostLimitError, estimateCost, formatUsd } from "./job-cost.js";
+import { runAndWait } from "./job-submit.js";
+import { OUTPUT_URL_FIELDS } from "./job-types.js";
+import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
+import { JobFailedError, JobWaitError, waitForJob } from "./job-wait.js";
+import type { JobResult, WaitProgress } from "./job-wait.js";
 
 /** Exit codes, as documented in the package README. */
 export const EXIT = {
@@ -22,7 +27,7 @@ export const EXIT = {
 } as const;
 
 export interface CliDependencies {
-  /** The command's name, e.g. `gpu-cloud-client`. */
+  /** The command's name (the package's `bin`), which starts every message. */
   name: string;
   /** The package's version, printed by `--version`. */
   version?: string | undefined;
@@ -248,7 +253,7 @@ function estimateOrRefuse(catalog: ModelCatalog, model: string, input: unknown, 
 
 function describeJob(job: JobLike): string {
   const output = job.output as Record<string, unknown> | undefined;
-  const url = output && ["video_url", "image_url", "audio_url"].map((k) => output[k]).find((v) => typeof v === "string");
+  const url = output && OUTPUT_URL_FIELDS.map((k) => output[k]).find((v) => typeof v === "string");
   return [`${job.id} ${job.status}`, url ? `url: ${url}` : undefined, typeof output?.cost === "number" ? `cost: ${formatUsd(output.cost)}` : undefined, job.error ? `error: ${job.error}` : undefined]
     .filter(Boolean)
     .join("\n");
@@ -281,7 +286,7 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     err(`${name}: ${error.message}\nthe job keeps running; follow it with: ${name} wait ${model ?? "<model>"} ${error.jobId}`);
     return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
-  if (error instanceof GpuCloudError) {
+  if (error instanceof SdkError) {
     err(`${name}: ${error.message}`);
     return error.kind === "aborted" ? EXIT.interrupted : EXIT.apiError;
   }

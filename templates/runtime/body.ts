@@ -1,0 +1,77 @@
+/**
+ * Bodies: a request body serialised before openapi-fetch sees it (so that a retry can send the same
+ * bytes), and a successful response's body read as its operation says.
+ */
+import type { OperationSpec } from "./client-core.js";
+import { MAX_RAW_BODY_BYTES } from "./error-base.js";
+import { ApiError } from "./errors.js";
+import { isJsonMediaType } from "./media-types.js";
+import { parseRateLimit } from "./rate-limit.js";
+import { redactSecrets } from "./redact.js";
+import type { ReusableBody } from "./transport.js";
+import { sanitizeUrl } from "./urls.js";
+
+/** The body is serialised before openapi-fetch sees it. */
+export function passThrough(body: unknown): unknown {
+  return body;
+}
+
+export function isReusable(body: BodyInit | undefined): body is ReusableBody {
+  return (
+    typeof body === "string" ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    body instanceof Blob ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams
+  );
+}
+
+export function serializeBody(body: unknown, mediaType: string | undefined): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  if (!mediaType || isJsonMediaType(mediaType)) return JSON.stringify(body);
+  if (mediaType === "application/x-www-form-urlencoded") {
+    return body instanceof URLSearchParams ? body : new URLSearchParams(body as Record<string, string>);
+  }
+  if (mediaType === "multipart/form-data") {
+    if (body instanceof FormData) return body;
+    const form = new FormData();
+    for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+      if (value instanceof Blob) form.append(name, value);
+      else if (value !== undefined) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+    }
+    return form;
+  }
+  return body as BodyInit;
+}
+
+/** The body, parsed as the operation says, and its text when it was read as text. */
+export async function readBody(
+  response: Response,
+  kind: OperationSpec["responseKind"],
+  describe: () => { method: string; url: string; operationId: string; secrets: readonly string[] },
+): Promise<{ data: unknown; text: string | undefined }> {
+  if (kind === "none" || response.status === 204) {
+    await response.body?.cancel();
+    return { data: undefined, text: undefined };
+  }
+  if (kind === "blob") return { data: await response.blob(), text: undefined };
+  const text = await response.text();
+  if (kind === "text" || text === "") return { data: kind === "text" ? text : undefined, text };
+  try {
+    return { data: JSON.parse(text), text };
+  } catch {
+    const request = describe();
+    throw new ApiError("unexpected_status", {
+      message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
+      status: response.status,
+      // A proxy's page may echo the request, key included.
+      rawBody: redactSecrets(text.slice(0, MAX_RAW_BODY_BYTES), request.secrets, { mayBeCut: true }),
+      headers: {},
+      rateLimit: parseRateLimit(response.headers),
+      method: request.method,
+      url: sanitizeUrl(request.url),
+      operationId: request.operationId,
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Client options read and checked when a client is made: the API key from the environment, and
+ * base URLs, so that a bad one fails there rather than on every call.
+ */
+import { InvalidRequestError } from "./errors.js";
+import { sanitizeUrl } from "./urls.js";
+
+/** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */
+export function readEnvironment(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const value = env?.[name]?.trim();
+  return value ? value : undefined;
+}
+
+/**
+ * A base URL given as an option, checked when the client is made: an absolute http(s) URL without
+ * credentials (they would be refused by fetch on every call, with the password in the message).
+ * The message names the option and never quotes a URL that holds a password.
+ */
+export function checkBaseUrl(key: string, url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidRequestError(`${key} must be an absolute http(s) URL, got ${JSON.stringify(url.includes("@") ? sanitizeUrl(url) : url)}`, { field: key });
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
+    throw new InvalidRequestError(`${key} must be an http(s) URL, got the scheme ${JSON.stringify(parsed.protocol)}`, { field: key });
+  }
+  if (parsed.username !== "" || parsed.password !== "") {
+    throw new InvalidRequestError(`${key} must not hold credentials (user:password@): the client sends its API key instead`, { field: key });
+  }
+  return url;
+}

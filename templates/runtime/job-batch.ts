@@ -1,0 +1,143 @@
+/**
+ * Many jobs of one model at once: `concurrency` in flight, all within the rate limits the server
+ * reports (one RateGate for the batch), each result or failure kept in input order.
+ */
+import type { ApiResult, RequestOptions } from "./client-core.js";
+import { SdkError, nameClass } from "./error-base.js";
+import { enforceCostLimit } from "./job-cost.js";
+import { submitAndWait } from "./job-submit.js";
+import type { RunOptions } from "./job-submit.js";
+import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
+import type { JobResult } from "./job-wait.js";
+import { RateGate, rateLimitOf } from "./rate-gate.js";
+import type { RateLimitState } from "./rate-limit.js";
+import { checkTimeout } from "./signals.js";
+
+export type BatchItem<Output = unknown> =
+  | { ok: true; index: number; jobId: string; result: JobResult<Output> }
+  | { ok: false; index: number; jobId: string | undefined; error: unknown };
+
+export interface BatchProgress {
+  done: number;
+  failed: number;
+  total: number;
+  accepted: number;
+}
+
+export interface BatchOptions extends Omit<RunOptions, "onProgress" | "maxCostUsd"> {
+  /** Jobs in flight at once; default 4. */
+  concurrency?: number | undefined;
+  /** Refuse the whole batch, before any request, when the estimated total exceeds this. */
+  maxCostUsd?: number | undefined;
+  onProgress?(progress: BatchProgress): void;
+}
+
+export interface BatchResult<Output = unknown> {
+  /** One item per input, in input order. */
+  items: Array<BatchItem<Output>>;
+  succeeded: number;
+  failed: number;
+  /** Sum of `output.cost` of the finished jobs, in USD. */
+  totalCostUsd: number;
+}
+
+/** The batch was aborted: waiting stopped, but the accepted jobs still run on the service. */
+export class BatchAbortedError extends SdkError {
+  static {
+    nameClass(this, "BatchAbortedError");
+  }
+  /** Ids of the jobs the service accepted; they are not cancelled. */
+  readonly acceptedJobIds: string[];
+  readonly items: Array<BatchItem | undefined>;
+
+  constructor(acceptedJobIds: string[], items: Array<BatchItem | undefined>) {
+    super("aborted", `batch aborted; ${acceptedJobIds.length} accepted job(s) keep running: ${acceptedJobIds.join(", ") || "none"}`);
+    this.acceptedJobIds = acceptedJobIds;
+    this.items = items;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), acceptedJobIds: this.acceptedJobIds };
+  }
+}
+
+/** The polls of a batch, each through the gate. */
+function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getModelJob"> {
+  return {
+    async getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>> {
+      await gate.acquire(options?.signal);
+      let rateLimit: RateLimitState | undefined;
+      try {
+        const result = await client.getModelJob(model, jobId, options);
+        rateLimit = result.rateLimit;
+        return result;
+      } catch (error) {
+        rateLimit = rateLimitOf(error);
+        throw error;
+      } finally {
+        gate.release(rateLimit);
+      }
+    },
+  };
+}
+
+/**
+ * Submits and waits for many jobs on one model, `concurrency` at a time, within the server's
+ * reported rate limits. Results come back in input order, each a success or a failure: one failed
+ * job never loses the others. Aborting stops the waiting (not the accepted jobs) and throws a
+ * `BatchAbortedError` naming the accepted job ids.
+ */
+export async function runMany(
+  client: JobClient,
+  catalog: ModelCatalog,
+  model: string,
+  inputs: readonly unknown[],
+  options: BatchOptions = {},
+): Promise<BatchResult> {
+  enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
+  checkTimeout("timeoutMs", options.timeoutMs);
+  const gate = new RateGate(options.now, options.sleep);
+  const polling = gatedPolling(client, gate);
+  const items: Array<BatchItem | undefined> = new Array(inputs.length);
+  const accepted: string[] = [];
+  const progress: BatchProgress = { done: 0, failed: 0, total: inputs.length, accepted: 0 };
+  let next = 0;
+  const { onProgress, concurrency = 4, ...rest } = options;
+  const runOptions: RunOptions = { ...rest, maxCostUsd: undefined };
+
+  const worker = async (): Promise<void> => {
+    while (next < inputs.length && !options.signal?.aborted) {
+      const index = next++;
+      let jobId: string | undefined;
+      try {
+        const onAccepted = (id: string) => {
+          jobId = id;
+          accepted.push(id);
+          progress.accepted += 1;
+          onProgress?.({ ...progress });
+        };
+        // Each job's timeoutMs starts when the gate lets its submission go, not while it queues.
+        const result = await submitAndWait(client, catalog, model, inputs[index], runOptions, { gate, polling, onAccepted });
+        items[index] = { ok: true, index, jobId: result.id, result };
+        progress.done += 1;
+      } catch (error) {
+        if (options.signal?.aborted) return;
+        items[index] = { ok: false, index, jobId, error };
+        progress.done += 1;
+        progress.failed += 1;
+      }
+      onProgress?.({ ...progress });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker));
+  if (options.signal?.aborted) throw new BatchAbortedError(accepted, items);
+
+  const done = items as Array<BatchItem>;
+  const totalCostUsd = done.reduce((sum, item) => sum + (item.ok ? (item.result.costUsd ?? 0) : 0), 0);
+  return {
+    items: done,
+    succeeded: done.filter((item) => item.ok).length,
+    failed: done.filter((item) => !item.ok).length,
+    totalCostUsd: Math.round(totalCostUsd * 1e6) / 1e6,
+  };
+}

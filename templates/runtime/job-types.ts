@@ -1,0 +1,61 @@
+/**
+ * What the job helpers know of jobs and models: the fields every job has, the calls they make on
+ * the generated client, what the contract says of each model, where an output keeps its file's URL.
+ * Generic over the client and the models: the generated `jobs.ts` binds the helpers to the generated
+ * client and the model catalogue.
+ */
+import type { ApiResult, RequestOptions } from "./client-core.js";
+
+/** The fields of a job every model shares. */
+export interface JobLike {
+  id: string;
+  status: string;
+  delayTime?: number | undefined;
+  executionTime?: number | undefined;
+  workerId?: string | undefined;
+  output?: unknown | undefined;
+  error?: string | undefined;
+}
+
+/** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
+export type SyncRequestOptions = RequestOptions & { waitMs?: number | undefined };
+
+/** The three calls jobs need; the generated client has them. */
+export interface JobClient {
+  runModel(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  /** Absent when the contract has no `runsync` operation. */
+  runModelSync?(model: string, input: never, options?: SyncRequestOptions): Promise<ApiResult<JobLike>>;
+  getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+}
+
+/** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */
+export const OUTPUT_URL_FIELDS: readonly string[] = ["video_url", "image_url", "audio_url"];
+
+export interface ModelPricing {
+  readonly currency: string;
+  readonly unit: string;
+  /** Input property holding the number of units (e.g. `duration`). */
+  readonly unitsFrom: string;
+  /** Input property choosing the rate (e.g. `size`). */
+  readonly rateFrom: string;
+  readonly rates: Readonly<Record<string, number>>;
+}
+
+export interface ModelEndpointInfo {
+  readonly kind: string;
+  readonly urlField?: string | undefined;
+  readonly urlLifetimeSeconds?: number | undefined;
+  readonly pricing?: ModelPricing | undefined;
+}
+
+/** What the contract says of the models, plus the generated input helpers. */
+export interface ModelCatalog {
+  readonly endpoints: Readonly<Record<string, ModelEndpointInfo>>;
+  readonly terminalStatuses: Readonly<Record<string, "success" | "failure">>;
+  /** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), in milliseconds. */
+  readonly syncWaitMs?: { readonly minimum: number; readonly maximum: number };
+  /** A copy of the input with the schema's defaults filled in (known models only). */
+  withDefaults?(model: string, input: unknown): unknown;
+  /** Problems of an input for a known model (none for other models). */
+  validate?(model: string, input: unknown): Array<{ path: string; message: string; keyword: string; schemaPath?: string }>;
+}

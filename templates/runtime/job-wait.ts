@@ -1,0 +1,248 @@
+/**
+ * Waiting for a job: polls its status until it finishes, on a schedule that slows down, within the
+ * rate limits the server reports, and gives its result typed, with the URL of the file it made.
+ */
+import type { ApiResult } from "./client-core.js";
+import { SdkError, nameClass } from "./error-base.js";
+import { AbortedError, RateLimitError, TimeoutError } from "./errors.js";
+import { OUTPUT_URL_FIELDS } from "./job-types.js";
+import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
+import { exhaustedWindowDelayMs } from "./rate-limit.js";
+import type { RateLimitState } from "./rate-limit.js";
+import { MAX_TIMER_MS, checkTimeout, linkSignals, sleep as abortableSleep } from "./signals.js";
+
+export interface WaitProgress {
+  job: JobLike;
+  polls: number;
+  elapsedMs: number;
+  /** The pause before the next poll, in milliseconds; 0 once the job has finished. */
+  nextPollMs: number;
+}
+
+export interface WaitOptions {
+  /** Pause between polls at first; default 2 000 ms (the service's advice). */
+  intervalMs?: number | undefined;
+  /** Polls slow down after this long (default 30 000 ms)… */
+  backoffAfterMs?: number | undefined;
+  /** …by this factor per poll (default 1.5)… */
+  backoffFactor?: number | undefined;
+  /** …up to this pause (default 10 000 ms). */
+  maxIntervalMs?: number | undefined;
+  /** Give up after this long (default 30 minutes; `Infinity` waits for as long as it takes). */
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?(progress: WaitProgress): void;
+  /** For tests: the clock and the pause (default Date.now and an abortable setTimeout). */
+  now?(): number;
+  sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A finished job with its output typed for the model. */
+export interface JobResult<Output = unknown> {
+  id: string;
+  status: string;
+  output: Output;
+  /** `output.cost`: what the job cost, in USD. */
+  costUsd: number | undefined;
+  /** The generated file's URL (`video_url`, `image_url` or `audio_url`). */
+  url: string | undefined;
+  /**
+   * A moment until which `url` works at least: its lifetime (7 days) counted from a moment the job
+   * had not finished yet (its submission, or the last poll that found it running), so never later
+   * than the real expiry. Undefined when the wait's first poll already found the job finished.
+   */
+  expiresAt: Date | undefined;
+  delayTime: number | undefined;
+  executionTime: number | undefined;
+  job: JobLike;
+  rateLimit: RateLimitState | undefined;
+}
+
+/** The job ended in a failure status (`FAILED`, `CANCELLED`, `TIMED_OUT`). */
+export class JobFailedError extends SdkError {
+  static {
+    nameClass(this, "JobFailedError");
+  }
+  readonly jobId: string;
+  readonly model: string;
+  readonly status: string;
+  /** The service's reason (`error`). */
+  readonly reason: string | undefined;
+  readonly job: JobLike;
+
+  constructor(model: string, job: JobLike) {
+    super("job_failed", `job ${job.id} on ${model} ended ${job.status}${job.error ? `: ${job.error}` : ""}`);
+    this.jobId = job.id;
+    this.model = model;
+    this.status = job.status;
+    this.reason = job.error;
+    this.job = job;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), jobId: this.jobId, model: this.model, status: this.status, reason: this.reason };
+  }
+}
+
+/** The wait ended (timeout or abort) before the job did; `lastJob` is the last state seen. */
+export class JobWaitError extends SdkError {
+  static {
+    nameClass(this, "JobWaitError");
+  }
+  readonly jobId: string;
+  readonly lastJob: JobLike | undefined;
+  readonly polls: number;
+  readonly elapsedMs: number;
+
+  constructor(kind: "timeout" | "aborted", init: { jobId: string; lastJob: JobLike | undefined; polls: number; elapsedMs: number }) {
+    const seen = init.lastJob ? `last seen ${init.lastJob.status}` : "never seen";
+    super(kind, `stopped waiting for job ${init.jobId} after ${Math.round(init.elapsedMs)} ms and ${init.polls} polls (${kind === "timeout" ? "timed out" : "aborted"}; ${seen})`);
+    this.jobId = init.jobId;
+    this.lastJob = init.lastJob;
+    this.polls = init.polls;
+    this.elapsedMs = init.elapsedMs;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), jobId: this.jobId, lastJob: this.lastJob, polls: this.polls, elapsedMs: this.elapsedMs };
+  }
+}
+
+export function isTerminal(catalog: ModelCatalog, status: string): boolean {
+  return Object.hasOwn(catalog.terminalStatuses, status);
+}
+
+/** How long a wait lasts when no `timeoutMs` is given: a wait is always bounded (SERVICE-NOTES). */
+export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
+
+/**
+ * `unfinishedAt`: a moment the job had not finished yet (the submission, or the sending of a poll
+ * that found it unfinished), so its URL was generated later and lives at least until then plus its
+ * lifetime; undefined when the first poll already found it finished.
+ */
+function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit: RateLimitState | undefined, unfinishedAt: number | undefined): JobResult {
+  const info = Object.hasOwn(catalog.endpoints, model) ? catalog.endpoints[model] : undefined;
+  const output = (job.output ?? {}) as Record<string, unknown>;
+  const urlField = info?.urlField ?? OUTPUT_URL_FIELDS.find((field) => typeof output[field] === "string");
+  const url = urlField && typeof output[urlField] === "string" ? (output[urlField] as string) : undefined;
+  const lifetime = info?.urlLifetimeSeconds;
+  return {
+    id: job.id,
+    status: job.status,
+    output: job.output,
+    costUsd: typeof output.cost === "number" ? output.cost : undefined,
+    url,
+    expiresAt: url && lifetime && unfinishedAt !== undefined ? new Date(unfinishedAt + lifetime * 1000) : undefined,
+    delayTime: job.delayTime,
+    executionTime: job.executionTime,
+    job,
+    rateLimit,
+  };
+}
+
+/**
+ * Polls the job's status until it reaches a terminal status. `COMPLETED` gives its typed result;
+ * `FAILED`, `CANCELLED` and `TIMED_OUT` throw a `JobFailedError`; any other status, one never seen
+ * before included, means keep waiting. Polls every `intervalMs`, slowing by `backoffFactor` per poll
+ * once the job has run `backoffAfterMs`, never beyond `maxIntervalMs`. A 429 waits `Retry-After`;
+ * a `RateLimit` window with no request left waits for its reset instead of provoking a 429.
+ * Timeout and abort throw a `JobWaitError` carrying the last job seen, leaving no timer or listener.
+ */
+export async function waitForJob(
+  client: Pick<JobClient, "getModelJob">,
+  catalog: ModelCatalog,
+  model: string,
+  jobId: string,
+  options: WaitOptions = {},
+  initial?: ApiResult<JobLike>,
+  submittedAt?: number,
+): Promise<JobResult> {
+  const now = options.now ?? Date.now;
+  const pause = options.sleep ?? abortableSleep;
+  const intervalMs = options.intervalMs ?? 2_000;
+  const backoffAfterMs = options.backoffAfterMs ?? 30_000;
+  const backoffFactor = options.backoffFactor ?? 1.5;
+  const maxIntervalMs = Math.max(intervalMs, options.maxIntervalMs ?? 10_000);
+  checkTimeout("timeoutMs", options.timeoutMs);
+  const started = now();
+  const deadline = started + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+
+  let last: ApiResult<JobLike> | undefined = initial;
+  // The job was submitted before it could finish: the URL's lifetime starts no earlier.
+  let unfinishedAt = submittedAt;
+  let polls = 0;
+  let interval = intervalMs;
+  let extraWait = exhaustedWindowDelayMs(initial?.rateLimit);
+  // A poll was refused (429) before any status was seen: wait before the next one all the same.
+  let refused = false;
+  const stop = (kind: "timeout" | "aborted") =>
+    new JobWaitError(kind, { jobId, lastJob: last?.data, polls, elapsedMs: now() - started });
+
+  for (;;) {
+    if (last && isTerminal(catalog, last.data.status)) {
+      options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: 0 });
+      if (catalog.terminalStatuses[last.data.status] === "failure") throw new JobFailedError(model, last.data);
+      return toResult(catalog, model, last.data, last.rateLimit, unfinishedAt);
+    }
+    if (last !== undefined || refused) {
+      const wait = Math.max(interval, extraWait);
+      if (last !== undefined) options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: wait });
+      const remaining = deadline - now();
+      if (remaining <= 0) throw stop("timeout");
+      try {
+        await pause(Math.min(wait, remaining), options.signal);
+      } catch (error) {
+        if (error instanceof AbortedError) throw stop("aborted");
+        throw error;
+      }
+      if (now() >= deadline) throw stop("timeout");
+      if (now() - started >= backoffAfterMs) interval = Math.min(maxIntervalMs, interval * backoffFactor);
+    }
+    extraWait = 0;
+    // The wait's deadline bounds the whole poll: the transport's attempts and its waits between them.
+    const pollDeadline = deadlineSignal(options.signal, deadline - now());
+    const sentAt = now();
+    try {
+      last = await client.getModelJob(model, jobId, { signal: pollDeadline.signal });
+      if (!isTerminal(catalog, last.data.status)) unfinishedAt = sentAt;
+      polls += 1;
+      refused = false;
+      extraWait = exhaustedWindowDelayMs(last.rateLimit);
+    } catch (error) {
+      if (error instanceof RateLimitError) {
+        // Refused, not failed: wait as long as the server asks, then poll again.
+        polls += 1;
+        refused = true;
+        extraWait = error.retryAfterMs ?? interval;
+        continue;
+      }
+      if (pollDeadline.expired() || (error instanceof TimeoutError && now() >= deadline)) throw stop("timeout");
+      if (error instanceof AbortedError) throw stop("aborted");
+      throw error;
+    } finally {
+      pollDeadline.dispose();
+    }
+  }
+}
+
+/**
+ * A signal that aborts with `signal` or once `ms` have passed (never, for an infinite `ms`);
+ * `expired()` tells the second case apart. `dispose` clears the timer and the link.
+ */
+function deadlineSignal(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal | undefined; expired(): boolean; dispose(): void } {
+  if (!Number.isFinite(ms)) return { signal, expired: () => false, dispose: () => undefined };
+  const link = linkSignals(signal === undefined ? [] : [signal]);
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    link.controller.abort();
+  }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+  return {
+    signal: link.controller.signal,
+    expired: () => expired,
+    dispose() {
+      clearTimeout(timer);
+      link.dispose();
+    },
+  };
+}
