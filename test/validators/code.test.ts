@@ -6,7 +6,6 @@
  * random schemas' modules, the names are exactly the identifiers its code references (outside
  * string literals and comments, not after a dot, JavaScript's own words aside).
  */
-import fs from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +15,7 @@ import { DefaultsCompiler } from "../../generator/emit/validators/defaults.ts";
 import { emitValidators } from "../../generator/emit/validators.ts";
 import { loadContract } from "../../generator/load.ts";
 import { schema as randomSchema } from "./arbitraries.ts";
-import { diagnosticsOf } from "./support.ts";
+import { diagnosticsOf, virtualRuntimeFiles } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -122,11 +121,7 @@ describe("property names are data", () => {
   });
 
   it("compile with zero diagnostics", () => {
-    const runtimeSource = fs.readFileSync(path.join(repoRoot, "templates/runtime/validation.ts"), "utf8");
-    const files = new Map([
-      ["/virtual/validators.ts", source],
-      ["/virtual/runtime/validation.ts", runtimeSource],
-    ]);
+    const files = new Map([["/virtual/validators.ts", source], ...virtualRuntimeFiles()]);
     expect(diagnosticsOf(files)).toEqual([]);
   });
 });

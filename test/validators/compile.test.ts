@@ -16,12 +16,9 @@ import * as runtime from "../../templates/runtime/validation.ts";
 import * as esbuild from "esbuild";
 import fc from "fast-check";
 import { schema as randomSchema } from "./arbitraries.ts";
-import { diagnosticsOf, loadValidators, transpile } from "./support.ts";
+import { diagnosticsOf, loadValidators, transpile, virtualRuntimeFiles } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
-const RUNTIME_SOURCE = fs.readFileSync(path.join(repoRoot, "templates/runtime/validation.ts"), "utf8");
-/** validation.ts's one import. */
-const JSON_POINTER_SOURCE = fs.readFileSync(path.join(repoRoot, "templates/runtime/json-pointer.ts"), "utf8");
 
 /** The source without its comments (which may well mention `eval`). */
 function codeOnly(source: string): string {
@@ -36,8 +33,7 @@ function codeOnly(source: string): string {
 function modules(validators: string, types?: string): Map<string, string> {
   const files = new Map([
     ["/virtual/validators.ts", validators],
-    ["/virtual/runtime/validation.ts", RUNTIME_SOURCE],
-    ["/virtual/runtime/json-pointer.ts", JSON_POINTER_SOURCE],
+    ...virtualRuntimeFiles(),
   ]);
   if (types !== undefined) files.set("/virtual/schema.ts", types);
   return files;
@@ -89,7 +85,7 @@ describe("the contract's validators", () => {
           setup(build) {
             build.onResolve({ filter: /.*/ }, (args) => ({ path: path.posix.resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")), namespace: "virtual" }));
             build.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => {
-              const files: Record<string, string> = { "/virtual/validators.ts": source, "/virtual/runtime/validation.ts": RUNTIME_SOURCE, "/virtual/runtime/json-pointer.ts": JSON_POINTER_SOURCE, "/virtual/schema.ts": types };
+              const files: Record<string, string> = { "/virtual/validators.ts": source, ...Object.fromEntries(virtualRuntimeFiles()), "/virtual/schema.ts": types };
               return { contents: files[args.path] ?? "", loader: "ts", resolveDir: path.posix.dirname(args.path) };
             });
           },
@@ -103,7 +99,7 @@ describe("the contract's validators", () => {
 
   it("never evaluate code", () => {
     expect(codeOnly(source)).not.toMatch(/\beval\b|new Function|\bFunction\(/);
-    expect(codeOnly(RUNTIME_SOURCE)).not.toMatch(/\beval\b|new Function|\bFunction\(|\bimport\b|\brequire\(/);
+    for (const [file, runtimeSource] of virtualRuntimeFiles()) expect(codeOnly(runtimeSource), file).not.toMatch(/\beval\b|new Function|\bFunction\(|\bimport\b|\brequire\(/);
   });
 });
 
@@ -277,8 +273,7 @@ describe("edge-case and random schemas", () => {
     const seed = Number(process.env["VALIDATORS_COMPILE_SEED"] ?? 20261122);
     const samples = [...EDGE_SCHEMAS, ...fc.sample(randomSchema, { numRuns: count, seed })];
     const files = new Map<string, string>([
-      ["/virtual/runtime/validation.ts", RUNTIME_SOURCE],
-      ["/virtual/runtime/json-pointer.ts", JSON_POINTER_SOURCE],
+      ...virtualRuntimeFiles(),
     ]);
     samples.forEach((sample, index) => {
       files.set(`/virtual/schema${index}.ts`, emitValidators({ document: sample as object, entries: [{ name: "X", pointer: "" }] }));

@@ -3,6 +3,8 @@
  * modules themselves never do): the module is transpiled to CommonJS and run with
  * `new Function`, its one import answered with the runtime module.
  */
+import fs from "node:fs";
+import path from "node:path";
 import ts from "typescript";
 import * as runtime from "../../templates/runtime/validation.ts";
 import type { ValidationIssue } from "../../templates/runtime/validation.ts";
@@ -73,4 +75,13 @@ export function diagnosticsOf(modules: Map<string, string>, extra: ts.CompilerOp
     const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : "";
     return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
   });
+}
+
+/**
+ * The runtime files a generated validator module imports, keyed by their path beside a module at
+ * `/virtual/validators.ts`: for type-checking emitted code in memory.
+ */
+export function virtualRuntimeFiles(): Array<[string, string]> {
+  const dir = path.resolve(import.meta.dirname, "../../templates/runtime");
+  return ["validation.ts", "json-pointer.ts"].map((name) => [`/virtual/runtime/${name}`, fs.readFileSync(path.join(dir, name), "utf8")]);
 }
