@@ -93,7 +93,7 @@ function report(rows: Row[], documents: number, wallMs: number, jobs: number): s
   const checks = (pick: (r: Row) => StepReport | undefined) => rows.filter((r) => pick(r)?.ok).length;
   const crashed = rows.filter((r) => r.ours.error?.startsWith("crashed") || (r.ours.error !== undefined && !r.ours.error.startsWith("#"))).length;
   const both = rows.filter((r) => r.ours.ok && r.ots.ok);
-  const col = (values: number[], format: (v: number) => string) => format(median(values.filter(Number.isFinite)));
+  const col = (values: number[], format: (v: number) => string) => (values.some(Number.isFinite) ? format(median(values.filter(Number.isFinite))) : "–");
   const mib = (kib: number) => bytes(kib * 1024);
   const lines: string[] = [];
   lines.push("## Corpus: this generator beside openapi-typescript on real documents", "");
@@ -111,11 +111,11 @@ function report(rows: Row[], documents: number, wallMs: number, jobs: number): s
   const side = (list: Row[]) =>
     markdownTable(
       ["document", "size", "this generator", "peak RSS", "openapi-typescript", "peak RSS", "time ×", "RSS ×"],
-      list.map((r) => [r.document, bytes(r.sizeBytes), r.ours.ok ? ms(r.ours.ms) : "refused", r.ours.ok ? mib(r.ours.maxRssKiB) : "–", r.ots.ok ? ms(r.ots.ms) : "failed", r.ots.ok ? mib(r.ots.maxRssKiB) : "–", ratio(r.ours.ms / r.ots.ms), ratio(r.ours.maxRssKiB / r.ots.maxRssKiB)]),
+      list.map((r) => [r.document, bytes(r.sizeBytes), r.ours.ok ? ms(r.ours.ms) : "refused", r.ours.ok ? mib(r.ours.maxRssKiB) : "–", r.ots.ok ? ms(r.ots.ms) : "failed", r.ots.ok ? mib(r.ots.maxRssKiB) : "–", ...(r.ours.ok && r.ots.ok ? [ratio(r.ours.ms / r.ots.ms), ratio(r.ours.maxRssKiB / r.ots.maxRssKiB)] : ["–", "–"])]),
     );
   lines.push("### The worst ten (this generator's time, generated documents)", "", side([...rows].filter((r) => r.ours.ok).sort((a, b) => b.ours.ms - a.ours.ms).slice(0, 10)), "");
   const largest = [...rows].sort((a, b) => b.sizeBytes - a.sizeBytes).slice(0, 10);
-  lines.push("### The ten largest documents", "", side(largest), "");
+  lines.push("### The ten largest documents of the run", "", side(largest), "");
   const missed = rows.filter((r) => r.ots.ok && !r.ours.ok);
   const reasons = new Map<string, number>();
   for (const r of missed) {
