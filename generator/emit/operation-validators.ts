@@ -105,6 +105,12 @@ export function emitOperationValidators(
   return { source: modules.source, responseSource, names };
 }
 
+/** The names `emitOperationValidators` gives, without emitting: tests use them to find a schema's or an operation's validator. */
+export function validatorNames(model: ApiModel, className: string): ValidatorNames {
+  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
+  return validatorEntries(model, validatorStems(model, className, jsonResponses), jsonResponses).names;
+}
+
 /**
  * Schemas take their type alias names (which already avoid the operation types `XParams` and
  * `XResponse`); an operation's first JSON response is `XResponse`, the others `XResponse<status>`.

@@ -11,7 +11,7 @@ export const NUMBERS = [-2, -1, -0.5, 0, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 10,
 /**
  * Strings for values and enums: short ones for lengths and patterns, surrogate pairs for
  * code-point lengths, and values of each supported format (valid and invalid) on which ajv-formats
- * and the runtime agree (see FORMAT_DISAGREEMENTS for the ones they do not).
+ * and the runtime agree (see FORMAT_DIFFERENCES in format-differences.ts for the ones they do not).
  */
 export const STRINGS = [
   "", "a", "b", "ab", "ba", "abc", "abcd", "A1", "a1", "x-y", "😀", "😀😀", "a😀", "1280*720",

@@ -1,0 +1,29 @@
+/**
+ * ajv (Ajv2020, dev-only) as the oracle for a document's examples: the whole loaded document is
+ * one schema, and each example is validated against the subschema at its pointer, so `$ref`s
+ * resolve as the generator resolves them. ajv asserts exactly the formats the generated
+ * validators assert (the generator's FORMAT_CHECKERS), with ajv-formats' checks; every other
+ * format is an annotation for both.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { FORMAT_CHECKERS } from "../../generator/emit/validators/vocabulary.ts";
+
+const DOCUMENT_ID = "urn:corpus:document";
+
+export type OracleVerdict = boolean | { error: string };
+
+export function documentOracle(document: object): (schemaPointer: string, value: unknown) => OracleVerdict {
+  const ajv = new Ajv2020({ strict: false, logger: false, validateSchema: false, allErrors: false });
+  addFormats.default(ajv, [...FORMAT_CHECKERS.keys()] as never);
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID });
+  return (schemaPointer, value) => {
+    try {
+      const validate = ajv.getSchema(`${DOCUMENT_ID}#${schemaPointer.split("/").map(encodeURIComponent).join("/")}`);
+      if (!validate) return { error: `ajv found no schema at ${schemaPointer}` };
+      return validate(value) as boolean;
+    } catch (error) {
+      return { error: String((error as Error).message).split("\n")[0]! };
+    }
+  };
+}
