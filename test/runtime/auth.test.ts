@@ -126,6 +126,13 @@ describe("credentials sent per scheme", () => {
     expect((await sent(c, "oauth")).headers.authorization).toBe("Bearer tok-2");
     const sync = client({ accessToken: () => "tok-sync" });
     expect((await sent(sync, "oauth")).headers.authorization).toBe("Bearer tok-sync");
+    // A token no header can carry is refused before sending, naming the option, not quoting it.
+    seen.length = 0;
+    const bad = (await client({ accessToken: () => "tok\nsecret-part" }).call("oauth").catch((e: unknown) => e)) as InvalidRequestError;
+    expect(bad).toBeInstanceOf(InvalidRequestError);
+    expect(bad.field).toBe("accessToken");
+    expect(bad.message).not.toContain("secret-part");
+    expect(seen).toEqual([]);
   });
 
   it("a public operation sends no credential; an AND sends all; an OR the first satisfiable", async () => {

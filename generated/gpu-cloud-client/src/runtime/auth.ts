@@ -35,7 +35,7 @@ export interface AppliedAuth {
   headers: Readonly<Record<string, string>>;
   query: Readonly<Record<string, string>> | undefined;
   /** Token functions, called per request; each result is sent as `Authorization: Bearer`. */
-  tokens: ReadonlyArray<() => string | Promise<string>> | undefined;
+  tokens: ReadonlyArray<{ option: string; get: () => string | Promise<string> }> | undefined;
   /**
    * A key goes in a header or the query: fetch drops only `Authorization` on a cross-origin
    * redirect, so such a request follows no redirect (it is answered as an error instead).
@@ -94,10 +94,10 @@ export class Authenticator {
   }
 
   /** A token function's result, checked as a header value and kept for redaction. */
-  async token(get: () => string | Promise<string>): Promise<string> {
+  async token({ option, get }: { option: string; get: () => string | Promise<string> }): Promise<string> {
     const token = await get();
     if (typeof token !== "string" || token === "" || !isHeaderValue(token)) {
-      throw new InvalidRequestError("accessToken gave no token usable in an HTTP header", { field: "accessToken" });
+      throw new InvalidRequestError(`${option} gave no token usable in an HTTP header`, { field: option });
     }
     if (!this.secrets.includes(token)) {
       this.secrets.push(token);
@@ -154,7 +154,7 @@ export class Authenticator {
   #apply(alternative: readonly string[]): AppliedAuth {
     const headers: Record<string, string> = { ...this.#extra };
     let query: Record<string, string> | undefined;
-    let tokens: Array<() => string | Promise<string>> | undefined;
+    let tokens: Array<{ option: string; get: () => string | Promise<string> }> | undefined;
     let manualRedirect = false;
     for (const name of alternative) {
       const scheme = this.#spec!.schemes[name]!;
@@ -163,7 +163,7 @@ export class Authenticator {
         continue;
       }
       const value = this.#values[scheme.option]!;
-      if (typeof value === "function") (tokens ??= []).push(value);
+      if (typeof value === "function") (tokens ??= []).push({ option: scheme.option, get: value });
       else if (scheme.kind === "bearer") headers["Authorization"] = `Bearer ${value}`;
       else if (scheme.kind === "header") headers[scheme.name] = value;
       else (query ??= {})[scheme.name] = value;

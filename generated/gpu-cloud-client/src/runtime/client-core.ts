@@ -209,7 +209,7 @@ export class ClientCore {
     // Last, so they replace whatever a caller set under any spelling.
     for (const name in auth.headers) headers[name] = auth.headers[name] as string;
     if (auth.tokens !== undefined) {
-      for (const get of auth.tokens) headers["Authorization"] = `Bearer ${await this.#auth.token(get)}`;
+      for (const token of auth.tokens) headers["Authorization"] = `Bearer ${await this.#auth.token(token)}`;
     }
     // A key sent as a query parameter joins the caller's (openapi-fetch writes the query string).
     const query = auth.query === undefined ? params.query : { ...params.query, ...auth.query };
