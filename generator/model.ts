@@ -16,6 +16,7 @@ import { identifier, uniqueIdentifiers } from "./escape.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
 import { isJsonMediaType } from "./media-types.ts";
 import { readXSdk, type PackageOverrides } from "./x-sdk.ts";
+import { readSecurity, type SecurityModel, type SecurityRequirement } from "./security.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -127,6 +128,8 @@ export interface OperationModel {
   modelRole?: "run" | "runsync" | "status";
   /** Example arguments of the call, from the contract's examples; undefined when it takes none. */
   exampleParams?: ExampleParams;
+  /** Alternatives of scheme names (the first whose credentials are all given is used); `[]`: public. */
+  security: SecurityRequirement;
 }
 
 /** What a job of a model endpoint costs (`x-model-endpoints/<id>/pricing`). */
@@ -171,6 +174,8 @@ export interface ApiModel {
   /** The generated package's semver (`x-sdk.packageVersion`, else from `info.version`). */
   packageVersion: string;
   apiKeyEnvVar: string;
+  /** The security schemes operations use, and the requirement they share. */
+  security: SecurityModel;
   contractHash: string;
   /** The CHANGELOG.md beside the contract, shipped in the package as it is. */
   changelog?: string;
@@ -222,7 +227,11 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
   const { packageName, apiKeyEnvVar, packageVersion } = readXSdk(document, options);
 
   const servers = new ServerRegistry(document.servers ?? []);
-  const operations = readOperations(contract, servers);
+  const { security, operations } = readSecurity(contract, readOperations(contract, servers), {
+    apiKeyEnvVar,
+    takenOptions: servers.list().map((s) => s.key),
+    warnings: options.warnings,
+  });
   const schemaNames = Object.keys(document.components?.schemas ?? {});
   const modelEndpoints = readModelEndpoints(contract);
   checkModelRoles(operations, modelEndpoints.length > 0);
@@ -240,6 +249,7 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
     packageName,
     packageVersion,
     apiKeyEnvVar,
+    security,
     contractHash: contract.hash,
     changelog: contract.changelog,
     servers: servers.list(),
@@ -295,9 +305,9 @@ class ServerRegistry {
   }
 }
 
-function readOperations(contract: LoadedContract, servers: ServerRegistry): OperationModel[] {
+function readOperations(contract: LoadedContract, servers: ServerRegistry): Array<Omit<OperationModel, "security">> {
   const { document } = contract;
-  const drafts: Array<Omit<OperationModel, "methodName" | "typeName">> = [];
+  const drafts: Array<Omit<OperationModel, "methodName" | "typeName" | "security">> = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     // A path item may be a `$ref` (to `components/pathItems`): its operations live, and are pointed at, there.
     const { value: item, pointer: itemPointer } = contract.deref<any>(rawItem, pointer("paths", path));

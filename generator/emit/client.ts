@@ -10,6 +10,7 @@ import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral
 import { runtimeExports, schemaAliases } from "./types.ts";
 import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
+import type { SecurityModel, SecurityRequirement } from "../security.ts";
 
 /** Exported names of the client module, for the index and the README. */
 /** Global names the generated modules use: a client class may not shadow them. */
@@ -49,6 +50,12 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] },
     ...(api.servers.some((s) => s.relative) ? [{ moduleSpecifier: "./runtime/errors.js", namedImports: ["InvalidRequestError"] }] : []),
   ]);
+  const { security } = api;
+  const credentialOptions = security.schemes.flatMap((scheme) => scheme.options.map((option) => ({ scheme, option })));
+  if (credentialOptions.length > 0) {
+    const usesTokens = security.schemes.some((s) => s.kind === "token");
+    file.addImportDeclaration({ moduleSpecifier: "./runtime/auth.js", isTypeOnly: true, namedImports: [...(usesTokens ? ["AccessToken"] : []), "AuthSpec"] });
+  }
   if (hasModels) {
     file.addImportDeclaration({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
     if (validators) file.addImportDeclaration({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
@@ -67,8 +74,15 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
     name: `${className}Options`,
     isExported: true,
     extends: ["CoreOptions"],
-    docs: [`Options of {@link ${className}}. The API key comes from \`apiKey\` or the \`${api.apiKeyEnvVar}\` environment variable.`],
-    properties: api.servers.map((server) => ({
+    docs: [optionsDoc(className, security)],
+    properties: [
+      ...credentialOptions.map(({ scheme, option }) => ({
+        name: option.name,
+        hasQuestionToken: true,
+        type: scheme.kind === "token" ? "AccessToken | undefined" : "string | undefined",
+        docs: [docComment(credentialDoc(scheme, option))],
+      })),
+      ...api.servers.map((server) => ({
       name: server.key,
       hasQuestionToken: true,
       // `| undefined`: with exactOptionalPropertyTypes, `{ baseUrl: process.env.X }` still compiles.
@@ -80,8 +94,16 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
             : `${server.description ?? "Base URL"} Default: ${server.defaultUrl}`,
         ),
       ],
-    })),
+      })),
+    ],
   });
+  if (credentialOptions.length > 0) {
+    file.addVariableStatement({
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["The contract's security schemes, where each credential comes from, and the requirement operations share."],
+      declarations: [{ name: "AUTH", initializer: authLiteral(security) }],
+    });
+  }
 
   // One insertion per kind: ts-morph re-parses the file on every insertion, so adding them one by
   // one costs time quadratic in the number of operations.
@@ -95,7 +117,7 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
         initializer: (writer) => {
           writer.write("{").newLine();
           for (const operation of api.operations) {
-            writer.write(`${operation.methodName}: ${operationSpecLiteral(operation, validators?.operations.get(operation.operationId))},`).newLine();
+            writer.write(`${operation.methodName}: ${operationSpecLiteral(operation, security, validators?.operations.get(operation.operationId))},`).newLine();
           }
           writer.write("} as const satisfies Record<string, OperationSpec>");
         },
@@ -112,7 +134,8 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
       {
         parameters: [{ name: "options", type: `${className}Options`, initializer: "{}" }],
         statements: [
-          `const { ${api.servers.map((s) => s.key).join(", ")}, ...core } = options;`,
+          // A document without servers (webhooks only) or credentials has nothing but `core` to take out.
+          `const { ${[...credentialOptions.map((c) => c.option.name), ...api.servers.map((s) => s.key), "...core"].join(", ")} } = options;`,
           // A relative server resolves against a page; elsewhere (Node) fetch cannot send to it, so say so now.
           ...api.servers
             .filter((s) => s.relative)
@@ -121,11 +144,12 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
               return `if (${s.key} === undefined && !("location" in globalThis)) throw new InvalidRequestError(${stringLiteral(message)}, { field: ${stringLiteral(s.key)} });`;
             }),
           (writer) => {
+            const credentials = credentialOptions.length > 0 ? `, credentials: { ${credentialOptions.map((c) => c.option.name).join(", ")} }` : "";
             writer.write("super(").newLine();
-            writer.write(`{ ...core, servers: { ${api.servers.map((s) => s.key).join(", ")} } },`).newLine();
+            writer.write(`{ ...core, servers: { ${api.servers.map((s) => s.key).join(", ")} }${credentials} },`).newLine();
             writer.write("{").newLine();
             writer.write(`servers: { ${api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} },`).newLine();
-            writer.write(`apiKeyEnvVar: ${stringLiteral(api.apiKeyEnvVar)},`).newLine();
+            if (credentialOptions.length > 0) writer.write("auth: AUTH,").newLine();
             writer.write(`packageName: ${stringLiteral(api.packageName)},`).newLine();
             if (hasResponseValidators) {
               writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
@@ -222,7 +246,47 @@ function operationTypes(operation: OperationModel): Array<OptionalKind<TypeAlias
   return aliases;
 }
 
-function operationSpecLiteral(operation: OperationModel, validators: { request?: string } = {}): string {
+/** The options interface's doc: where credentials come from, or that none is needed. */
+function optionsDoc(className: string, security: SecurityModel): string {
+  const variables = security.schemes.flatMap((s) => s.options.map((o) => `\`${o.name}\` (or \`${o.envVar}\`)`));
+  if (variables.length === 0) return `Options of {@link ${className}}. The API needs no credentials.`;
+  return `Options of {@link ${className}}. Credentials: ${variables.join(", ")}.`;
+}
+
+/** What one credential option is for, from its scheme. */
+function credentialDoc(scheme: SecurityModel["schemes"][number], option: SecurityModel["schemes"][number]["options"][number]): string {
+  const how = {
+    bearer: "sent as `Authorization: Bearer`",
+    token: "sent as `Authorization: Bearer`; a function is called before every request (to refresh it)",
+    basic: "sent with the other as `Authorization: Basic`",
+    header: `sent in the \`${scheme.parameter}\` header`,
+    query: `sent as the \`${scheme.parameter}\` query parameter`,
+  }[scheme.kind];
+  const description = scheme.description?.trim();
+  return `The ${option.label} of the \`${scheme.name}\` security scheme, ${how}. Default: the \`${option.envVar}\` environment variable.${description ? `\n\n${description}` : ""}`;
+}
+
+/** The `AUTH` constant: schemes, credential sources, the shared requirement. */
+function authLiteral(security: SecurityModel): string {
+  const schemes = security.schemes.map((scheme) => {
+    const [first, second] = scheme.options;
+    const body =
+      scheme.kind === "basic"
+        ? `kind: "basic", username: ${stringLiteral(first!.name)}, password: ${stringLiteral(second!.name)}`
+        : scheme.kind === "header" || scheme.kind === "query"
+          ? `kind: ${stringLiteral(scheme.kind)}, name: ${stringLiteral(scheme.parameter!)}, option: ${stringLiteral(first!.name)}`
+          : `kind: "bearer", option: ${stringLiteral(first!.name)}`;
+    return `${propertyKeyForValue(scheme.name)}: { ${body} }`;
+  });
+  const credentials = security.schemes.flatMap((s) => s.options).map((o) => `${propertyKeyForValue(o.name)}: { env: ${stringLiteral(o.envVar)}, label: ${stringLiteral(o.label)} }`);
+  return `{ schemes: { ${schemes.join(", ")} }, credentials: { ${credentials.join(", ")} }, security: ${requirementLiteral(security.defaultRequirement)}, required: ${String(security.requiredEverywhere)} } as const satisfies AuthSpec`;
+}
+
+function requirementLiteral(requirement: SecurityRequirement): string {
+  return `[${requirement.map((alternative) => `[${alternative.map(stringLiteral).join(", ")}]`).join(", ")}]`;
+}
+
+function operationSpecLiteral(operation: OperationModel, security: SecurityModel, validators: { request?: string } = {}): string {
   const entries = [
     `operationId: ${stringLiteral(operation.operationId)}`,
     `method: ${stringLiteral(operation.method.toUpperCase())}`,
@@ -231,6 +295,8 @@ function operationSpecLiteral(operation: OperationModel, validators: { request?:
     ...(operation.requestBody ? [`requestMediaType: ${stringLiteral(operation.requestBody.mediaType)}`] : []),
     `responseKind: ${stringLiteral(operation.responseKind)}`,
     ...(validators.request ? [`validateRequest: validate${validators.request}`] : []),
+    // Only an operation whose requirement differs from the one the others share carries its own.
+    ...(JSON.stringify(operation.security) === JSON.stringify(security.defaultRequirement) ? [] : [`security: ${requirementLiteral(operation.security)}`]),
   ];
   // Only query parameters written otherwise than OpenAPI's default (form, exploded) are listed.
   const styled = operation.parameters.filter(

@@ -5,7 +5,7 @@
  */
 import type { Project, SourceFile } from "ts-morph";
 import { runsyncServerWait, type ApiModel } from "../model.ts";
-import { stringLiteral } from "../escape.ts";
+import { propertyKeyForValue, stringLiteral } from "../escape.ts";
 
 export function emitJobs(project: Project, api: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
   if (api.modelEndpoints.length === 0 || !api.operations.some((o) => o.modelRole === "status")) return undefined;
@@ -76,8 +76,7 @@ process.once("SIGINT", () => controller.abort());
 main(process.argv.slice(2), {
   name: ${stringLiteral(api.packageName.replace(/^@[^/]+\//, ""))},
   version: ${stringLiteral(api.packageVersion)},
-  apiKeyEnvVar: ${stringLiteral(api.apiKeyEnvVar)},
-  createClient: () =>
+${credentialsEntry(api)}  createClient: () =>
     new ${className}({
       // An empty variable counts as unset.
       ${serverEnv.map((s) => `${s.key}: process.env.${s.env} || undefined`).join(",\n      ")},
@@ -90,6 +89,13 @@ main(process.argv.slice(2), {
   process.exitCode = code;
 });`);
   return file;
+}
+
+/** The `credentials` the terminal command names when one is missing (none for a public API). */
+function credentialsEntry(api: ApiModel): string {
+  const options = api.security.schemes.flatMap((s) => s.options);
+  if (options.length === 0) return "";
+  return `  credentials: { ${options.map((o) => `${propertyKeyForValue(o.name)}: { env: ${stringLiteral(o.envVar)}, label: ${stringLiteral(o.label)} }`).join(", ")} },\n`;
 }
 
 /** Environment variables the terminal command reads for each base URL. */

@@ -99,6 +99,7 @@ export function emitPackageFiles(
     className,
     baseError: extras.baseError ?? "SdkError",
     apiKeyEnvVar: api.apiKeyEnvVar,
+    ...readmeCredentials(api),
     servers: api.servers,
     errorExample: operations[0] ? errorExample(operations[0].example) : undefined,
     groups,
@@ -130,6 +131,27 @@ export function emitPackageFiles(
   JSON.parse(files[2]!.contents);
   if (hasChangelog) files.push({ path: "CHANGELOG.md", contents: changelog });
   return files;
+}
+
+/** The README's credential rows; `bearerKeyOnly` keeps the short text of a single bearer `apiKey`. */
+function readmeCredentials(api: ApiModel) {
+  // Plain words and, rendered as code, the header or parameter: Handlebars escapes backticks in text.
+  const sentAs = {
+    bearer: { how: "header", code: "Authorization: Bearer", note: "" },
+    token: { how: "header", code: "Authorization: Bearer", note: " (a string, or a function giving one per request)" },
+    basic: { how: "header", code: "Authorization: Basic", note: " (with the other)" },
+    header: { how: "header", code: undefined, note: "" },
+    query: { how: "query parameter", code: undefined, note: "" },
+  };
+  const credentials = api.security.schemes.flatMap((scheme) =>
+    scheme.options.map((option) => {
+      const { how, code, note } = sentAs[scheme.kind];
+      return { option: option.name, envVar: option.envVar, label: option.label, scheme: scheme.name, how, code: code ?? scheme.parameter!, note };
+    }),
+  );
+  const [only] = api.security.schemes;
+  const bearerKeyOnly = api.security.schemes.length === 1 && only!.kind === "bearer" && only!.options[0]!.name === "apiKey" && api.security.requiredEverywhere;
+  return { credentials, bearerKeyOnly };
 }
 
 /**

@@ -96,12 +96,12 @@ export class CallAttempts {
     const callerAbort = this.callerSignals.find((signal) => signal.aborted);
     if (callerAbort !== undefined) return new AbortedError({ method: this.method, url: this.url, reason: callerAbort.reason });
     if (guard?.timedOut) return new TimeoutError({ method: this.method, url: this.url, timeoutMs: this.timeoutMs });
-    return new ConnectionError({ method: this.method, url: this.url, cause: sanitizeCause(error, this.config.apiKey) });
+    return new ConnectionError({ method: this.method, url: this.url, cause: sanitizeCause(error, secretsOf(this.config)) });
   }
 
   /** Sanitised only when a log line or an error needs it: most calls need neither. */
   private get url(): string {
-    return (this.sanitized ??= sanitizeUrl(this.input.url));
+    return (this.sanitized ??= sanitizeUrl(this.input.url, secretsOf(this.config)));
   }
 
   private aborted(): AbortedError {
@@ -210,7 +210,7 @@ export class CallAttempts {
       const { method, url } = this;
       if (callerAbort !== undefined) throw new AbortedError({ method, url, reason: callerAbort.reason });
       if (guard.timedOut) throw new TimeoutError({ method, url, timeoutMs });
-      throw new ConnectionError({ method, url, cause: sanitizeCause(error, config.apiKey) });
+      throw new ConnectionError({ method, url, cause: sanitizeCause(error, secretsOf(config)) });
     }
   }
 
@@ -235,6 +235,13 @@ export class CallAttempts {
   }
 }
 
+const NO_SECRETS: readonly string[] = [];
+
+/** The credentials to blank out of what a call's errors and log lines show. */
+export function secretsOf(config: TransportConfig): readonly string[] {
+  return config.secrets ?? (config.apiKey === undefined ? NO_SECRETS : [config.apiKey]);
+}
+
 /** A log message, after the client's `logName` when it has one. */
 function logMessage(config: TransportConfig, text: string): string {
   return config.logName === undefined ? text : `${config.logName} ${text}`;
@@ -248,7 +255,7 @@ function describeFailure(error: unknown): string {
  * Name, message and code of the most specific error in the cause chain
  * (Node's fetch throws "fetch failed" with the system error as its cause).
  */
-function sanitizeCause(error: unknown, apiKey: string): SanitizedCause {
+function sanitizeCause(error: unknown, secrets: readonly string[]): SanitizedCause {
   let specific: unknown = error;
   let code: string | undefined;
   for (let depth = 0; depth < 5 && typeof specific === "object" && specific !== null; depth++) {
@@ -259,5 +266,5 @@ function sanitizeCause(error: unknown, apiKey: string): SanitizedCause {
   }
   const name = specific instanceof Error ? specific.name : "Error";
   const message = specific instanceof Error ? specific.message : String(specific);
-  return { name, message: redactSecrets(message, [apiKey]), ...(code === undefined ? {} : { code }) };
+  return { name, message: redactSecrets(message, secrets), ...(code === undefined ? {} : { code }) };
 }

@@ -30,7 +30,8 @@ export interface CliDependencies {
   name: string;
   /** The package's version, printed by `--version`. */
   version?: string | undefined;
-  apiKeyEnvVar: string;
+  /** Per credential option the client reads from the environment: its variable and what it is called. */
+  credentials?: Readonly<Record<string, { env: string; label: string }>> | undefined;
   createClient(): JobClient;
   catalog: ModelCatalog;
   /** Problems of an input for a known model, each with its field path (empty when valid). */
@@ -258,7 +259,7 @@ function describeJob(job: JobLike): string {
     .join("\n");
 }
 
-function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDependencies, "name" | "apiKeyEnvVar">, model: string | undefined): number {
+function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDependencies, "name" | "credentials">, model: string | undefined): number {
   const { name } = deps;
   if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) {
     // Node's parser explains `--` at length after its first sentence: the first is what matters here.
@@ -268,8 +269,11 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     return EXIT.usage;
   }
   if (error instanceof InvalidRequestError) {
-    const missingKey = error.field === "apiKey" && error.problems[0]?.keyword === "required";
-    err(`${name}: ${missingKey ? `no API key: set the ${deps.apiKeyEnvVar} environment variable` : error.message}`);
+    // A missing credential is named by the variable a terminal user sets, not the option.
+    const missing = error.problems.map((p) => (p.keyword === "required" ? deps.credentials?.[p.path] : undefined));
+    const named = missing.length > 0 && missing.every((c) => c !== undefined) ? (missing as Array<{ env: string; label: string }>) : undefined;
+    const variables = named?.map((c) => c.env);
+    err(`${name}: ${named ? `no ${named.map((c) => c.label).join(" and ")}: set the ${variables!.join(" and ")} environment variable${variables!.length > 1 ? "s" : ""}` : error.message}`);
     return EXIT.usage;
   }
   if (error instanceof CostLimitError) {

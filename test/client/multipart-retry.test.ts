@@ -38,7 +38,7 @@ describe("a retried multipart body", () => {
         return this.request<unknown>(spec, { body: { name: "cover", note: "x" } });
       }
     }
-    await new Client({ apiKey: "k", retryBaseDelayMs: 1, ...(fetch ? { fetch } : {}) }, { servers: { api: url }, apiKeyEnvVar: "NONE" }).upload();
+    await new Client({ retryBaseDelayMs: 1, ...(fetch ? { fetch } : {}) }, { servers: { api: url } }).upload();
     expect(received).toHaveLength(2);
     for (const { contentType, body } of received) {
       const boundary = /boundary=(.+)$/.exec(contentType)?.[1];

@@ -18,7 +18,7 @@ async function sentQuery(query: object, queryStyles?: OperationSpec["queryStyles
     url = request.url;
     return new Response(null, { status: 204 });
   };
-  await new Client({ apiKey: "k", fetch }, { servers: { api: "https://api.example.test" }, apiKeyEnvVar: "NONE" }).search();
+  await new Client({ fetch }, { servers: { api: "https://api.example.test" } }).search();
   return decodeURIComponent(new URL(url).search.slice(1));
 }
 
@@ -51,7 +51,7 @@ describe("query parameters", () => {
         }
       }
       const fetch = async (request: Request) => ((url = request.url), new Response(null, { status: 204 }));
-      await new Client({ apiKey: "k", fetch }, { servers: { api: "https://api.example.test" }, apiKeyEnvVar: "NONE" }).s();
+      await new Client({ fetch }, { servers: { api: "https://api.example.test" } }).s();
       return new URL(url).search;
     };
     expect(await raw()).toBe("?q=a%2Fb%3Fc");

@@ -64,14 +64,12 @@ new GpuCloudClient({ apiKey: "k" }).listPods().then((r) => console.log(r.data.po
       constructor(validateResponses: boolean) {
         super(
           {
-            apiKey: "k",
             validateResponses,
             maxRetries: 0,
             fetch: async () => new Response(JSON.stringify(answer), { headers: { "content-type": "application/json" } }),
           },
           {
             servers: { api: "https://api.example.test" },
-            apiKeyEnvVar: "NONE",
             loadResponseValidators: async () => {
               loads++;
               if (loads === 1) throw new Error("chunk failed to load");
@@ -107,8 +105,8 @@ new GpuCloudClient({ apiKey: "k" }).listPods().then((r) => console.log(r.data.po
     class Client extends ClientCore {
       constructor() {
         super(
-          { apiKey: "k", validateResponses: true, maxRetries: 0, fetch: async () => reply },
-          { servers: { api: "https://api.example.test" }, apiKeyEnvVar: "NONE", loadResponseValidators: async () => validators },
+          { validateResponses: true, maxRetries: 0, fetch: async () => reply },
+          { servers: { api: "https://api.example.test" }, loadResponseValidators: async () => validators },
         );
       }
       replace() {

@@ -35,7 +35,7 @@ async function cli(args: string[], options: { tty?: boolean; key?: string | null
   const stderr = capture(options.tty);
   const code = await main(args, {
     name: "gpu-cloud-client",
-    apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+    credentials: { apiKey: { env: "GPU_CLOUD_API_KEY", label: "API key" } },
     createClient: () =>
       new GpuCloudClient({ apiKey: options.key === null ? undefined : (options.key ?? "cli-key"), publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl }),
     catalog: MODEL_CATALOG,
@@ -154,7 +154,7 @@ describe("the gpu-cloud-client command", () => {
       expect(result.stdout).toMatch(/^usage:\n/);
     }
     const stdout = capture();
-    const code = await main(["--version"], { name: "gpu-cloud-client", version: "2.0.0", apiKeyEnvVar: "K", createClient: () => { throw new Error("no client needed"); }, catalog: MODEL_CATALOG, stdout, stderr: capture() });
+    const code = await main(["--version"], { name: "gpu-cloud-client", version: "2.0.0", credentials: { apiKey: { env: "K", label: "API key" } }, createClient: () => { throw new Error("no client needed"); }, catalog: MODEL_CATALOG, stdout, stderr: capture() });
     expect([code, stdout.text]).toEqual([EXIT.ok, "2.0.0\n"]);
   });
 
@@ -164,7 +164,7 @@ describe("the gpu-cloud-client command", () => {
     controller.abort();
     const code = await main(["wait", "wan-2-6-i2v", "job-77"], {
       name: "gpu-cloud-client",
-      apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+      credentials: { apiKey: { env: "GPU_CLOUD_API_KEY", label: "API key" } },
       createClient: () => new GpuCloudClient({ apiKey: "cli-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl }),
       catalog: MODEL_CATALOG,
       stdout: capture(),
@@ -178,7 +178,7 @@ describe("the gpu-cloud-client command", () => {
   it("exits 3 when status gets a body that is not a job, instead of printing undefined", async () => {
     const stderr = capture();
     const notJob = { runModel: async () => { throw new Error("unused"); }, runModelSync: async () => { throw new Error("unused"); }, getModelJob: async () => ({ data: { unexpected: true }, status: 200, headers: new Headers(), rateLimit: undefined }) };
-    const code = await main(["status", "wan-2-6-i2v", "job-1"], { name: "gpu-cloud-client", apiKeyEnvVar: "K", createClient: () => notJob as never, catalog: MODEL_CATALOG, stdout: capture(), stderr });
+    const code = await main(["status", "wan-2-6-i2v", "job-1"], { name: "gpu-cloud-client", credentials: { apiKey: { env: "K", label: "API key" } }, createClient: () => notJob as never, catalog: MODEL_CATALOG, stdout: capture(), stderr });
     expect(code).toBe(EXIT.apiError);
     expect(stderr.text).toContain("not a job");
     expect(stderr.text).not.toContain("undefined");

@@ -13,7 +13,7 @@ process.once("SIGINT", () => controller.abort());
 main(process.argv.slice(2), {
   name: "gpu-cloud-client",
   version: "2.0.0",
-  apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+  credentials: { apiKey: { env: "GPU_CLOUD_API_KEY", label: "API key" } },
   createClient: () =>
     new GpuCloudClient({
       // An empty variable counts as unset.

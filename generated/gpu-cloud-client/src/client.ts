@@ -2,17 +2,31 @@
 import { ClientCore } from "./runtime/client-core.js";
 import type { ApiResult, CoreOptions, OperationSpec, RequestOptions, ServerWaitOptions } from "./runtime/client-core.js";
 import type { paths } from "./schema.js";
+import type { AuthSpec } from "./runtime/auth.js";
 import type { ModelId, ModelInput, ModelJob } from "./models.js";
 import { validateModelInput } from "./models.js";
 import { validateDeleteRegistryParams, validateGetJobStatusParams, validateListPodsParams, validateRunParams, validateRunSyncParams } from "./validators.js";
 
-/** Options of {@link GpuCloudClient}. The API key comes from `apiKey` or the `GPU_CLOUD_API_KEY` environment variable. */
+/** Options of {@link GpuCloudClient}. Credentials: `apiKey` (or `GPU_CLOUD_API_KEY`). */
 export interface GpuCloudClientOptions extends CoreOptions {
+  /**
+   * The API key of the `bearerAuth` security scheme, sent as `Authorization: Bearer`. Default: the `GPU_CLOUD_API_KEY` environment variable.
+   *
+   * `Authorization: Bearer <API_KEY>` on every request. One key, generated in the service's
+   * console, serves both APIs; it is scoped to the permissions granted when it was created
+   * (the scopes are not described). Using the public endpoints also needs an account with credits.
+   * A missing, malformed, expired or invalid key is answered `401`; a valid key without access to
+   * the resource or action, `403`.
+   */
+  apiKey?: string | undefined;
   /** Management API (pods, templates, registry credentials). Default: https://api.runpod.io */
   baseUrl?: string | undefined;
   /** Public model endpoints (generation jobs). Default: https://api.runpod.ai */
   publicEndpointBaseUrl?: string | undefined;
 }
+
+/** The contract's security schemes, where each credential comes from, and the requirement operations share. */
+const AUTH = { schemes: { bearerAuth: { kind: "bearer", option: "apiKey" } }, credentials: { apiKey: { env: "GPU_CLOUD_API_KEY", label: "API key" } }, security: [["bearerAuth"]], required: true } as const satisfies AuthSpec;
 
 /** Parameters of {@link listPods}, grouped by where they are sent. */
 export type ListPodsParams = { query?: paths["/v2/pods"]["get"]["parameters"]["query"]; };
@@ -75,12 +89,12 @@ const OPERATIONS = {
  */
 export class GpuCloudClient extends ClientCore {
   constructor(options: GpuCloudClientOptions = {}) {
-    const { baseUrl, publicEndpointBaseUrl, ...core } = options;
+    const { apiKey, baseUrl, publicEndpointBaseUrl, ...core } = options;
     super(
-      { ...core, servers: { baseUrl, publicEndpointBaseUrl } },
+      { ...core, servers: { baseUrl, publicEndpointBaseUrl }, credentials: { apiKey } },
       {
         servers: { baseUrl: "https://api.runpod.io", publicEndpointBaseUrl: "https://api.runpod.ai" },
-        apiKeyEnvVar: "GPU_CLOUD_API_KEY",
+        auth: AUTH,
         packageName: "gpu-cloud-client",
         loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),
       },

@@ -64,14 +64,14 @@ export async function readBody(
   } catch {
     const request = describe();
     throw new ApiError("unexpected_status", {
-      message: `${request.method} ${new URL(sanitizeUrl(request.url)).pathname} returned ${response.status} with a body that is not JSON`,
+      message: `${request.method} ${new URL(sanitizeUrl(request.url, request.secrets)).pathname} returned ${response.status} with a body that is not JSON`,
       status: response.status,
       // A proxy's page may echo the request, key included.
       rawBody: redactSecrets(text.slice(0, MAX_RAW_BODY_BYTES), request.secrets, { mayBeCut: true }),
       headers: {},
       rateLimit: parseRateLimit(response.headers),
       method: request.method,
-      url: sanitizeUrl(request.url),
+      url: sanitizeUrl(request.url, request.secrets),
       operationId: request.operationId,
     });
   }

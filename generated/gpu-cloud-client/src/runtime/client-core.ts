@@ -6,6 +6,8 @@
  */
 import createOpenApiFetch from "openapi-fetch";
 import { bufferedErrorBody, DEFAULT_TIMEOUT_MS } from "./attempts.js";
+import { Authenticator } from "./auth.js";
+import type { AuthSpec, SecurityAlternatives } from "./auth.js";
 import { isReusable, passThrough, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES, SdkError } from "./error-base.js";
@@ -43,6 +45,8 @@ export interface OperationSpec {
   validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
   queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
+  /** The operation's own security requirement (`[]`: public); absent, the client's default applies. */
+  security?: SecurityAlternatives | undefined;
 }
 
 /**
@@ -66,7 +70,7 @@ export interface RequestOptions {
   /** Per attempt, in milliseconds. */
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
-  /** Extra request headers (an `Authorization` here is ignored: the client's key is always used). */
+  /** Extra request headers (one a credential goes in, `Authorization` included, is ignored: the client's credentials are always used). */
   headers?: Record<string, string> | undefined;
 }
 
@@ -92,9 +96,7 @@ export interface ApiResult<T> {
   rateLimit: RateLimitState | undefined;
 }
 
-export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "logName"> {
-  /** The API key. Default: the environment variable the generated client names. */
-  apiKey?: string | undefined;
+export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "secrets" | "logName"> {
   /** Check every request against the contract before sending it; default true. */
   validateRequests?: boolean | undefined;
   /** Check every successful JSON response against the contract; default false. */
@@ -104,8 +106,8 @@ export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "logName">
 export interface CoreDefaults {
   /** Base URL per server key, from the contract's server variables. */
   servers: Record<string, string>;
-  /** Environment variable read when no `apiKey` option is given. */
-  apiKeyEnvVar: string;
+  /** The contract's security schemes and requirements; absent, requests carry no credential. */
+  auth?: AuthSpec | undefined;
   /** The package's name, which starts the client's log messages. */
   packageName?: string | undefined;
   /**
@@ -124,22 +126,18 @@ export class ClientCore {
   readonly #loadResponseValidators: (() => Promise<ResponseValidators>) | undefined;
   #responseValidators: Promise<ResponseValidators> | undefined;
   readonly #api = createOpenApiFetch();
-  /** `Authorization` (and `X-Client-Name`), checked once: a key that cannot be a header value is refused here. */
-  readonly #authentication: Record<string, string>;
+  /** The credentials, checked once (a key that cannot be a header value is refused here), and what each requirement sends. */
+  readonly #auth: Authenticator;
 
-  constructor(options: CoreOptions & { servers?: Record<string, string | undefined> }, defaults: CoreDefaults) {
-    const { apiKey: explicitKey, servers, validateRequests = true, validateResponses = false, ...transport } = options;
+  constructor(options: CoreOptions & { servers?: Record<string, string | undefined>; credentials?: Readonly<Record<string, unknown>> }, defaults: CoreDefaults) {
+    // An `apiKey` the contract has no scheme for is dropped: the transport would send it as a bearer token.
+    const { servers, credentials = {}, validateRequests = true, validateResponses = false, apiKey: _unused, ...transport } = options as typeof options & { apiKey?: unknown };
     this.#validateRequests = validateRequests;
     this.#validateResponses = validateResponses;
     this.#loadResponseValidators = defaults.loadResponseValidators;
-    const apiKey = explicitKey ?? readEnvironment(defaults.apiKeyEnvVar);
-    if (!apiKey) {
-      const message = `No API key: pass { apiKey } or set the ${defaults.apiKeyEnvVar} environment variable.`;
-      throw new InvalidRequestError(message, { field: "apiKey", problems: [{ path: "apiKey", message, keyword: "required" }] });
-    }
+    this.#auth = new Authenticator(defaults.auth, credentials, authenticationHeaders({ userAgent: transport.userAgent }), readEnvironment);
     checkTimeout("timeoutMs", transport.timeoutMs);
-    this.#transport = { ...transport, apiKey, logName: defaults.packageName };
-    this.#authentication = authenticationHeaders(this.#transport);
+    this.#transport = { ...transport, secrets: this.#auth.secrets, logName: defaults.packageName };
     this.#servers = { ...defaults.servers };
     for (const [key, url] of Object.entries(servers ?? {})) {
       if (url !== undefined) this.#servers[key] = checkBaseUrl(key, url).replace(/\/+$/, "");
@@ -187,6 +185,7 @@ export class ClientCore {
   /** Sends one operation and returns its typed body, or throws a typed error. */
   protected async request<T>(spec: OperationSpec, params: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
     const baseUrl = this.baseUrl(spec.server);
+    const auth = this.#auth.applied(spec.security, spec.operationId);
     if (this.#validateRequests && spec.validateRequest !== undefined) {
       const issues = spec.validateRequest(params);
       if (issues.length > 0) this.assertValid(spec.operationId, () => issues);
@@ -201,18 +200,23 @@ export class ClientCore {
       body: isReusable(body) ? body : undefined,
     });
     const headers: Record<string, string> = {};
-    if (options.headers !== undefined) copyHeaders(options.headers, headers);
-    if (params.header !== undefined) copyHeaders(params.header, headers);
+    if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
+    if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames);
     // multipart bodies get their content type (with the boundary) from fetch itself.
     if (spec.requestMediaType && body !== undefined && spec.requestMediaType !== "multipart/form-data") {
       headers["content-type"] = spec.requestMediaType;
     }
     // Last, so they replace whatever a caller set under any spelling.
-    for (const name in this.#authentication) headers[name] = this.#authentication[name] as string;
+    for (const name in auth.headers) headers[name] = auth.headers[name] as string;
+    if (auth.tokens !== undefined) {
+      for (const token of auth.tokens) headers["Authorization"] = `Bearer ${await this.#auth.token(token)}`;
+    }
+    // A key sent as a query parameter joins the caller's (openapi-fetch writes the query string).
+    const query = auth.query === undefined ? params.query : { ...params.query, ...auth.query };
 
     const api = this.#api as unknown as UntypedOpenApiFetch;
     try {
-      return await this.exchange<T>(api, spec, call, baseUrl, body, headers, params);
+      return await this.exchange<T>(api, spec, call, baseUrl, body, headers, params.path, query, auth.manualRedirect);
     } finally {
       // The timeout and the caller's signal ran until here: the body has been read, or given up.
       call.finish();
@@ -227,11 +231,13 @@ export class ClientCore {
     baseUrl: string,
     body: BodyInit | undefined,
     headers: Record<string, string>,
-    params: OperationParams,
+    path: object | undefined,
+    query: object | undefined,
+    manualRedirect: boolean,
   ): Promise<ApiResult<T>> {
     const { response, error } = await api.request(spec.method, spec.path, {
       baseUrl,
-      params: { path: params.path, query: params.query },
+      params: { path, query },
       body,
       bodySerializer: passThrough,
       // openapi-fetch builds the URL before calling fetch: a bad path parameter is refused before anything is sent.
@@ -242,6 +248,7 @@ export class ClientCore {
       signal: call.signal,
       fetch: call.fetch,
       parseAs: "stream",
+      ...(manualRedirect ? { redirect: "manual" } : {}),
     });
 
     if (!response.ok) {
@@ -270,10 +277,10 @@ export class ClientCore {
         throw new ResponseValidationError({
           status: response.status,
           method: spec.method,
-          url: sanitizeUrl(this.describe(spec, response, baseUrl).url),
+          url: sanitizeUrl(this.describe(spec, response, baseUrl).url, this.#auth.secrets),
           operationId: spec.operationId,
           // The body as it came, with the key blanked out should the server have echoed it.
-          rawBody: redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), [this.#transport.apiKey], { mayBeCut: true }),
+          rawBody: redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), this.#auth.secrets, { mayBeCut: true }),
           problems: issues,
         });
       }
@@ -293,7 +300,7 @@ export class ClientCore {
 
   /** The request as errors describe it (only built for an error: reading `response.url` costs). */
   private describe(spec: OperationSpec, response: Response, baseUrl: string) {
-    return { method: spec.method, url: response.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: [this.#transport.apiKey] };
+    return { method: spec.method, url: response.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: this.#auth.secrets };
   }
 }
 

@@ -4,7 +4,7 @@
  * attempts (attempts.ts: a per-attempt timeout, cancellation and safe retries). Returns every
  * response (non-2xx included) and throws only the typed errors of ./errors.js.
  */
-import { CallAttempts } from "./attempts.js";
+import { CallAttempts, secretsOf } from "./attempts.js";
 import { AbortedError } from "./errors.js";
 import { authenticationHeaders } from "./headers.js";
 import { checkTimeout } from "./signals.js";
@@ -16,7 +16,13 @@ export interface Logger {
 }
 
 export interface TransportConfig {
-  apiKey: string;
+  /** Sent as `Authorization: Bearer` by a bare transport; the generated client sets its credentials itself. */
+  apiKey?: string | undefined;
+  /**
+   * Every credential in the forms it is sent in, blanked out of errors and log lines (URLs and
+   * causes included). Default: the `apiKey`.
+   */
+  secrets?: readonly string[] | undefined;
   /** Default `globalThis.fetch`, looked up at call time so it can be replaced later. */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   /**
@@ -51,8 +57,8 @@ export interface CallOptions {
 }
 
 /**
- * A fetch for any Request: a copy of it with the key set (any Authorization the caller set is
- * replaced) is sent on every attempt. The body is read once so that every attempt sends the
+ * A fetch for any Request: a copy of it with the key set when the config has one (any
+ * Authorization the caller set is then replaced) is sent on every attempt. The body is read once so that every attempt sends the
  * same bytes.
  */
 export function createTransportFetch(config: TransportConfig, call: CallOptions = {}): (input: Request) => Promise<Response> {
@@ -65,7 +71,7 @@ function copyingFetch(config: TransportConfig, call: CallOptions, onAttempts?: (
     // Both the call options and the Request (openapi-fetch's `signal` option) may carry a signal.
     const callerSignals = [call.signal, input.signal].filter((signal): signal is AbortSignal => signal !== undefined);
     const abortedSignal = callerSignals.find((signal) => signal.aborted);
-    if (abortedSignal !== undefined) throw new AbortedError({ method: input.method, url: sanitizeUrl(input.url), reason: abortedSignal.reason });
+    if (abortedSignal !== undefined) throw new AbortedError({ method: input.method, url: sanitizeUrl(input.url, secretsOf(config)), reason: abortedSignal.reason });
     const headers = new Headers(input.headers);
     for (const [name, value] of Object.entries(authenticationHeaders(config))) headers.set(name, value);
     const body = input.body === null ? undefined : await input.arrayBuffer();
@@ -101,8 +107,8 @@ export interface PreparedCall {
 }
 
 /**
- * Prepares one call. The caller builds the Request with `authenticationHeaders(config)` (computed
- * once per client) set last, over any caller header: this path sends it without adding them.
+ * Prepares one call. The caller builds the Request with its credentials' headers (computed once
+ * per client) set last, over any caller header: this path sends it without adding them.
  */
 export function prepareCall(config: TransportConfig, call: CallOptions & { body?: ReusableBody } = {}): PreparedCall {
   checkTimeout("timeoutMs", call.timeoutMs);
@@ -122,7 +128,7 @@ export function prepareCall(config: TransportConfig, call: CallOptions & { body?
       if (used || (input.body !== null && call.body === undefined)) return copyingFetch(config, call, track)(input);
       used = true;
       if (call.signal?.aborted) {
-        return Promise.reject(new AbortedError({ method: input.method, url: sanitizeUrl(input.url), reason: call.signal.reason }));
+        return Promise.reject(new AbortedError({ method: input.method, url: sanitizeUrl(input.url, secretsOf(config)), reason: call.signal.reason }));
       }
       const callerSignals = call.signal === undefined ? NO_SIGNALS : [call.signal];
       const attempts = new CallAttempts(config, call, input, callerSignals, { kind: "prepared", first, viaInit, body: call.body }, true);
