@@ -69,7 +69,7 @@ function generatedVerdict(example: DocumentExample, validators: Record<string, a
   return !validate(input).some((issue: { path: string }) => concerns(issue.path, prefix));
 }
 
-export async function checkDocument(document: string, file: string, outDir: string, clientOptions: (servers: string[]) => object): Promise<DocumentResult> {
+export async function checkDocument(document: string, file: string, outDir: string, clientOptions: (names: { servers: string[]; credentials: string[] }) => object): Promise<DocumentResult> {
   const started = performance.now();
   const examples: ExampleCounts = { checked: 0, agreed: 0, invalid: 0, formatDifferences: 0, oracleErrors: [], disagreements: [] };
   const result: DocumentResult = { document, openapi: declaredVersion(file), outcome: "generated", warnings: 0, examples, ms: 0 };
@@ -94,7 +94,8 @@ export async function checkDocument(document: string, file: string, outDir: stri
   try {
     const module = await import(path.join(outDir, "src/index.ts"));
     const ClientClass = Object.values<any>(module).find((v) => typeof v === "function" && /Client$/.test(v.name));
-    const client = new ClientClass(clientOptions(api.servers.map((s) => s.key)));
+    const credentials = api.security.schemes.flatMap((scheme) => scheme.options.map((option) => option.name));
+    const client = new ClientClass(clientOptions({ servers: api.servers.map((s) => s.key), credentials }));
     const missing = api.operations.filter((o) => typeof client[o.methodName] !== "function").map((o) => o.methodName);
     result.client = missing.length === 0 ? ClientClass.name : `${ClientClass.name} lacks ${missing.join(", ")}`;
   } catch (error) {
