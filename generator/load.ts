@@ -22,6 +22,7 @@ import {
 } from "@redocly/openapi-core";
 import { ContractError } from "./errors.ts";
 import { parsePointer, pointer } from "./json-pointer.ts";
+import { REDOCLY_CONFIG } from "./load/redocly-config.ts";
 import { checkStructure } from "./load/struct.ts";
 import { upgradeTo31 } from "./load/upgrade.ts";
 import { Warnings, type PointerMap } from "./warnings.ts";
@@ -81,8 +82,8 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
   // object) is refused here rather than failing later with a stack trace; the rest are warnings.
   await throwFirstError(await checkStructure(root, resolver, warnings, (error) => refCycleError(error, sourcePath)), resolver, sourcePath);
 
-  // An empty config (createConfig reads no redocly.yaml): no rules, so no decorators touch the bundle.
-  const config = await createConfig({});
+  // No rules, so no decorators touch the bundle (createConfig reads no redocly.yaml).
+  const config = await createConfig(REDOCLY_CONFIG);
   const bundled = await bundle({
     doc: root,
     config,
