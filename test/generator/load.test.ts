@@ -175,3 +175,19 @@ describe("examples are data", () => {
     expect(files.find((file) => file.path === "src/schema.ts")?.contents).toMatch(/@example \{\n\s*\* +"\$ref": "#\/components\/schemas\/User\/example"\n\s*\* +\}\n\s*\*\/\n\s*friend\?:/);
   });
 });
+
+describe("discriminator mappings", () => {
+  it("reads a mapping value that names a component schema as the $ref it stands for, leaving references and data as written", async () => {
+    const contract = await loadContract(fixture("discriminator-schema-names.yaml"));
+    const inline = "/paths/~1pets/post/requestBody/content/application~1json/schema/discriminator/mapping";
+    expect(contract.at(inline)).toEqual({ "a cat": "#/components/schemas/Cat", "a dog": "#/components/schemas/Dog" });
+    expect(contract.at("/components/schemas/Pet/discriminator/mapping")).toEqual({ "a cat": "#/components/schemas/Cat", "a dog": "#/components/schemas/Dog" });
+    expect(contract.at("/components/schemas/Pet/examples/0/discriminator/mapping")).toEqual({ "a dog": "Dog" });
+  });
+
+  it("hands the type emitter references only: the document generates, each branch typed with its mapped value", async () => {
+    const { files } = await generateFiles({ spec: fixture("discriminator-schema-names.yaml") });
+    const schema = files.find((file) => file.path === "src/schema.ts")!.contents;
+    expect(schema).toMatch(/kind: "a cat"/);
+  });
+});
