@@ -1,8 +1,10 @@
 /**
- * `src/schema.ts`: the contract's types, by openapi-typescript. One change on top of its output:
+ * `src/schema.ts`: the contract's types, by openapi-typescript. Two changes on top of its output:
  * an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
  * naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
- * still offer the known values instead of collapsing the union to `string`.
+ * still offer the known values instead of collapsing the union to `string`; and an array through
+ * which a schema holds itself gets a name (`schema-types-recursion.ts`), so TypeScript resolves it.
+ * openapi-typescript's Redocly reads the document with the load stage's settings (examples are data).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
@@ -11,6 +13,7 @@ import { ContractError } from "../errors.ts";
 import { parsePointer } from "../json-pointer.ts";
 import type { LoadedContract } from "../load.ts";
 import { REDOCLY_CONFIG } from "../load/redocly-config.ts";
+import { nameRecursiveArrays } from "./schema-types-recursion.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -42,7 +45,7 @@ type CreateRedoclyConfig = (config: object, options?: { extends?: string[] }) =>
 
 /** `src/schema.ts` of a loaded contract (without the header). */
 export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">): Promise<string> {
-  const { openapiTS, astToString, createRedoclyConfig } = load();
+  const { openapiTS, astToString, createRedoclyConfig, ts } = load();
   // openapi-typescript may annotate its input: hand it a private copy of the frozen document.
   const document = structuredClone(contract.document) as Parameters<typeof openapiTS>[0];
   // Its own default (the minimal ruleset, unique operationIds), with example values left as data.
@@ -60,7 +63,7 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   }).catch((error: unknown) => {
     throw emitterFailure(error, contract.document);
   });
-  return astToString(ast);
+  return astToString(nameRecursiveArrays(ts, ast));
 }
 
 /**
