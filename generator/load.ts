@@ -2,7 +2,8 @@
  * Stage 1 of the generator: read the contract (YAML or JSON, possibly split
  * across files, OpenAPI 3.0 or 3.1), check its shape, bundle it into one
  * document with Redocly's core (external `$ref`s become components, internal
- * `$ref`s stay), upgrade a 3.0 bundle to 3.1, and refuse anything the later
+ * `$ref`s stay; example values are data, never followed), upgrade a 3.0 bundle
+ * to 3.1, write discriminator mappings by name as `$ref`s, and refuse anything the later
  * stages cannot trust, with a JSON pointer to the offending spot. The one
  * stage that reads the user's files: the contract, and the CHANGELOG.md beside
  * it that the package ships.
@@ -22,6 +23,8 @@ import {
 } from "@redocly/openapi-core";
 import { ContractError } from "./errors.ts";
 import { parsePointer, pointer } from "./json-pointer.ts";
+import { mappingNamesAsRefs } from "./load/discriminator-mapping.ts";
+import { REDOCLY_CONFIG } from "./load/redocly-config.ts";
 import { checkStructure } from "./load/struct.ts";
 import { upgradeTo31 } from "./load/upgrade.ts";
 import { Warnings, type PointerMap } from "./warnings.ts";
@@ -81,8 +84,8 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
   // object) is refused here rather than failing later with a stack trace; the rest are warnings.
   await throwFirstError(await checkStructure(root, resolver, warnings, (error) => refCycleError(error, sourcePath)), resolver, sourcePath);
 
-  // An empty config (createConfig reads no redocly.yaml): no rules, so no decorators touch the bundle.
-  const config = await createConfig({});
+  // No rules, so no decorators touch the bundle (createConfig reads no redocly.yaml).
+  const config = await createConfig(REDOCLY_CONFIG);
   const bundled = await bundle({
     doc: root,
     config,
@@ -97,7 +100,9 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
   const hash = createHash("sha256").update(canonicalJson(written)).digest("hex");
   // After bundling, so the parts of a split 3.0 document are upgraded too.
   const upgraded = upgradeTo31(written);
-  const document = (upgraded.document === written ? written : toFrozenJson(upgraded.document, [], sourcePath)) as OpenApiDocument;
+  // Values change, no node moves: `sourcePointer` still holds.
+  const readable = mappingNamesAsRefs(upgraded.document);
+  const document = (readable === written ? written : toFrozenJson(readable, [], sourcePath)) as OpenApiDocument;
 
   const at = <T>(p: string): T | undefined => valueAt(document as Json, parsePointer(p)) as T | undefined;
   const resolve = <T>(ref: string): T => {

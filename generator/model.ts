@@ -118,7 +118,8 @@ export interface OperationModel {
   deprecated: boolean;
   server: string;
   parameters: ParameterModel[];
-  requestBody?: { required: boolean; mediaType: string; schemaPointer: string; pointer: string };
+  /** `schemaPointer` is undefined when the media type has no schema (any body). */
+  requestBody?: { required: boolean; mediaType: string; schemaPointer?: string; pointer: string };
   /** Successful responses in status order: the first one with a body decides how it is read. */
   successResponses: Array<{ status: string; mediaType?: string; schemaPointer?: string }>;
   responseKind: "json" | "text" | "blob" | "none";
@@ -473,7 +474,8 @@ function readRequestBody(contract: LoadedContract, raw: unknown, at: string): Op
     required: body.required === true,
     mediaType,
     pointer: where,
-    schemaPointer: where + pointer("content", mediaType, "schema"),
+    // A media type without a schema admits any body, as for responses.
+    schemaPointer: body.content[mediaType]?.schema !== undefined ? where + pointer("content", mediaType, "schema") : undefined,
   };
 }
 

@@ -12,19 +12,10 @@
  */
 import { pointer } from "./json-pointer.ts";
 import type { LoadedContract } from "./load.ts";
+import { forEachSchema } from "./schema-walk.ts";
 import type { Warnings } from "./warnings.ts";
 
 type Json = Record<string, unknown>;
-
-const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
-const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
-const SINGLE_SCHEMAS = ["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"];
-/** Members of non-schema objects that hold data, never a `schema`. */
-const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 export function readOpenApi30Leftovers(contract: LoadedContract, warnings: Warnings): LoadedContract {
   const version = String(contract.document["openapi"] ?? "");
@@ -39,32 +30,9 @@ export function readOpenApi30Leftovers(contract: LoadedContract, warnings: Warni
 /** Whether the document has a leftover; with `warnings`, corrects them in place and tells. */
 function walkDocument(document: Json, warnings: Warnings | undefined): boolean {
   let found = false;
-  const schema = (node: unknown, at: string): void => {
-    if (!isObject(node)) return;
+  forEachSchema(document, (node, at) => {
     if (leftovers(node, at, warnings)) found = true;
-    for (const keyword of SCHEMA_MAPS) {
-      const map = node[keyword];
-      if (isObject(map)) for (const [name, sub] of Object.entries(map)) schema(sub, at + pointer(keyword, name));
-    }
-    for (const keyword of SCHEMA_ARRAYS) {
-      const list = node[keyword];
-      if (Array.isArray(list)) list.forEach((sub, index) => schema(sub, `${at}/${keyword}/${index}`));
-    }
-    for (const keyword of SINGLE_SCHEMAS) if (keyword in node) schema(node[keyword], at + pointer(keyword));
-  };
-  // Outside schemas: every `schema` member (parameters, media types, headers) and components.schemas.
-  const other = (node: unknown, at: string): void => {
-    if (Array.isArray(node)) return node.forEach((item, index) => other(item, `${at}/${index}`));
-    if (!isObject(node)) return;
-    for (const [key, value] of Object.entries(node)) {
-      if (DATA_MEMBERS.has(key) || key.startsWith("x-")) continue;
-      if (key === "schema") schema(value, at + pointer(key));
-      else if (key === "schemas" && at === "/components" && isObject(value)) {
-        for (const [name, sub] of Object.entries(value)) schema(sub, at + pointer(key, name));
-      } else other(value, at + pointer(key));
-    }
-  };
-  other(document, "");
+  });
   return found;
 }
 

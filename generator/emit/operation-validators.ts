@@ -51,7 +51,9 @@ function parameterSchema(operation: OperationModel): object {
   }
   // Only JSON bodies are checked: form, multipart and binary bodies hold Blobs and FormData.
   if (operation.requestBody && isJsonMediaType(operation.requestBody.mediaType)) {
-    properties.body = ref(operation.requestBody.schemaPointer);
+    const { schemaPointer } = operation.requestBody;
+    // Without a schema any body is valid: an empty schema, so a required body is still required.
+    properties.body = schemaPointer === undefined ? {} : ref(schemaPointer);
     if (operation.requestBody.required) required.push("body");
   }
   return { type: "object", properties, required };

@@ -1,8 +1,10 @@
 /**
- * `src/schema.ts`: the contract's types, by openapi-typescript. One change on top of its output:
+ * `src/schema.ts`: the contract's types, by openapi-typescript. Two changes on top of its output:
  * an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
  * naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
- * still offer the known values instead of collapsing the union to `string`.
+ * still offer the known values instead of collapsing the union to `string`; and an array through
+ * which a schema holds itself gets a name (`schema-types-recursion.ts`), so TypeScript resolves it.
+ * openapi-typescript's Redocly reads the document with the load stage's settings (examples are data).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
@@ -10,6 +12,8 @@ import type * as Typescript from "typescript";
 import { ContractError } from "../errors.ts";
 import { parsePointer } from "../json-pointer.ts";
 import type { LoadedContract } from "../load.ts";
+import { REDOCLY_CONFIG } from "../load/redocly-config.ts";
+import { nameRecursiveArrays } from "./schema-types-recursion.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -17,22 +21,37 @@ import type { LoadedContract } from "../load.ts";
  * they are, whereas importing them as ES modules makes Node scan TypeScript's 9 MB for its export
  * names first (a fifth of a cold run).
  */
-let libraries: { openapiTS: typeof OpenapiTypescript.default; astToString: typeof OpenapiTypescript.astToString; ts: typeof Typescript } | undefined;
+let libraries:
+  | { openapiTS: typeof OpenapiTypescript.default; astToString: typeof OpenapiTypescript.astToString; ts: typeof Typescript; createRedoclyConfig: CreateRedoclyConfig }
+  | undefined;
 function load(): NonNullable<typeof libraries> {
   if (libraries === undefined) {
     const require = createRequire(import.meta.url);
     const openapiTypescript = require("openapi-typescript") as typeof OpenapiTypescript;
-    libraries = { openapiTS: openapiTypescript.default, astToString: openapiTypescript.astToString, ts: require("typescript") as typeof Typescript };
+    // openapi-typescript takes a config of the Redocly it depends on (not the load stage's version).
+    const itsRedocly = createRequire(require.resolve("openapi-typescript"))("@redocly/openapi-core") as { createConfig: CreateRedoclyConfig };
+    libraries = {
+      openapiTS: openapiTypescript.default,
+      astToString: openapiTypescript.astToString,
+      ts: require("typescript") as typeof Typescript,
+      createRedoclyConfig: itsRedocly.createConfig,
+    };
   }
   return libraries;
 }
 
+type RedoclyConfig = NonNullable<OpenapiTypescript.OpenAPITSOptions["redocly"]>;
+type CreateRedoclyConfig = (config: object, options?: { extends?: string[] }) => Promise<RedoclyConfig>;
+
 /** `src/schema.ts` of a loaded contract (without the header). */
 export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">): Promise<string> {
-  const { openapiTS, astToString } = load();
+  const { openapiTS, astToString, createRedoclyConfig, ts } = load();
   // openapi-typescript may annotate its input: hand it a private copy of the frozen document.
   const document = structuredClone(contract.document) as Parameters<typeof openapiTS>[0];
+  // Its own default (the minimal ruleset, unique operationIds), with example values left as data.
+  const redocly = await createRedoclyConfig({ ...REDOCLY_CONFIG, rules: { "operation-operationId-unique": { severity: "error" } } }, { extends: ["minimal"] });
   const ast = await openapiTS(document, {
+    redocly,
     // Its own lint's findings come back as the error below; printed, they would be a second line.
     silent: true,
     // Properties with a `default` stay optional: the caller may leave them out.
@@ -44,7 +63,7 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   }).catch((error: unknown) => {
     throw emitterFailure(error, contract.document);
   });
-  return astToString(ast);
+  return astToString(nameRecursiveArrays(ts, ast));
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { createConfig, lintDocument, type BaseResolver, type Document, type NormalizedProblem, type Plugin } from "@redocly/openapi-core";
 import { ContractError } from "../errors.ts";
+import { REDOCLY_CONFIG } from "./redocly-config.ts";
 import type { Warnings } from "../warnings.ts";
 
 /**
@@ -86,7 +87,7 @@ export async function checkStructure(
   refCycle: (error: unknown) => unknown,
 ): Promise<NormalizedProblem[]> {
   const types = new Map<string, string>();
-  const config = await createConfig({ rules: { struct: "error", "load/node-types": "error" } }, { plugins: [nodeTypeRecorder(types)] });
+  const config = await createConfig({ ...REDOCLY_CONFIG, rules: { struct: "error", "load/node-types": "error" } }, { plugins: [nodeTypeRecorder(types)] });
   const problems = await lintDocument({ document: root, config, externalRefResolver: resolver }).catch((error: unknown) => {
     throw refCycle(error);
   });

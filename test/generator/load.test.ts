@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ContractError } from "../../generator/errors.ts";
 import { parsePointer, pointer } from "../../generator/json-pointer.ts";
+import { generateFiles } from "../../generator/generate.ts";
 import { followRefs, loadContract } from "../../generator/load.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));
@@ -154,5 +155,39 @@ describe("loadContract", () => {
     const error = await loadError("broken-part/openapi.yaml");
     expect(error.file).toBe(fixture("broken-part/part.yaml"));
     expect(error.reason).toMatch(/\(3:4\)/);
+  });
+});
+
+describe("examples are data", () => {
+  it("keeps a $ref inside an example value as written, whether it points at something, nothing or a file", async () => {
+    const contract = await loadContract(fixture("example-values-with-ref.yaml"));
+    const media = "/paths/~1users/get/responses/200/content/application~1json/examples";
+    expect(contract.at(`${media}/upgraded/value`)).toEqual({ $ref: "#/components/schemas/User/example" });
+    expect(contract.at(`${media}/dangling/value`)).toEqual({ $ref: "#/no/such/place" });
+    expect(contract.at("/paths/~1users/get/parameters/0/examples/default/value")).toEqual({ $ref: "#/nowhere" });
+    expect(contract.at("/paths/~1users/post/requestBody/content/application~1json/examples/default/value")).toEqual({ $ref: "./no-such-file.json" });
+    expect(contract.at("/components/schemas/User/properties/friend/examples")).toEqual([{ $ref: "#/components/schemas/User/example" }]);
+  });
+
+  it("hands them to the type emitter as data too: the document generates", async () => {
+    const { files } = await generateFiles({ spec: fixture("example-values-with-ref.yaml") });
+    // The schema's example, shown as written in the type's documentation.
+    expect(files.find((file) => file.path === "src/schema.ts")?.contents).toMatch(/@example \{\n\s*\* +"\$ref": "#\/components\/schemas\/User\/example"\n\s*\* +\}\n\s*\*\/\n\s*friend\?:/);
+  });
+});
+
+describe("discriminator mappings", () => {
+  it("reads a mapping value that names a component schema as the $ref it stands for, leaving references and data as written", async () => {
+    const contract = await loadContract(fixture("discriminator-schema-names.yaml"));
+    const inline = "/paths/~1pets/post/requestBody/content/application~1json/schema/discriminator/mapping";
+    expect(contract.at(inline)).toEqual({ "a cat": "#/components/schemas/Cat", "a dog": "#/components/schemas/Dog" });
+    expect(contract.at("/components/schemas/Pet/discriminator/mapping")).toEqual({ "a cat": "#/components/schemas/Cat", "a dog": "#/components/schemas/Dog" });
+    expect(contract.at("/components/schemas/Pet/examples/0/discriminator/mapping")).toEqual({ "a dog": "Dog" });
+  });
+
+  it("hands the type emitter references only: the document generates, each branch typed with its mapped value", async () => {
+    const { files } = await generateFiles({ spec: fixture("discriminator-schema-names.yaml") });
+    const schema = files.find((file) => file.path === "src/schema.ts")!.contents;
+    expect(schema).toMatch(/kind: "a cat"/);
   });
 });

@@ -83,7 +83,10 @@ function diffOperation(cx: DiffContext, schemas: SchemaDiff, a: OperationModel, 
     if (bodyA.mediaType === bodyB.mediaType) {
       diffDocKeys(cx, cx.base.at(media(bodyA.pointer, bodyA.mediaType)), cx.head.at(media(bodyB.pointer, bodyB.mediaType)), media(bodyB.pointer, bodyB.mediaType), `request body of ${name}`, ["schema"]);
     }
-    schemas.compare(cx.base.at(bodyA.schemaPointer), cx.head.at(bodyB.schemaPointer), bodyA.schemaPointer, bodyB.schemaPointer, "input");
+    // Where each schema is or would be: a media type without one has none to compare.
+    const schemaA = `${media(bodyA.pointer, bodyA.mediaType)}/schema`;
+    const schemaB = `${media(bodyB.pointer, bodyB.mediaType)}/schema`;
+    schemas.compare(cx.base.at(schemaA), cx.head.at(schemaB), schemaA, schemaB, "input");
   }
 
   // Responses, by status.

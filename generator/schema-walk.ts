@@ -1,0 +1,48 @@
+/**
+ * Every schema object of an OpenAPI 3.1 document, with its JSON pointer: `components.schemas`, each
+ * `schema` member outside schemas (parameters, media types, headers, wherever they sit) and their
+ * subschemas, parents first. Data (`example`, `examples`, `default`, `enum`, `const`) and `x-`
+ * extensions are never entered: what looks like a schema there is a value.
+ */
+import { pointer } from "./json-pointer.ts";
+
+type Json = Record<string, unknown>;
+
+const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
+const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
+const SINGLE_SCHEMAS = ["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"];
+/** Members of non-schema objects that hold data, never a `schema`. */
+const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Calls `visit` on each schema object; `visit` may change the node's own keywords, not its subschema members. */
+export function forEachSchema(document: unknown, visit: (node: Json, at: string) => void): void {
+  const schema = (node: unknown, at: string): void => {
+    if (!isObject(node)) return;
+    visit(node, at);
+    for (const keyword of SCHEMA_MAPS) {
+      const map = node[keyword];
+      if (isObject(map)) for (const [name, sub] of Object.entries(map)) schema(sub, at + pointer(keyword, name));
+    }
+    for (const keyword of SCHEMA_ARRAYS) {
+      const list = node[keyword];
+      if (Array.isArray(list)) list.forEach((sub, index) => schema(sub, `${at}/${keyword}/${index}`));
+    }
+    for (const keyword of SINGLE_SCHEMAS) if (keyword in node) schema(node[keyword], at + pointer(keyword));
+  };
+  const other = (node: unknown, at: string): void => {
+    if (Array.isArray(node)) return node.forEach((item, index) => other(item, `${at}/${index}`));
+    if (!isObject(node)) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (DATA_MEMBERS.has(key) || key.startsWith("x-")) continue;
+      if (key === "schema") schema(value, at + pointer(key));
+      else if (key === "schemas" && at === "/components" && isObject(value)) {
+        for (const [name, sub] of Object.entries(value)) schema(sub, at + pointer(key, name));
+      } else other(value, at + pointer(key));
+    }
+  };
+  other(document, "");
+}

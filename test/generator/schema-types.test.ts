@@ -1,0 +1,101 @@
+/**
+ * `src/schema.ts` (openapi-typescript's output, as the schema-types emitter hands it back) on
+ * schema shapes TypeScript is particular about, type-checked under the generated package's strict
+ * settings together with code that uses the types (one program for all cases).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emitSchemaTypes } from "../../generator/emit/schema-types.ts";
+import type { OpenApiDocument, SchemaObject } from "../../generator/load.ts";
+
+const jsonValue = (self: string): SchemaObject => ({
+  oneOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "object" }, { type: "array", items: { $ref: `#/components/schemas/${self}` } }],
+});
+
+/** Per case: component schemas, and code using `components` (imported from the case's schema.ts). */
+const CASES: Record<string, { schemas: Record<string, SchemaObject>; usage: string }> = {
+  jsonValue: {
+    schemas: { JsonValue: jsonValue("JsonValue") },
+    usage: `type V = components["schemas"]["JsonValue"];
+export const nested: V = ["a", [1, true, {}], []];
+export const flat: V = "x";
+// @ts-expect-error an array of V holds no undefined
+export const wrong: V = [undefined];
+// It is an array of V: its items are Vs.
+export const first: V | undefined = (nested as V[])[0];`,
+  },
+  cycles: {
+    schemas: {
+      Tree: { anyOf: [{ type: "string" }, { $ref: "#/components/schemas/Forest" }] },
+      Forest: { type: "array", items: { $ref: "#/components/schemas/Tree" } },
+      Grid: { oneOf: [{ type: "integer" }, { type: "array", items: { type: "array", items: { $ref: "#/components/schemas/Grid" } } }] },
+      // vercel.com's EdgeConfigItemValue: `type: "null"` beside the oneOf (no value satisfies both).
+      NullAnd: { ...jsonValue("NullAnd"), type: "null" },
+    },
+    usage: `export const tree: components["schemas"]["Tree"] = ["leaf", ["deeper"]];
+export const forest: components["schemas"]["Forest"] = [["a"], "b"];
+export const grid: components["schemas"]["Grid"] = [[1, [[2]]]];
+// @ts-expect-error a Grid's arrays hold arrays
+export const flatGrid: components["schemas"]["Grid"] = [1];
+export type NeverAValue = components["schemas"]["NullAnd"];`,
+  },
+  throughObject: {
+    schemas: { Category: { type: "object", properties: { children: { type: "array", items: { $ref: "#/components/schemas/Category" } } } } },
+    usage: `export const c: components["schemas"]["Category"] = { children: [{ children: [] }] };`,
+  },
+};
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "schema-types-"));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const texts = new Map<string, string>();
+const found = new Map<string, string[]>(Object.keys(CASES).map((name) => [name, []]));
+
+beforeAll(async () => {
+  const files: string[] = [];
+  for (const [name, { schemas, usage }] of Object.entries(CASES)) {
+    const document: OpenApiDocument = { openapi: "3.1.0", info: { title: name, version: "1" }, paths: {}, components: { schemas } };
+    const text = await emitSchemaTypes({ document });
+    texts.set(name, text);
+    fs.mkdirSync(path.join(scratch, name));
+    fs.writeFileSync(path.join(scratch, name, "schema.ts"), text);
+    fs.writeFileSync(path.join(scratch, name, "usage.ts"), `import type { components } from "./schema.js";\n${usage}\n`);
+    files.push(path.join(scratch, name, "schema.ts"), path.join(scratch, name, "usage.ts"));
+  }
+  // The generated package's settings; declarations too, as its build emits them.
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    declaration: true,
+    emitDeclarationOnly: true,
+    outDir: path.join(scratch, "out"),
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    types: [],
+  };
+  for (const d of ts.getPreEmitDiagnostics(ts.createProgram(files, options))) {
+    const file = d.file ? path.relative(scratch, d.file.fileName) : "";
+    const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+    found.get(file.split(path.sep)[0]!)?.push(`${path.basename(file)}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
+  }
+}, 60_000);
+
+describe("schema types TypeScript can resolve", () => {
+  it("writes a union holding an array of itself (a JSON value) so that it type-checks, and means the same", () => {
+    expect(found.get("jsonValue")).toEqual([]);
+    expect(texts.get("jsonValue")).toContain("export interface JsonValueArray extends Array<components[\"schemas\"][\"JsonValue\"]>");
+  });
+
+  it("does so for a cycle through two schemas, for arrays of arrays, and beside a contradicting type", () => {
+    expect(found.get("cycles")).toEqual([]);
+  });
+
+  it("leaves recursion through an object's property as openapi-typescript writes it", () => {
+    expect(found.get("throughObject")).toEqual([]);
+    expect(texts.get("throughObject")).toContain('children?: components["schemas"]["Category"][];');
+    expect(texts.get("throughObject")).not.toMatch(/interface \w+Array/);
+  });
+});
