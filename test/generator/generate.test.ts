@@ -146,12 +146,15 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const out = path.join(scratch, "intact");
     expect((await cli("--spec", writeContract("ok.yaml", MINIMAL), "--out", out)).code).toBe(0);
     const before = snapshot(out);
-    const cookie = MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: session, in: cookie, schema: { type: string } }");
-    const cookieFile = writeContract("cookie.yaml", cookie);
-    const result = await cli("--spec", cookieFile, "--out", out);
+    const twoMediaTypes = MINIMAL.replace(
+      "{ name: id, in: path, required: true, schema: { type: string } }",
+      "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: filter, in: query, content: { application/json: {}, text/plain: {} } }",
+    );
+    const badFile = writeContract("content.yaml", twoMediaTypes);
+    const result = await cli("--spec", badFile, "--out", out);
     expect(result.code).toBe(1);
     // Located like a load error: the file, then the pointer.
-    expect(result.stderr).toContain(`error: ${cookieFile}#/paths/~1things~1{id}/get/parameters/1: cookie parameters are not supported`);
+    expect(result.stderr).toContain(`error: ${badFile}#/paths/~1things~1{id}/get/parameters/1/content: a parameter's content has exactly one media type, not 2`);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(snapshot(out)).toEqual(before);
     expect(fs.readdirSync(scratch).filter((name) => name.includes(".tmp-"))).toEqual([]);

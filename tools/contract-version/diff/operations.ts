@@ -61,7 +61,8 @@ function diffOperation(cx: DiffContext, schemas: SchemaDiff, a: OperationModel, 
     if (!p.required && q.required) cx.add("major", q.pointer, `${p.in} parameter \`${p.name}\` of ${name} is now required`);
     if (p.required && !q.required) cx.add("minor", q.pointer, `${p.in} parameter \`${p.name}\` of ${name} is now optional`);
     diffDocKeys(cx, cx.base.at(p.pointer), cx.head.at(q.pointer), q.pointer, `${p.in} parameter \`${p.name}\` of ${name}`, ["schema", "required", "name", "in"]);
-    schemas.compare(cx.base.at(p.schemaPointer), cx.head.at(q.schemaPointer), p.schemaPointer, q.schemaPointer, "input");
+    // A parameter described by `content` changes through its `content`, which the line above treats as major.
+    if (p.schemaPointer !== undefined && q.schemaPointer !== undefined) schemas.compare(cx.base.at(p.schemaPointer), cx.head.at(q.schemaPointer), p.schemaPointer, q.schemaPointer, "input");
   }
   for (const [key, q] of paramsB) {
     if (paramsA.has(key)) continue;
@@ -83,7 +84,9 @@ function diffOperation(cx: DiffContext, schemas: SchemaDiff, a: OperationModel, 
     if (bodyA.mediaType === bodyB.mediaType) {
       diffDocKeys(cx, cx.base.at(media(bodyA.pointer, bodyA.mediaType)), cx.head.at(media(bodyB.pointer, bodyB.mediaType)), media(bodyB.pointer, bodyB.mediaType), `request body of ${name}`, ["schema"]);
     }
-    schemas.compare(cx.base.at(bodyA.schemaPointer), cx.head.at(bodyB.schemaPointer), bodyA.schemaPointer, bodyB.schemaPointer, "input");
+    // A body without a schema is compared as one whose schema is missing, where it would be.
+    const schemaAt = (body: typeof bodyA) => body.schemaPointer ?? `${media(body.pointer, body.mediaType)}/schema`;
+    schemas.compare(bodyA.schemaPointer && cx.base.at(bodyA.schemaPointer), bodyB.schemaPointer && cx.head.at(bodyB.schemaPointer), schemaAt(bodyA), schemaAt(bodyB), "input");
   }
 
   // Responses, by status.
