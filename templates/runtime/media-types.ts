@@ -29,10 +29,13 @@ export function mediaTypeKind(mediaType: string): MediaTypeKind {
 
 /**
  * The Content-Type to send a body of this media type with: none for multipart (fetch writes it, with
- * the boundary) nor for a media range such as `image/*`, which names no type (a Blob's own type goes).
+ * the boundary); for a media range such as `image/*`, which names no type, a Blob's own type, else
+ * `application/octet-stream`.
  */
-export function requestContentType(mediaType: string): string | undefined {
-  return mediaTypeKind(mediaType) === "multipart" || mediaType.includes("*") ? undefined : mediaType;
+export function requestContentType(mediaType: string, body: unknown): string | undefined {
+  if (mediaTypeKind(mediaType) === "multipart") return undefined;
+  if (!mediaType.includes("*")) return mediaType;
+  return body instanceof Blob && body.type !== "" ? body.type : "application/octet-stream";
 }
 
 /** Per location, the parameters described by `content` instead of `schema`, each with its media type. */

@@ -218,7 +218,7 @@ export class ClientCore {
     if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
     if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames);
     if (params.cookie !== undefined) appendCookies(headers, cookieHeader(params.cookie, spec.cookieStyles));
-    const contentType = spec.requestMediaType === undefined || body === undefined ? undefined : requestContentType(spec.requestMediaType);
+    const contentType = spec.requestMediaType === undefined || body === undefined ? undefined : requestContentType(spec.requestMediaType, body);
     if (contentType !== undefined) headers["content-type"] = contentType;
     // Last, so they replace whatever a caller set under any spelling.
     for (const name in auth.headers) headers[name] = auth.headers[name] as string;
