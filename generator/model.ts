@@ -14,22 +14,34 @@ import { pointer, unescapeSegment } from "./json-pointer.ts";
 import type { Warnings } from "./warnings.ts";
 import { identifier, uniqueIdentifiers } from "./escape.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
-import { isJsonMediaType } from "./media-types.ts";
+import { mediaTypeKind } from "./media-types.ts";
 import { readXSdk, type PackageOverrides } from "./x-sdk.ts";
 import { readSecurity, type SecurityModel, type SecurityRequirement } from "./security.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-/** Media types a generated client can send, in the order it prefers them. */
-const REQUEST_MEDIA_PREFERENCE = [
-  /^application\/json$/i,
-  /^application\/[\w.-]+\+json$/i,
-  /^application\/x-www-form-urlencoded$/i,
-  /^multipart\/form-data$/i,
-  /^text\/plain$/i,
-  /^application\/octet-stream$/i,
-];
+/**
+ * A request body's media types in the order the client prefers them: JSON (plain, then `+json`),
+ * forms, multipart, plain text, other text, then bytes (`application/octet-stream`, any other named
+ * type, and last a range such as `image/*`). Any media type can be sent: one the client does not
+ * encode takes the caller's bytes as they are.
+ */
+function requestMediaRank(mediaType: string): number {
+  const essence = mediaType.split(";", 1)[0]!.trim().toLowerCase();
+  switch (mediaTypeKind(mediaType)) {
+    case "json":
+      return essence === "application/json" ? 0 : 1;
+    case "form":
+      return 2;
+    case "multipart":
+      return 3;
+    case "text":
+      return essence === "text/plain" ? 4 : 5;
+    case "binary":
+      return essence === "application/octet-stream" ? 6 : essence.includes("*") ? 8 : 7;
+  }
+}
 
 /**
  * Names an operation's method may not take: members of the client's base class, the per-model
@@ -59,13 +71,19 @@ export interface ServerModel {
 
 export interface ParameterModel {
   name: string;
-  in: "path" | "query" | "header";
+  in: "path" | "query" | "header" | "cookie";
   required: boolean;
   description?: string;
   pointer: string;
-  /** Pointer of the parameter's schema (after following a `$ref`ed parameter). */
-  schemaPointer: string;
-  /** How a query parameter's arrays and objects are written (OpenAPI's default: `form`, exploded). */
+  /**
+   * Pointer of the schema the value is checked against (after following a `$ref`ed parameter): its
+   * `schema`, or the schema of its JSON `content`. Undefined for a JSON `content` without one (any
+   * value) and for `content` of another media type (the value is sent as it is: any string).
+   */
+  schemaPointer: string | undefined;
+  /** The media type of a parameter described by `content` rather than `schema`. */
+  mediaType?: string;
+  /** How a query or cookie parameter's arrays and objects are written (OpenAPI's default: `form`, exploded). */
   style?: QueryStyle;
   /** `x-server-wait`: the parameter bounds, in milliseconds, how long the server may hold the request. */
   serverWait?: { minimum: number; maximum: number };
@@ -82,14 +100,19 @@ const QUERY_STYLES: ReadonlySet<string> = new Set(["form", "spaceDelimited", "pi
 
 /**
  * The parameter's `style`/`explode`/`allowReserved`, checked: query parameters get any style the
- * client can write; path and header parameters only their default (`simple`, not exploded), which is
- * what the client writes. Anything else stops generation here rather than being ignored.
+ * client can write; cookie parameters `form` (their only style), exploded or not; path and header
+ * parameters only their default (`simple`, not exploded), which is what the client writes. Anything
+ * else stops generation here rather than being ignored.
  */
 function readStyle(parameter: any, where: string): QueryStyle | undefined {
   const style: unknown = parameter.style;
   const explode: unknown = parameter.explode;
   if (explode !== undefined && typeof explode !== "boolean") throw new ContractError(`${where}/explode`, "explode must be true or false");
   if (parameter.allowReserved !== undefined && typeof parameter.allowReserved !== "boolean") throw new ContractError(`${where}/allowReserved`, "allowReserved must be true or false");
+  if (parameter.in === "cookie") {
+    if (style !== undefined && style !== "form") throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not supported for a cookie parameter; only "form"`);
+    return { style: "form", explode: explode !== false, allowReserved: false };
+  }
   if (parameter.in !== "query") {
     if (style !== undefined && style !== "simple") throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not supported for a ${parameter.in} parameter; only "simple"`);
     if (explode === true) throw new ContractError(`${where}/explode`, `an exploded ${parameter.in} parameter is not supported`);
@@ -118,7 +141,7 @@ export interface OperationModel {
   deprecated: boolean;
   server: string;
   parameters: ParameterModel[];
-  /** `schemaPointer` is undefined when the media type has no schema (any body). */
+  /** The body the client sends; `schemaPointer` is undefined when its media type has no schema (any body). */
   requestBody?: { required: boolean; mediaType: string; schemaPointer?: string; pointer: string };
   /** Successful responses in status order: the first one with a body decides how it is read. */
   successResponses: Array<{ status: string; mediaType?: string; schemaPointer?: string }>;
@@ -228,7 +251,7 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
   const { packageName, apiKeyEnvVar, packageVersion } = readXSdk(document, options);
 
   const servers = new ServerRegistry(document.servers ?? []);
-  const { security, operations } = readSecurity(contract, readOperations(contract, servers), {
+  const { security, operations } = readSecurity(contract, readOperations(contract, servers, options.warnings), {
     apiKeyEnvVar,
     takenOptions: servers.list().map((s) => s.key),
     warnings: options.warnings,
@@ -306,7 +329,7 @@ class ServerRegistry {
   }
 }
 
-function readOperations(contract: LoadedContract, servers: ServerRegistry): Array<Omit<OperationModel, "security">> {
+function readOperations(contract: LoadedContract, servers: ServerRegistry, warnings: Warnings | undefined): Array<Omit<OperationModel, "security">> {
   const { document } = contract;
   const drafts: Array<Omit<OperationModel, "methodName" | "typeName" | "security">> = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
@@ -324,7 +347,7 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry): Arra
         ? servers.register(serverList[0]!, operation.servers ? `${at}${pointer("servers", 0)}` : `${itemPointer}${pointer("servers", 0)}`)
         : servers.first();
       const operationId = operation.operationId ?? `${method}${path}`;
-      const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at);
+      const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at, warnings);
       const modelRole = readModelRole(operation, at);
       checkServerWait(parameters, modelRole);
       const requestBody = readRequestBody(contract, operation.requestBody, at);
@@ -410,15 +433,24 @@ function readModelRole(operation: OperationObject, at: string): OperationModel["
   return role;
 }
 
-function readParameters(contract: LoadedContract, path: string, itemPointer: string, itemParameters: any[], operationParameters: any[], at: string): ParameterModel[] {
+function readParameters(
+  contract: LoadedContract,
+  path: string,
+  itemPointer: string,
+  itemParameters: any[],
+  operationParameters: any[],
+  at: string,
+  warnings: Warnings | undefined,
+): ParameterModel[] {
   const byKey = new Map<string, ParameterModel>();
   const read = (list: any[], base: string) =>
     list.forEach((raw, index) => {
       const { value: parameter, pointer: where } = contract.deref<any>(raw, `${base}/parameters/${index}`);
-      if (parameter.in === "cookie") throw new ContractError(where, "cookie parameters are not supported");
-      if (!["path", "query", "header"].includes(parameter.in)) throw new ContractError(`${where}/in`, `unknown parameter location ${JSON.stringify(parameter.in)}`);
+      if (!["path", "query", "header", "cookie"].includes(parameter.in)) throw new ContractError(`${where}/in`, `unknown parameter location ${JSON.stringify(parameter.in)}`);
       if (typeof parameter.name !== "string" || parameter.name === "") throw new ContractError(`${where}/name`, "a parameter needs a name");
-      if (parameter.content) throw new ContractError(`${where}/content`, "parameters described by `content` are not supported; use `schema`");
+      if (parameter.in === "cookie") {
+        warnings?.add("parameter:cookie", where, "cookie parameters are sent in a Cookie header, which browsers do not let a page set: a browser sends the request without them (Node, Deno and Bun send them)");
+      }
       // Operation-level parameters override path-level ones with the same name and location.
       byKey.set(`${parameter.in}:${parameter.name}`, {
         name: parameter.name,
@@ -426,7 +458,7 @@ function readParameters(contract: LoadedContract, path: string, itemPointer: str
         required: parameter.in === "path" ? true : parameter.required === true,
         description: parameter.description,
         pointer: where,
-        schemaPointer: `${where}/schema`,
+        ...readParameterValue(parameter, where),
         style: readStyle(parameter, where),
         ...readServerWait(contract, parameter, where),
       });
@@ -448,6 +480,31 @@ function readParameters(contract: LoadedContract, path: string, itemPointer: str
   return parameters;
 }
 
+/**
+ * What a parameter's value is checked against: its `schema`, or its `content`'s one media type
+ * (OpenAPI: exactly one of the two). A JSON `content` is checked against its schema and sent as JSON
+ * text; another media type's value is a string sent as it is.
+ */
+function readParameterValue(parameter: any, where: string): Pick<ParameterModel, "schemaPointer" | "mediaType"> {
+  const { content } = parameter;
+  if (content === undefined) return { schemaPointer: isSchema(parameter.schema) ? `${where}/schema` : undefined };
+  if (parameter.schema !== undefined) throw new ContractError(where, "a parameter has a `schema` or a `content`, not both");
+  const mediaTypes = content !== null && typeof content === "object" && !Array.isArray(content) ? Object.keys(content) : [];
+  if (mediaTypes.length !== 1) throw new ContractError(`${where}/content`, `a parameter's content has exactly one media type, not ${mediaTypes.length}`);
+  const mediaType = mediaTypes[0]!;
+  const hasSchema = isSchema(content[mediaType]?.schema);
+  return { mediaType, schemaPointer: mediaTypeKind(mediaType) === "json" && hasSchema ? `${where}${pointer("content", mediaType, "schema")}` : undefined };
+}
+
+/**
+ * Whether a `schema` member holds a schema (an object or a boolean). One that is missing, or not a
+ * schema (`schema: null`, which the shape check warns about), admits any value, as the type emitter
+ * reads it (`unknown`).
+ */
+function isSchema(value: unknown): boolean {
+  return typeof value === "boolean" || (typeof value === "object" && value !== null && !Array.isArray(value));
+}
+
 /** A parameter marked `x-server-wait: true`: a query integer with the limits of the wait (milliseconds). */
 function readServerWait(contract: LoadedContract, parameter: any, where: string): Pick<ParameterModel, "serverWait"> {
   const flag: unknown = parameter["x-server-wait"];
@@ -467,24 +524,20 @@ function readRequestBody(contract: LoadedContract, raw: unknown, at: string): Op
   const { value: body, pointer: where } = contract.deref<any>(raw, `${at}/requestBody`);
   const mediaTypes = Object.keys(body.content ?? {});
   const mediaType = pickMediaType(mediaTypes);
-  if (!mediaType) {
-    throw new ContractError(`${where}/content`, `no supported request media type among ${JSON.stringify(mediaTypes)}`);
-  }
+  if (!mediaType) throw new ContractError(`${where}/content`, "a request body needs a media type in its content");
   return {
     required: body.required === true,
     mediaType,
     pointer: where,
-    // A media type without a schema admits any body, as for responses.
-    schemaPointer: body.content[mediaType]?.schema !== undefined ? where + pointer("content", mediaType, "schema") : undefined,
+    schemaPointer: isSchema(body.content[mediaType]?.schema) ? where + pointer("content", mediaType, "schema") : undefined,
   };
 }
 
+/** The media type the client sends: the first of those it prefers most (document order breaks ties). */
 function pickMediaType(mediaTypes: string[]): string | undefined {
-  for (const preferred of REQUEST_MEDIA_PREFERENCE) {
-    const match = mediaTypes.find((m) => preferred.test(m));
-    if (match) return match;
-  }
-  return undefined;
+  let best: string | undefined;
+  for (const mediaType of mediaTypes) if (best === undefined || requestMediaRank(mediaType) < requestMediaRank(best)) best = mediaType;
+  return best;
 }
 
 function readResponses(
@@ -503,22 +556,18 @@ function readResponses(
     }
     const { value: response, pointer: where } = contract.deref<any>(responses[status], at + pointer("responses", status));
     const mediaTypes = Object.keys(response.content ?? {});
-    const mediaType = mediaTypes.find((m) => isJsonMediaType(m)) ?? mediaTypes[0];
+    const mediaType = mediaTypes.find((m) => mediaTypeKind(m) === "json") ?? mediaTypes[0];
     successResponses.push({
       status,
       mediaType,
       // A media type without a schema admits any body: nothing to validate.
-      schemaPointer: mediaType && response.content[mediaType]?.schema !== undefined ? where + pointer("content", mediaType, "schema") : undefined,
+      schemaPointer: mediaType && isSchema(response.content[mediaType]?.schema) ? where + pointer("content", mediaType, "schema") : undefined,
     });
   }
   const withBody = successResponses.find((r) => r.mediaType);
-  const responseKind = !withBody?.mediaType
-    ? "none"
-    : isJsonMediaType(withBody.mediaType)
-      ? "json"
-      : /^text\//i.test(withBody.mediaType)
-        ? "text"
-        : "blob";
+  const kind = withBody?.mediaType === undefined ? undefined : mediaTypeKind(withBody.mediaType);
+  // Forms and multipart answers, like any media type the client does not decode, come back as bytes.
+  const responseKind = kind === undefined ? "none" : kind === "json" || kind === "text" ? kind : "blob";
   return { successResponses, responseKind, errorStatuses };
 }
 

@@ -11,6 +11,7 @@ import { runtimeExports, schemaAliases } from "./types.ts";
 import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 import type { SecurityModel, SecurityRequirement } from "../security.ts";
+import { mediaTypeKind } from "../media-types.ts";
 
 /** Exported names of the client module, for the index and the README. */
 /** Global names the generated modules use: a client class may not shadow them. */
@@ -56,6 +57,7 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
     const usesTokens = security.schemes.some((s) => s.kind === "token");
     file.addImportDeclaration({ moduleSpecifier: "./runtime/auth.js", isTypeOnly: true, namedImports: [...(usesTokens ? ["AccessToken"] : []), "AuthSpec"] });
   }
+  if (api.operations.some(hasBinaryBody)) file.addImportDeclaration({ moduleSpecifier: "./runtime/body.js", isTypeOnly: true, namedImports: ["BinaryBody"] });
   if (hasModels) {
     file.addImportDeclaration({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
     if (validators) file.addImportDeclaration({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
@@ -205,6 +207,11 @@ function hasParams(operation: OperationModel): boolean {
   return operation.parameters.length > 0 || operation.requestBody !== undefined;
 }
 
+/** A request body of a media type the client does not encode: the caller gives its bytes. */
+function hasBinaryBody(operation: OperationModel): boolean {
+  return operation.requestBody !== undefined && mediaTypeKind(operation.requestBody.mediaType) === "binary";
+}
+
 function paramsRequired(operation: OperationModel): boolean {
   return operation.parameters.some((p) => p.required) || operation.requestBody?.required === true;
 }
@@ -215,14 +222,15 @@ function operationTypes(operation: OperationModel): Array<OptionalKind<TypeAlias
   const aliases: Array<OptionalKind<TypeAliasDeclarationStructure>> = [];
   if (hasParams(operation)) {
     const members: string[] = [];
-    for (const location of ["path", "query", "header"] as const) {
+    for (const location of ["path", "query", "header", "cookie"] as const) {
       const present = operation.parameters.filter((p) => p.in === location);
       if (present.length === 0) continue;
       const required = present.some((p) => p.required);
       members.push(`${location}${required ? "" : "?"}: ${base}["parameters"][${stringLiteral(location)}];`);
     }
     if (operation.requestBody) {
-      const body = `NonNullable<${base}["requestBody"]>["content"][${stringLiteral(operation.requestBody.mediaType)}]`;
+      // The type emitter gives bytes as `string` (format binary) or `unknown`: the client takes bytes.
+      const body = hasBinaryBody(operation) ? "BinaryBody" : `NonNullable<${base}["requestBody"]>["content"][${stringLiteral(operation.requestBody.mediaType)}]`;
       members.push(`body${operation.requestBody.required ? "" : "?"}: ${body};`);
     }
     aliases.push({
@@ -232,10 +240,13 @@ function operationTypes(operation: OperationModel): Array<OptionalKind<TypeAlias
       type: `{ ${members.join(" ")} }`,
     });
   }
+  // A body read as bytes is a Blob, whatever type the emitter gives its schema (`string` for format binary).
   const bodies = operation.successResponses.map((response) =>
-    response.mediaType
-      ? `${base}["responses"][${stringLiteral(response.status)}]["content"][${stringLiteral(response.mediaType)}]`
-      : "undefined",
+    !response.mediaType
+      ? "undefined"
+      : operation.responseKind === "blob"
+        ? "Blob"
+        : `${base}["responses"][${stringLiteral(response.status)}]["content"][${stringLiteral(response.mediaType)}]`,
   );
   aliases.push({
     name: names.response,
@@ -298,7 +309,7 @@ function operationSpecLiteral(operation: OperationModel, security: SecurityModel
     // Only an operation whose requirement differs from the one the others share carries its own.
     ...(JSON.stringify(operation.security) === JSON.stringify(security.defaultRequirement) ? [] : [`security: ${requirementLiteral(operation.security)}`]),
   ];
-  // Only query parameters written otherwise than OpenAPI's default (form, exploded) are listed.
+  // Only query and cookie parameters written otherwise than OpenAPI's default (form, exploded) are listed.
   const styled = operation.parameters.filter(
     (p) => p.in === "query" && p.style !== undefined && (p.style.style !== "form" || !p.style.explode || p.style.allowReserved),
   );
@@ -308,13 +319,25 @@ function operationSpecLiteral(operation: OperationModel, security: SecurityModel
     );
     entries.push(`queryStyles: { ${styles.join(", ")} }`);
   }
+  const unexploded = operation.parameters.filter((p) => p.in === "cookie" && p.style?.explode === false);
+  if (unexploded.length > 0) entries.push(`cookieStyles: { ${unexploded.map((p) => `${propertyKeyForValue(p.name)}: { explode: false }`).join(", ")} }`);
+  const content = (["path", "query", "header", "cookie"] as const).flatMap((location) => {
+    const described = operation.parameters.filter((p) => p.in === location && p.mediaType !== undefined);
+    return described.length === 0 ? [] : [`${location}: { ${described.map((p) => `${propertyKeyForValue(p.name)}: ${stringLiteral(p.mediaType!)}`).join(", ")} }`];
+  });
+  if (content.length > 0) entries.push(`contentParameters: { ${content.join(", ")} }`);
   return `{ ${entries.join(", ")} }`;
 }
 
 function operationDoc(operation: OperationModel): string {
   const lines = [operation.summary, operation.description].map((text) => text?.trim()).filter(Boolean).join("\n\n");
+  const cookies = operation.parameters.filter((p) => p.in === "cookie").map((p) => `\`${p.name}\``);
   const tail = [
     `\`${operation.method.toUpperCase()} ${operation.path}\``,
+    hasBinaryBody(operation) ? `The body is bytes (a Blob, an ArrayBuffer, a typed array or a ReadableStream) or a string, sent as they are as \`${operation.requestBody!.mediaType}\`.` : "",
+    cookies.length
+      ? `Cookie parameters (${cookies.join(", ")}) are sent in one \`Cookie\` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie) and sends its own cookies instead.`
+      : "",
     operation.errorStatuses.length ? `Errors: ${operation.errorStatuses.join(", ")} (typed, see the errors module).` : "",
     operation.deprecated ? "@deprecated" : "",
   ].filter(Boolean);

@@ -1,6 +1,6 @@
 /**
  * `src/validators.ts`: validators for every component schema, for each operation's parameters
- * (`{ path, query, header, body }`, a schema this stage composes from `$ref`s to the contract's own
+ * (`{ path, query, header, cookie, body }`, a schema this stage composes from `$ref`s to the contract's own
  * parameter and body schemas, so issues still point into the contract) and for each JSON success
  * response. The emitting itself is `emit/validators.ts`.
  *
@@ -14,7 +14,7 @@ import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
 import { schemaAliases } from "./types.ts";
 import { emitValidatorModules, type ValidatorEntry } from "./validators.ts";
-import { isJsonMediaType } from "../media-types.ts";
+import { mediaTypeKind } from "../media-types.ts";
 import { compareStrings } from "../compare.ts";
 import { Warnings } from "../warnings.ts";
 import type { UnknownFormats } from "./validators/keywords/format.ts";
@@ -35,25 +35,33 @@ function ref(at: string): { $ref: string } {
   return { $ref: `#${at}` };
 }
 
-/** The parameters of one call as one schema: `{ path: {...}, query: {...}, header: {...}, body }`. */
+/**
+ * What a parameter's value is checked against: its schema; a `content` parameter of another media
+ * type than JSON is sent as it is, a string; one of JSON without a schema takes any value.
+ */
+function parameterValueSchema(parameter: OperationModel["parameters"][number]): object {
+  if (parameter.schemaPointer !== undefined) return ref(parameter.schemaPointer);
+  return parameter.mediaType !== undefined && mediaTypeKind(parameter.mediaType) !== "json" ? { type: "string" } : {};
+}
+
+/** The parameters of one call as one schema: `{ path: {...}, query: {...}, header: {...}, cookie: {...}, body }`. */
 function parameterSchema(operation: OperationModel): object {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
-  for (const location of ["path", "query", "header"] as const) {
+  for (const location of ["path", "query", "header", "cookie"] as const) {
     const present = operation.parameters.filter((p) => p.in === location);
     if (present.length === 0) continue;
     properties[location] = {
       type: "object",
-      properties: Object.fromEntries(present.map((p) => [p.name, ref(p.schemaPointer)])),
+      properties: Object.fromEntries(present.map((p) => [p.name, parameterValueSchema(p)])),
       required: present.filter((p) => p.required).map((p) => p.name),
     };
     if (present.some((p) => p.required)) required.push(location);
   }
   // Only JSON bodies are checked: form, multipart and binary bodies hold Blobs and FormData.
-  if (operation.requestBody && isJsonMediaType(operation.requestBody.mediaType)) {
-    const { schemaPointer } = operation.requestBody;
     // Without a schema any body is valid: an empty schema, so a required body is still required.
-    properties.body = schemaPointer === undefined ? {} : ref(schemaPointer);
+  if (operation.requestBody && mediaTypeKind(operation.requestBody.mediaType) === "json") {
+    properties.body = operation.requestBody.schemaPointer === undefined ? {} : ref(operation.requestBody.schemaPointer);
     if (operation.requestBody.required) required.push("body");
   }
   return { type: "object", properties, required };
@@ -90,7 +98,7 @@ export function emitOperationValidators(
   unknownFormats: UnknownFormats = "warn",
 ): OperationValidators {
   // Per operation, its JSON success responses with a schema.
-  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
+  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
   const stems = validatorStems(model, className, jsonResponses);
   const { entries, composed, names } = validatorEntries(model, stems, jsonResponses);
   const table = responseTable(model.operations, stems, jsonResponses);
@@ -109,7 +117,7 @@ export function emitOperationValidators(
 
 /** The names `emitOperationValidators` gives, without emitting: tests use them to find a schema's or an operation's validator. */
 export function validatorNames(model: ApiModel, className: string): ValidatorNames {
-  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && isJsonMediaType(r.mediaType) && r.schemaPointer));
+  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
   return validatorEntries(model, validatorStems(model, className, jsonResponses), jsonResponses).names;
 }
 

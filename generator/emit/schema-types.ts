@@ -1,9 +1,14 @@
 /**
- * `src/schema.ts`: the contract's types, by openapi-typescript. Two changes on top of its output:
- * an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
- * naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
- * still offer the known values instead of collapsing the union to `string`; and an array through
- * which a schema holds itself gets a name (`schema-types-recursion.ts`), so TypeScript resolves it.
+ * `src/schema.ts`: the contract's types, by openapi-typescript. Three changes on top of its output:
+ *
+ * - an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
+ *   naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
+ *   still offer the known values instead of collapsing the union to `string`;
+ * - a parameter described by JSON `content` is typed by that content's schema: openapi-typescript
+ *   types it `string` (the text on the wire), but the client takes the value and writes the JSON;
+ * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
+ *   TypeScript resolves it.
+ *
  * openapi-typescript's Redocly reads the document with the load stage's settings (examples are data).
  */
 import { createRequire } from "node:module";
@@ -14,6 +19,7 @@ import { parsePointer } from "../json-pointer.ts";
 import type { LoadedContract } from "../load.ts";
 import { REDOCLY_CONFIG } from "../load/redocly-config.ts";
 import { nameRecursiveArrays } from "./schema-types-recursion.ts";
+import { mediaTypeKind } from "../media-types.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -50,6 +56,7 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   const document = structuredClone(contract.document) as Parameters<typeof openapiTS>[0];
   // Its own default (the minimal ruleset, unique operationIds), with example values left as data.
   const redocly = await createRedoclyConfig({ ...REDOCLY_CONFIG, rules: { "operation-operationId-unique": { severity: "error" } } }, { extends: ["minimal"] });
+  typeJsonContentParameters(document);
   const ast = await openapiTS(document, {
     redocly,
     // Its own lint's findings come back as the error below; printed, they would be a second line.
@@ -64,6 +71,41 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
     throw emitterFailure(error, contract.document);
   });
   return astToString(nameRecursiveArrays(ts, ast));
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * Gives every parameter described by JSON `content` that content's schema as its `schema` (any
+ * value without one), in place: in path items (of `paths`, `webhooks`, `components/pathItems` and
+ * callbacks) and `components/parameters`. A `$ref`ed parameter is changed where it lives.
+ */
+function typeJsonContentParameters(document: any): void {
+  const parameter = (node: any): void => {
+    const content = node?.content;
+    if (typeof node?.in !== "string" || content === null || typeof content !== "object") return;
+    const mediaTypes = Object.keys(content);
+    if (mediaTypes.length !== 1 || mediaTypeKind(mediaTypes[0]!) !== "json") return;
+    node.schema = content[mediaTypes[0]!]?.schema ?? {};
+    delete node.content;
+  };
+  const list = (parameters: unknown): void => {
+    if (Array.isArray(parameters)) parameters.forEach(parameter);
+  };
+  const callbacks = (map: any): void => {
+    for (const callback of Object.values<any>(map ?? {})) for (const item of Object.values<any>(callback ?? {})) pathItem(item);
+  };
+  function pathItem(item: any): void {
+    if (item === null || typeof item !== "object") return;
+    list(item.parameters);
+    for (const method of METHODS) {
+      list(item[method]?.parameters);
+      callbacks(item[method]?.callbacks);
+    }
+  }
+  for (const group of [document.paths, document.webhooks, document.components?.pathItems]) for (const item of Object.values<any>(group ?? {})) pathItem(item);
+  callbacks(document.components?.callbacks);
+  for (const node of Object.values<any>(document.components?.parameters ?? {})) parameter(node);
 }
 
 /**

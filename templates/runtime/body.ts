@@ -4,8 +4,8 @@
  */
 import type { OperationSpec } from "./client-core.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
-import { ApiError } from "./errors.js";
-import { isJsonMediaType } from "./media-types.js";
+import { ApiError, InvalidRequestError } from "./errors.js";
+import { mediaTypeKind } from "./media-types.js";
 import { parseRateLimit } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
 import type { ReusableBody } from "./transport.js";
@@ -27,22 +27,42 @@ export function isReusable(body: BodyInit | undefined): body is ReusableBody {
   );
 }
 
+/**
+ * A body of a media type the client does not encode (`image/jpeg`, `application/cbor`, `application/x-tar`…):
+ * bytes, or text sent as its UTF-8 bytes, passed through unchanged. A stream is read once: a call that
+ * may be retried keeps its bytes in memory to send again.
+ */
+export type BinaryBody = Blob | ArrayBuffer | ArrayBufferView | ReadableStream<Uint8Array> | string;
+
+export function isBinaryBody(body: unknown): body is BinaryBody {
+  return typeof body === "string" || body instanceof Blob || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || body instanceof ReadableStream;
+}
+
 export function serializeBody(body: unknown, mediaType: string | undefined): BodyInit | undefined {
   if (body === undefined) return undefined;
-  if (!mediaType || isJsonMediaType(mediaType)) return JSON.stringify(body);
-  if (mediaType === "application/x-www-form-urlencoded") {
-    return body instanceof URLSearchParams ? body : new URLSearchParams(body as Record<string, string>);
-  }
-  if (mediaType === "multipart/form-data") {
-    if (body instanceof FormData) return body;
-    const form = new FormData();
-    for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
-      if (value instanceof Blob) form.append(name, value);
-      else if (value !== undefined) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+  switch (mediaType === undefined ? "json" : mediaTypeKind(mediaType)) {
+    case "json":
+      return JSON.stringify(body);
+    case "form":
+      return body instanceof URLSearchParams ? body : new URLSearchParams(body as Record<string, string>);
+    case "multipart": {
+      if (body instanceof FormData) return body;
+      const form = new FormData();
+      for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+        if (value instanceof Blob) form.append(name, value);
+        else if (value !== undefined) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+      }
+      return form;
     }
-    return form;
+    case "text":
+      return body as BodyInit;
+    case "binary":
+      // An object would go as "[object Object]": refused before anything is sent.
+      if (!isBinaryBody(body)) {
+        throw new InvalidRequestError(`body must be bytes (a Blob, an ArrayBuffer, a typed array or a ReadableStream) or a string to send as ${mediaType}`, { field: "body" });
+      }
+      return body as BodyInit;
   }
-  return body as BodyInit;
 }
 
 /** The body, parsed as the operation says, and its text when it was read as text. */

@@ -1,6 +1,7 @@
 /**
- * Request headers: the ones that authenticate a request, checked before any is sent, and the
- * caller's, copied as strings without any header the client's credentials go in.
+ * Request headers: the ones that authenticate a request, checked before any is sent, the caller's,
+ * copied as strings without any header the client's credentials go in, and the cookie parameters'
+ * `Cookie` header.
  */
 import { InvalidRequestError } from "./errors.js";
 import type { TransportConfig } from "./transport.js";
@@ -51,4 +52,60 @@ export function copyHeaders(from: object, into: Record<string, string>, credenti
     if (value === undefined || value === null || credentialHeaders.has(name.toLowerCase())) continue;
     into[name] = String(value);
   }
+}
+
+/** OpenAPI's `explode` of a cookie parameter, whose only style is `form`. */
+export interface CookieStyle {
+  explode: boolean;
+}
+
+/**
+ * What RFC 6265 lets a cookie value hold (cookie-octet) less `%`, which starts an escape; a name
+ * also loses `=`. Anything else is percent-encoded (UTF-8), so a value never ends its pair.
+ */
+const NOT_COOKIE_VALUE = /[^\x21\x23\x24\x26-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]/gu;
+const NOT_COOKIE_NAME = /[^\x21\x23\x24\x26-\x2B\x2D-\x3A\x3C\x3E-\x5B\x5D-\x7E]/gu;
+
+function cookieText(text: string, disallowed: RegExp, parameter: string): string {
+  try {
+    return text.replace(disallowed, encodeURIComponent);
+  } catch {
+    // encodeURIComponent throws on lone UTF-16 surrogates.
+    throw new InvalidRequestError(`cookie parameter "${parameter}" must be well-formed Unicode`, { field: `cookie.${parameter}` });
+  }
+}
+
+/**
+ * The cookie parameters as one `Cookie` header value, each written in OpenAPI's `form` style:
+ * `name=value`; an array `name=a,b` (exploded: `name=a; name=b`); an object `name=k,v,k2,v2`
+ * (exploded: `k=v; k2=v2`). Undefined and null values, and empty arrays, are left out.
+ */
+export function cookieHeader(cookies: object, styles: Readonly<Record<string, CookieStyle>> | undefined): string {
+  const pairs: string[] = [];
+  const pair = (name: string, value: string, parameter: string) => pairs.push(`${cookieText(name, NOT_COOKIE_NAME, parameter)}=${value}`);
+  const value = (item: unknown, parameter: string) => cookieText(String(item), NOT_COOKIE_VALUE, parameter);
+  for (const [name, given] of Object.entries(cookies)) {
+    if (given === undefined || given === null) continue;
+    const explode = styles?.[name]?.explode ?? true;
+    if (Array.isArray(given)) {
+      if (given.length === 0) continue;
+      if (explode) for (const item of given) pair(name, value(item, name), name);
+      else pair(name, given.map((item) => value(item, name)).join(","), name);
+    } else if (typeof given === "object") {
+      const entries = Object.entries(given as Record<string, unknown>).filter(([, item]) => item !== undefined);
+      if (explode) for (const [key, item] of entries) pair(key, value(item, name), name);
+      else pair(name, entries.flatMap(([key, item]) => [value(key, name), value(item, name)]).join(","), name);
+    } else {
+      pair(name, value(given, name), name);
+    }
+  }
+  return pairs.join("; ");
+}
+
+/** Adds cookie pairs to the `Cookie` header, after any the caller set (under any spelling). */
+export function appendCookies(headers: Record<string, string>, cookies: string): void {
+  if (cookies === "") return;
+  const existing = Object.keys(headers).find((name) => name.toLowerCase() === "cookie");
+  if (existing === undefined) headers["Cookie"] = cookies;
+  else headers[existing] = `${headers[existing]}; ${cookies}`;
 }

@@ -2,17 +2,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/prism.ts";
-
-/** Type-checks files with the project's strict settings and returns the diagnostics as text. */
-export function typeCheck(files: string[], options: ts.CompilerOptions = {}): string[] {
-  const config = ts.readConfigFile(path.join(repoRoot, "tsconfig.json"), ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, repoRoot);
-  const program = ts.createProgram(files, { ...parsed.options, ...options, noEmit: true });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.relative(repoRoot, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
-    return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
-  });
-}
+import { typeCheck } from "../support/type-check.ts";
 
 describe("types of the generated client", () => {
   it("accept right inputs and reject wrong ones (every @ts-expect-error is an error)", () => {

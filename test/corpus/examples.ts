@@ -1,20 +1,21 @@
 /**
  * The examples a document carries about its own data, each paired with the generated validator
  * that judges it and the schema ajv judges it against: component schema `example`/`examples`,
- * parameter `example`/`examples`, and JSON request and success-response media-type
+ * parameter `example`/`examples` (and those of a parameter's JSON `content`), and JSON request and
+ * success-response media-type
  * `example`/`examples` (Example Objects, `$ref`s to `components/examples` followed). Examples with
  * no generated validator (error responses, non-JSON bodies, nested property examples) are not
  * collected: there is nothing to compare.
  */
 import { parsePointer, pointer } from "../../generator/json-pointer.ts";
-import { isJsonMediaType } from "../../generator/media-types.ts";
+import { mediaTypeKind } from "../../generator/media-types.ts";
 import type { ApiModel } from "../../generator/model.ts";
 import type { ValidatorNames } from "../../generator/emit/operation-validators.ts";
 
 /** Which generated validator judges the example, and what part of its issues concern it. */
 export type ExampleTarget =
   | { kind: "schema"; stem: string }
-  | { kind: "params"; stem: string; location: "path" | "query" | "header" | "body"; name?: string }
+  | { kind: "params"; stem: string; location: "path" | "query" | "header" | "cookie" | "body"; name?: string }
   | { kind: "response"; operationId: string; status: string };
 
 export interface DocumentExample {
@@ -75,14 +76,18 @@ export function collectExamples(document: any, api: ApiModel, names: ValidatorNa
     const stems = names.operations.get(operation.operationId);
     if (stems?.request) {
       for (const parameter of operation.parameters) {
+        // A parameter of non-JSON `content` is checked as a string, not against a schema ajv could read.
+        if (parameter.schemaPointer === undefined) continue;
         const { node } = deref(document, at(document, parameter.pointer), parameter.pointer);
-        for (const found of objectExamples(document, node, parameter.pointer)) {
-          examples.push({ ...found, schemaPointer: parameter.schemaPointer, target: { kind: "params", stem: stems.request, location: parameter.in, name: parameter.name } });
+        const found = objectExamples(document, node, parameter.pointer);
+        if (parameter.mediaType !== undefined) found.push(...objectExamples(document, node?.content?.[parameter.mediaType], pointer(...parsePointer(parameter.pointer), "content", parameter.mediaType)));
+        for (const example of found) {
+          examples.push({ ...example, schemaPointer: parameter.schemaPointer, target: { kind: "params", stem: stems.request, location: parameter.in, name: parameter.name } });
         }
       }
       const body = operation.requestBody;
       // A body without a schema admits anything: nothing to judge.
-      if (body?.schemaPointer && isJsonMediaType(body.mediaType)) {
+      if (body?.schemaPointer !== undefined && mediaTypeKind(body.mediaType) === "json") {
         const mediaAt = pointer(...parsePointer(body.pointer), "content", body.mediaType);
         const media = deref(document, at(document, body.pointer), body.pointer).node?.content?.[body.mediaType];
         for (const found of objectExamples(document, media, mediaAt)) {
@@ -91,7 +96,7 @@ export function collectExamples(document: any, api: ApiModel, names: ValidatorNa
       }
     }
     for (const response of operation.successResponses) {
-      if (!response.mediaType || !response.schemaPointer || !isJsonMediaType(response.mediaType)) continue;
+      if (!response.mediaType || !response.schemaPointer || mediaTypeKind(response.mediaType) !== "json") continue;
       const responseAt = pointer(...parsePointer(operation.pointer), "responses", response.status);
       const { node, where } = deref(document, at(document, responseAt), responseAt);
       const mediaAt = pointer(...parsePointer(where), "content", response.mediaType);

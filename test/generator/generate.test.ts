@@ -146,12 +146,15 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const out = path.join(scratch, "intact");
     expect((await cli("--spec", writeContract("ok.yaml", MINIMAL), "--out", out)).code).toBe(0);
     const before = snapshot(out);
-    const cookie = MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: session, in: cookie, schema: { type: string } }");
-    const cookieFile = writeContract("cookie.yaml", cookie);
-    const result = await cli("--spec", cookieFile, "--out", out);
+    const twoMediaTypes = MINIMAL.replace(
+      "{ name: id, in: path, required: true, schema: { type: string } }",
+      "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: filter, in: query, content: { application/json: {}, text/plain: {} } }",
+    );
+    const badFile = writeContract("content.yaml", twoMediaTypes);
+    const result = await cli("--spec", badFile, "--out", out);
     expect(result.code).toBe(1);
     // Located like a load error: the file, then the pointer.
-    expect(result.stderr).toContain(`error: ${cookieFile}#/paths/~1things~1{id}/get/parameters/1: cookie parameters are not supported`);
+    expect(result.stderr).toContain(`error: ${badFile}#/paths/~1things~1{id}/get/parameters/1/content: a parameter's content has exactly one media type, not 2`);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(snapshot(out)).toEqual(before);
     expect(fs.readdirSync(scratch).filter((name) => name.includes(".tmp-"))).toEqual([]);
@@ -181,7 +184,7 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     ["x-sdk.packageName that is not a string", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\nx-sdk: { packageName: 5 }"), "/x-sdk/packageName: must be a string"],
     ["a TRACE operation (fetch cannot send one)", MINIMAL.replace("    get:\n      operationId: getThing", "    trace:\n      operationId: traceThing\n      responses: { '200': { description: ok } }\n    get:\n      operationId: getThing"), "/paths/~1things~1{id}/trace: TRACE operations are not supported"],
     ["a default dialect other than 2020-12", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\njsonSchemaDialect: 'http://json-schema.org/draft-07/schema#'"), '/jsonSchemaDialect: "http://json-schema.org/draft-07/schema#" is not JSON Schema 2020-12'],
-    ["an unsupported request media type", MINIMAL.replace("      responses:", "      requestBody:\n        content: { application/xml: { schema: { type: string } } }\n      responses:"), "/paths/~1things~1{id}/get/requestBody/content: no supported request media type"],
+    ["a request body without a media type", MINIMAL.replace("      responses:", "      requestBody:\n        content: {}\n      responses:"), "/paths/~1things~1{id}/get/requestBody/content: a request body needs a media type in its content"],
   ])("names the pointer of %s", async (_, text, expected) => {
     const result = await cli("--spec", writeContract(`bad-${expected.length}.yaml`, text), "--out", path.join(scratch, "never"));
     expect(result.code).toBe(1);

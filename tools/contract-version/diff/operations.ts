@@ -61,7 +61,8 @@ function diffOperation(cx: DiffContext, schemas: SchemaDiff, a: OperationModel, 
     if (!p.required && q.required) cx.add("major", q.pointer, `${p.in} parameter \`${p.name}\` of ${name} is now required`);
     if (p.required && !q.required) cx.add("minor", q.pointer, `${p.in} parameter \`${p.name}\` of ${name} is now optional`);
     diffDocKeys(cx, cx.base.at(p.pointer), cx.head.at(q.pointer), q.pointer, `${p.in} parameter \`${p.name}\` of ${name}`, ["schema", "required", "name", "in"]);
-    schemas.compare(cx.base.at(p.schemaPointer), cx.head.at(q.schemaPointer), p.schemaPointer, q.schemaPointer, "input");
+    // A parameter described by `content` changes through its `content`, which the line above treats as major.
+    if (p.schemaPointer !== undefined && q.schemaPointer !== undefined) schemas.compare(cx.base.at(p.schemaPointer), cx.head.at(q.schemaPointer), p.schemaPointer, q.schemaPointer, "input");
   }
   for (const [key, q] of paramsB) {
     if (paramsA.has(key)) continue;

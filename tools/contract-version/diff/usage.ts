@@ -37,8 +37,8 @@ export function collectUsage(contract: LoadedContract, model: ApiModel, usage: M
     for (const value of Object.values(node)) mark(value, direction, seen);
   };
   for (const operation of model.operations) {
-    for (const parameter of operation.parameters) mark(contract.at(parameter.schemaPointer), "input", new Set());
-    if (operation.requestBody?.schemaPointer) mark(contract.at(operation.requestBody.schemaPointer), "input", new Set());
+    for (const parameter of operation.parameters) if (parameter.schemaPointer !== undefined) mark(contract.at(parameter.schemaPointer), "input", new Set());
+    if (operation.requestBody?.schemaPointer !== undefined) mark(contract.at(operation.requestBody.schemaPointer), "input", new Set());
     const raw = contract.at<Json>(operation.pointer);
     mark(raw?.responses, "output", new Set());
   }

@@ -2,7 +2,8 @@
 /**
  * What every generated client shares: configuration, the openapi-fetch call, response parsing and
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
- * Query strings, bodies and option checks have their own modules (query.ts, body.ts, client-options.ts).
+ * Query strings, bodies, cookies and option checks have their own modules (query.ts, body.ts,
+ * headers.ts, client-options.ts).
  */
 import createOpenApiFetch from "openapi-fetch";
 import { bufferedErrorBody, DEFAULT_TIMEOUT_MS } from "./attempts.js";
@@ -13,8 +14,11 @@ import { checkBaseUrl, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES, SdkError } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
 import { InvalidRequestError, ResponseValidationError } from "./errors.js";
-import { authenticationHeaders, copyHeaders } from "./headers.js";
+import { appendCookies, authenticationHeaders, cookieHeader, copyHeaders } from "./headers.js";
+import type { CookieStyle } from "./headers.js";
 import { fieldPath } from "./json-pointer.js";
+import { requestContentType, withContentParameters } from "./media-types.js";
+import type { ContentParameters } from "./media-types.js";
 import { buildPath } from "./path.js";
 import { queryString } from "./query.js";
 import type { QueryStyle } from "./query.js";
@@ -41,10 +45,14 @@ export interface OperationSpec {
   requestMediaType?: string | undefined;
   /** How to read a successful body: JSON, text, raw bytes, or nothing (204). */
   responseKind: "json" | "text" | "blob" | "none";
-  /** The generated validator of the parameters (`{ path, query, header, body }`). */
+  /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
   validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
   queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
+  /** Cookie parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
+  cookieStyles?: Readonly<Record<string, CookieStyle>> | undefined;
+  /** Parameters described by `content` (a media type) rather than `schema`, per location. */
+  contentParameters?: ContentParameters | undefined;
   /** The operation's own security requirement (`[]`: public); absent, the client's default applies. */
   security?: SecurityAlternatives | undefined;
 }
@@ -55,11 +63,16 @@ export interface OperationSpec {
  */
 export type ResponseValidators = Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>>;
 
+/** Where a parameter goes (OpenAPI's `in`). */
+export type ParameterLocation = "path" | "query" | "header" | "cookie";
+
 /** Parameters of one call, grouped by where they go. */
 export interface OperationParams {
   path?: object | undefined;
   query?: object | undefined;
   header?: object | undefined;
+  /** Sent in one `Cookie` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie). */
+  cookie?: object | undefined;
   body?: unknown | undefined;
 }
 
@@ -183,13 +196,15 @@ export class ClientCore {
   }
 
   /** Sends one operation and returns its typed body, or throws a typed error. */
-  protected async request<T>(spec: OperationSpec, params: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  protected async request<T>(spec: OperationSpec, given: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
     const baseUrl = this.baseUrl(spec.server);
     const auth = this.#auth.applied(spec.security, spec.operationId);
     if (this.#validateRequests && spec.validateRequest !== undefined) {
-      const issues = spec.validateRequest(params);
+      const issues = spec.validateRequest(given);
       if (issues.length > 0) this.assertValid(spec.operationId, () => issues);
     }
+    // Checked as the caller gave them; sent as their media type writes them.
+    const params = spec.contentParameters === undefined ? given : withContentParameters(given, spec.contentParameters);
     // Serialised here rather than by openapi-fetch, so that a retry can send the same body again.
     const body = params.body === undefined ? undefined : serializeBody(params.body, spec.requestMediaType);
     const call = prepareCall(this.#transport, {
@@ -202,10 +217,9 @@ export class ClientCore {
     const headers: Record<string, string> = {};
     if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
     if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames);
-    // multipart bodies get their content type (with the boundary) from fetch itself.
-    if (spec.requestMediaType && body !== undefined && spec.requestMediaType !== "multipart/form-data") {
-      headers["content-type"] = spec.requestMediaType;
-    }
+    if (params.cookie !== undefined) appendCookies(headers, cookieHeader(params.cookie, spec.cookieStyles));
+    const contentType = spec.requestMediaType === undefined || body === undefined ? undefined : requestContentType(spec.requestMediaType, body);
+    if (contentType !== undefined) headers["content-type"] = contentType;
     // Last, so they replace whatever a caller set under any spelling.
     for (const name in auth.headers) headers[name] = auth.headers[name] as string;
     if (auth.tokens !== undefined) {
@@ -248,6 +262,8 @@ export class ClientCore {
       signal: call.signal,
       fetch: call.fetch,
       parseAs: "stream",
+      // fetch takes a stream body only with this (the transport reads it once, to send again on a retry).
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
       ...(manualRedirect ? { redirect: "manual" } : {}),
     });
 
