@@ -220,10 +220,10 @@ function refusePrototypeKeys(value: unknown, at = ""): void {
 export function buildModel(contract: LoadedContract, options: ApiModelOptions = {}): ApiModel {
   const { document } = contract;
   refusePrototypeKeys(document);
-  // The validators implement 2020-12: a document declaring another default dialect would be misread.
+  // The validators implement 2020-12 (an older draft was rewritten into it): another default dialect would be misread.
   const dialect = (document as { jsonSchemaDialect?: unknown }).jsonSchemaDialect;
   if (dialect !== undefined && (typeof dialect !== "string" || !ACCEPTED_DIALECTS.has(dialect.replace(/#$/, "")))) {
-    throw new ContractError("/jsonSchemaDialect", `${JSON.stringify(dialect)} is not JSON Schema 2020-12 (or the OpenAPI 3.1 dialect), the one the validators implement`);
+    throw new ContractError("/jsonSchemaDialect", `${JSON.stringify(dialect)} is not JSON Schema 2020-12 (or the OpenAPI 3.1 dialect), the one the validators implement, nor a draft the generator reads as 2020-12 (2019-09, 07, 06, 04)`);
   }
   const { packageName, apiKeyEnvVar, packageVersion } = readXSdk(document, options);
 
