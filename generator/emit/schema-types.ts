@@ -2,7 +2,9 @@
  * `src/schema.ts`: the contract's types, by openapi-typescript. One change on top of its output:
  * an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
  * naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
- * still offer the known values instead of collapsing the union to `string`.
+ * still offer the known values instead of collapsing the union to `string`. One change to its
+ * input: a `$ref` into a parameter's schema is handed to it as one to the parameter (see
+ * `refsIntoParameters`).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
@@ -32,6 +34,7 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   const { openapiTS, astToString } = load();
   // openapi-typescript may annotate its input: hand it a private copy of the frozen document.
   const document = structuredClone(contract.document) as Parameters<typeof openapiTS>[0];
+  refsIntoParameters(document);
   const ast = await openapiTS(document, {
     // Its own lint's findings come back as the error below; printed, they would be a second line.
     silent: true,
@@ -45,6 +48,24 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
     throw emitterFailure(error, contract.document);
   });
   return astToString(ast);
+}
+
+/** Members that hold data, never a `$ref`. */
+const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+
+/**
+ * openapi-typescript types a parameter (`components["parameters"]["X"]`) as its schema, so its
+ * type of a `$ref` to that schema (`#/components/parameters/X/schema`) would index a `schema`
+ * member that is not there: the ref loses that segment, in place, and names the same type. (A ref
+ * deeper into the schema would then point at nothing, so it is left as it is.)
+ */
+export function refsIntoParameters(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(refsIntoParameters);
+  if (typeof node !== "object" || node === null) return;
+  const members = node as Record<string, unknown>;
+  const ref = members["$ref"];
+  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+)\/schema$/, "$1");
+  for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
 }
 
 /**

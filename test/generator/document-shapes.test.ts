@@ -2,6 +2,7 @@
  * Valid shapes of a document that give the client less to work with: an operation that documents
  * no response, and a 3.1 document without paths (webhooks or components only). Each generates,
  * with a warning naming where, and the package type-checks under strict and constructs its client.
+ * Also a schema that reuses a parameter's schema by `$ref`, which openapi-typescript mistypes.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -103,5 +104,34 @@ describe("document shapes the client has little to say about", { timeout: 120_00
     const generated = await generate("empty-paths", NO_PATHS.replace("webhooks:", "paths: {}\nwebhooks:"));
     expect(generated.warnings).toEqual([`${generated.spec}#/paths: paths holds no operation, so the client has no operations`]);
     await expect(generate("strict-no-paths", NO_PATHS, true)).rejects.toThrow(/#: the document has no paths, so the client has no operations; --strict makes warnings errors$/);
+  });
+
+  it("a schema $ref to a parameter's schema is typed as that schema", async () => {
+    const text = `openapi: 3.1.0
+info: { title: Reuse, version: 1.0.0 }
+servers: [{ url: 'https://reuse.example.test' }]
+paths:
+  /things/{thingId}:
+    get:
+      operationId: getThing
+      parameters: [{ $ref: '#/components/parameters/thingId' }]
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } }
+components:
+  parameters:
+    thingId: { name: thingId, in: path, required: true, schema: { type: string, format: uuid } }
+  schemas:
+    Thing:
+      type: object
+      required: [id]
+      properties: { id: { $ref: '#/components/parameters/thingId/schema' } }
+`;
+    const generated = await generate("parameter-schema-ref", text);
+    expect(file(generated, "src/schema.ts")).toContain('id: components["parameters"]["thingId"];');
+    expect(typeCheckPackages([generated.outDir]).get(generated.outDir)).toEqual([]);
+    const validators = await import(path.join(generated.outDir, "src/validators.ts"));
+    expect([validators.isThing({ id: "0b5c1c6e-5f0a-4c8e-9d5e-2f1d3c4b5a69" }), validators.isThing({ id: "not a uuid" })]).toEqual([true, false]);
   });
 });
