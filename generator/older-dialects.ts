@@ -6,7 +6,7 @@
  * - OpenAPI 3.0 keywords left in a document that says 3.1 (`older-dialects/openapi30.ts`; a 3.0
  *   document was upgraded at load);
  * - draft-07's `definitions`, in any schema: read as `$defs`;
- * - a schema declaring an older draft with `$schema` (2019-09, draft-07, -06, -04), or a document
+ * - a schema declaring an older draft with `$schema` (2019-09, draft-07, -06, -05, -04), or a document
  *   declaring one with `jsonSchemaDialect`: its keywords rewritten into 2020-12's
  *   (`older-dialects/drafts.ts`), its `$schema` then dropped.
  *
@@ -53,8 +53,8 @@ export function readOlderDialects(contract: LoadedContract, warnings: Warnings):
 class DialectWalk {
   /** Written pointer of a renamed keyword → its name now (for `$ref`s written into it). */
   readonly refTargets = new Map<string, string>();
-  /** Pointer of a renamed keyword now → its name as written (for messages). */
-  readonly writtenNames = new Map<string, string>();
+  /** Pointer of a renamed keyword now → how it was renamed (for messages). */
+  readonly writtenNames = new Map<string, Rename>();
 
   constructor(
     private readonly warnings: Warnings | undefined,
@@ -121,14 +121,20 @@ class DialectWalk {
         if (rename) renames.push(rename);
       }
     }
-    const writtenAs = new Map<string, string>();
-    for (const { from, to } of renames) {
-      writtenAs.set(to, from);
-      this.writtenNames.set(at + pointer(to), from);
+    const renamed = new Map<string, Rename>();
+    for (const rename of renames) {
+      const { from, to } = rename;
+      renamed.set(to, rename);
+      this.writtenNames.set(at + pointer(to), rename);
       // A `$ref` into `dependencies` means one of its schemas, now under dependentSchemas.
       if (from !== "dependencies" || to === "dependentSchemas") this.refTargets.set(written + pointer(from), to);
     }
-    const sub = (keyword: string, ...rest: (string | number)[]) => [at + pointer(keyword, ...rest), written + pointer(writtenAs.get(keyword) ?? keyword, ...rest)] as const;
+    // Where a subschema is now, and where it was written.
+    const sub = (keyword: string, ...rest: (string | number)[]) => {
+      const rename = renamed.get(keyword);
+      const moved = rename !== undefined && (rename.entries === undefined || rename.entries.includes(String(rest[0])));
+      return [at + pointer(keyword, ...rest), written + pointer(moved ? rename.from : keyword, ...rest)] as const;
+    };
     for (const keyword of SCHEMA_MAPS) {
       const map = node[keyword];
       if (isObject(map)) for (const [name, value] of Object.entries(map)) found = this.schema(value, ...sub(keyword, name), dialect) || found;
@@ -180,7 +186,7 @@ function rewrittenRef(ref: string, targets: ReadonlyMap<string, string>): string
  * A pointer into the corrected document as a place in the document loaded: one that is there
  * already (a load warning) stays; otherwise each renamed keyword on its path takes its written name.
  */
-function pointerAsWritten(contract: LoadedContract, writtenNames: ReadonlyMap<string, string>, at: string): string {
+function pointerAsWritten(contract: LoadedContract, writtenNames: ReadonlyMap<string, Rename>, at: string): string {
   let segments: string[];
   try {
     segments = parsePointer(at);
@@ -188,5 +194,12 @@ function pointerAsWritten(contract: LoadedContract, writtenNames: ReadonlyMap<st
     return at;
   }
   if (contract.at(at) !== undefined) return at;
-  return pointer(...segments.map((segment, index) => writtenNames.get(pointer(...segments.slice(0, index + 1))) ?? segment));
+  return pointer(
+    ...segments.map((segment, index) => {
+      const rename = writtenNames.get(pointer(...segments.slice(0, index + 1)));
+      const next = segments[index + 1];
+      const moved = rename !== undefined && (rename.entries === undefined || (next !== undefined && rename.entries.includes(next)));
+      return moved ? rename.from : segment;
+    }),
+  );
 }

@@ -26,6 +26,8 @@ export interface Draft {
 export interface Rename {
   from: string;
   to: string;
+  /** For a map merged into one already there: the entries that moved. */
+  entries?: readonly string[];
 }
 
 const DRAFT_2019_09: Draft = { name: "draft 2019-09", lacks: ["prefixItems", "$dynamicRef", "$dynamicAnchor"], refAlone: false, idKeyword: false };
@@ -129,5 +131,5 @@ export function definitionsAsDefs(node: Json, at: string, warnings: Warnings): R
   warnings.add("draft:definitions", at + "/definitions", "definitions is draft-07: read as $defs (a container of schemas $refs point into); in 2020-12 write $defs");
   node["$defs"] = { ...defs, ...definitions };
   delete node["definitions"];
-  return { from: "definitions", to: "$defs" };
+  return { from: "definitions", to: "$defs", entries: Object.keys(definitions) };
 }

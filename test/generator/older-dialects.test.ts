@@ -184,6 +184,22 @@ describe("draft-07 definitions inside a schema", { timeout: 120_000 }, () => {
     twice.Lines["$defs"] = { kind: { type: "string" } };
     expect((await refusal("definitions-twice", documentWith(twice, "#/components/schemas/Lines"))).message).toContain('#/components/schemas/Lines/definitions/kind: "kind" is also an entry of $defs beside it; name it once');
   });
+
+  it("beside $defs, move only their own entries: refs and messages into either keep their place", async () => {
+    const both = {
+      X: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        properties: { a: { $ref: "#/components/schemas/X/$defs/pair/items/1" }, b: { $ref: "#/components/schemas/X/definitions/word" } },
+        $defs: { pair: { items: [{ type: "string" }, { type: "integer" }] } },
+        definitions: { word: { type: "string", minLength: 2 } },
+      },
+    };
+    const generated = await generate("defs-and-definitions", documentWith(both, "#/components/schemas/X"));
+    expect([{ a: 1, b: "ab" }, { a: "1" }, { b: "a" }].map(validatorsOf(generated)["isX"]!)).toEqual([true, false, false]);
+    const broken = structuredClone(both);
+    (broken.X.$defs.pair.items[1] as Record<string, unknown>)["pattern"] = "(";
+    expect((await refusal("defs-and-definitions-pattern", documentWith(broken, "#/components/schemas/X"))).message).toContain("#/components/schemas/X/$defs/pair/items/1/pattern: ");
+  });
 });
 
 /**
