@@ -98,6 +98,9 @@ describe("document shapes the client has little to say about", { timeout: 120_00
     expect(instance.constructor.name).toBe("HooksOnlyClient");
     const validators = await import(path.join(generated.outDir, "src/validators.ts"));
     expect([validators.isThing({ id: "a" }), validators.isThing({})]).toEqual([true, false]);
+    // The models, jobs and terminal command need the operations they call: without any, a located refusal.
+    const models = NO_PATHS.replace("webhooks:", "x-model-endpoints:\n  echo-1: { kind: text, input: { $ref: '#/components/schemas/Thing' }, output: { $ref: '#/components/schemas/Thing' } }\nwebhooks:");
+    await expect(generate("no-paths-models", models)).rejects.toThrow(/#\/x-model-endpoints: x-model-endpoints needs an operation with x-model-endpoint-role "status"/);
   });
 
   it("an empty paths object is told too, and --strict stops on it", async () => {
