@@ -22,7 +22,7 @@ import { REPO_ROOT } from "./paths.ts";
 import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
 import { compareStrings } from "./compare.ts";
 import { Warnings } from "./warnings.ts";
-import { readOpenApi30Leftovers } from "./openapi30-leftovers.ts";
+import { readOlderDialects } from "./older-dialects.ts";
 import type { UnknownFormats } from "./emit/validators/keywords/format.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
@@ -60,8 +60,8 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
   const timings: StageTimings = { load: 0, model: 0, emit: 0, write: 0 };
   const warnings = new Warnings();
   let started = performance.now();
-  // 3.0 keywords left in a 3.1 document are read once here, for the types and the validators alike.
-  const contract = readOpenApi30Leftovers(await loadContract(options.spec, warnings), warnings);
+  // Older dialects' keywords are read once here, for the types and the validators alike.
+  const contract = readOlderDialects(await loadContract(options.spec, warnings), warnings);
   timings.load = performance.now() - started;
 
   try {

@@ -203,6 +203,8 @@ function checkRootMembers(parsed: unknown, file: string): void {
     throw new ContractError("/openapi", `expected OpenAPI 3.0.x or 3.1.x, found ${found}`, file);
   }
   for (const member of ["info", "paths"]) {
+    // OpenAPI 3.1 makes paths optional (a document of webhooks or components); 3.0 requires it.
+    if (member === "paths" && parsed[member] === undefined && version.startsWith("3.1.")) continue;
     if (!isPlainObject(parsed[member])) {
       const problem = parsed[member] === undefined ? "is missing" : "must be an object";
       throw new ContractError(pointer(member), `${member} ${problem}`, file);

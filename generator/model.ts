@@ -145,7 +145,8 @@ export interface OperationModel {
   requestBody?: { required: boolean; mediaType: string; schemaPointer?: string; pointer: string };
   /** Successful responses in status order: the first one with a body decides how it is read. */
   successResponses: Array<{ status: string; mediaType?: string; schemaPointer?: string }>;
-  responseKind: "json" | "text" | "blob" | "none";
+  /** `auto`: the operation documents no response, so its answer is read as its Content-Type says. */
+  responseKind: "json" | "text" | "blob" | "none" | "auto";
   /** Documented error statuses (numeric codes and `default`). */
   errorStatuses: string[];
   /** The role of this operation for per-model calls (`x-model-endpoint-role`). */
@@ -243,10 +244,10 @@ function refusePrototypeKeys(value: unknown, at = ""): void {
 export function buildModel(contract: LoadedContract, options: ApiModelOptions = {}): ApiModel {
   const { document } = contract;
   refusePrototypeKeys(document);
-  // The validators implement 2020-12: a document declaring another default dialect would be misread.
+  // The validators implement 2020-12 (an older draft was rewritten into it): another default dialect would be misread.
   const dialect = (document as { jsonSchemaDialect?: unknown }).jsonSchemaDialect;
   if (dialect !== undefined && (typeof dialect !== "string" || !ACCEPTED_DIALECTS.has(dialect.replace(/#$/, "")))) {
-    throw new ContractError("/jsonSchemaDialect", `${JSON.stringify(dialect)} is not JSON Schema 2020-12 (or the OpenAPI 3.1 dialect), the one the validators implement`);
+    throw new ContractError("/jsonSchemaDialect", `${JSON.stringify(dialect)} is not JSON Schema 2020-12 (or the OpenAPI 3.1 dialect), the one the validators implement, nor a draft the generator reads as 2020-12 (2019-09, 07, 06, 04)`);
   }
   const { packageName, apiKeyEnvVar, packageVersion } = readXSdk(document, options);
 
@@ -256,6 +257,11 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
     takenOptions: servers.list().map((s) => s.key),
     warnings: options.warnings,
   });
+  if (operations.length === 0) {
+    // Valid (webhooks or components only), but a client without a method is rarely what was meant.
+    const [at, what] = document.paths === undefined ? ["", "the document has no paths"] : ["/paths", "paths holds no operation"];
+    options.warnings?.add("document:no-operations", at, `${what}, so the client has no operations`);
+  }
   const schemaNames = Object.keys(document.components?.schemas ?? {});
   const modelEndpoints = readModelEndpoints(contract);
   checkModelRoles(operations, modelEndpoints.length > 0);
@@ -363,7 +369,7 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry, warni
         server: server.key,
         parameters,
         requestBody,
-        ...readResponses(contract, operation.responses, at),
+        ...readResponses(contract, operation.responses, at, warnings),
         modelRole,
         exampleParams: exampleParams(contract, { parameters, requestBody }),
       });
@@ -544,8 +550,17 @@ function readResponses(
   contract: LoadedContract,
   responses: Record<string, unknown> | undefined,
   at: string,
+  warnings: Warnings | undefined,
 ): Pick<OperationModel, "successResponses" | "responseKind" | "errorStatuses"> {
-  if (!responses || Object.keys(responses).length === 0) throw new ContractError(`${at}/responses`, "an operation needs at least one response");
+  // OpenAPI 3.1 lets an operation document no response: nothing to type its answer with.
+  if (!responses || Object.keys(responses).length === 0) {
+    warnings?.add(
+      "operation:no-responses",
+      responses ? `${at}/responses` : at,
+      "the operation documents no response: its answer is untyped (unknown), read as JSON when its Content-Type says JSON, else as text",
+    );
+    return { successResponses: [], responseKind: "auto", errorStatuses: [] };
+  }
   const successResponses: OperationModel["successResponses"] = [];
   const errorStatuses: string[] = [];
   for (const status of Object.keys(responses).sort()) {

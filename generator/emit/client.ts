@@ -40,15 +40,19 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
   const file = project.createSourceFile(fileName, "", { overwrite: true });
   const className = clientClassName(api);
   const hasModels = api.modelEndpoints.length > 0 && api.operations.some((o) => o.modelRole);
+  const hasOperations = api.operations.length > 0;
 
   file.addImportDeclarations([
     { moduleSpecifier: "./runtime/client-core.js", namedImports: ["ClientCore"] },
     {
       moduleSpecifier: "./runtime/client-core.js",
       isTypeOnly: true,
-      namedImports: ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && runsyncServerWait(api) !== undefined ? ["ServerWaitOptions"] : [])],
+      namedImports: hasOperations
+        ? ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && runsyncServerWait(api) !== undefined ? ["ServerWaitOptions"] : [])]
+        : ["CoreOptions", "OperationSpec"],
     },
-    { moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] },
+    // A document without operations (webhooks only) has no operation types to take from the schema.
+    ...(hasOperations ? [{ moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] }] : []),
     ...(api.servers.some((s) => s.relative) ? [{ moduleSpecifier: "./runtime/errors.js", namedImports: ["InvalidRequestError"] }] : []),
   ]);
   const { security } = api;
@@ -252,7 +256,8 @@ function operationTypes(operation: OperationModel): Array<OptionalKind<TypeAlias
     name: names.response,
     isExported: true,
     docs: [`Successful response body of {@link ${operation.methodName}}.`],
-    type: bodies.length ? [...new Set(bodies)].join(" | ") : "undefined",
+    // An operation that documents no response answers with whatever its Content-Type says.
+    type: operation.responseKind === "auto" ? "unknown" : bodies.length ? [...new Set(bodies)].join(" | ") : "undefined",
   });
   return aliases;
 }

@@ -9,7 +9,9 @@
  * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
  *   TypeScript resolves it.
  *
- * openapi-typescript's Redocly reads the document with the load stage's settings (examples are data).
+ * One change to its input: a `$ref` into a parameter's schema is handed to it as one to the
+ * parameter (see `refsIntoParameters`). Its Redocly reads the document with the load stage's
+ * settings (examples are data).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
@@ -57,6 +59,7 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   // Its own default (the minimal ruleset, unique operationIds), with example values left as data.
   const redocly = await createRedoclyConfig({ ...REDOCLY_CONFIG, rules: { "operation-operationId-unique": { severity: "error" } } }, { extends: ["minimal"] });
   typeJsonContentParameters(document);
+  refsIntoParameters(document);
   const ast = await openapiTS(document, {
     redocly,
     // Its own lint's findings come back as the error below; printed, they would be a second line.
@@ -106,6 +109,24 @@ function typeJsonContentParameters(document: any): void {
   for (const group of [document.paths, document.webhooks, document.components?.pathItems]) for (const item of Object.values<any>(group ?? {})) pathItem(item);
   callbacks(document.components?.callbacks);
   for (const node of Object.values<any>(document.components?.parameters ?? {})) parameter(node);
+}
+
+/** Members that hold data, never a `$ref`. */
+const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+
+/**
+ * openapi-typescript types a parameter (`components["parameters"]["X"]`) as its schema, so its
+ * type of a `$ref` to that schema (`#/components/parameters/X/schema`) would index a `schema`
+ * member that is not there: the ref loses that segment, in place, and names the same type. (A ref
+ * deeper into the schema would then point at nothing, so it is left as it is.)
+ */
+export function refsIntoParameters(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(refsIntoParameters);
+  if (typeof node !== "object" || node === null) return;
+  const members = node as Record<string, unknown>;
+  const ref = members["$ref"];
+  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+)\/schema$/, "$1");
+  for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
 }
 
 /**

@@ -61,7 +61,8 @@ export interface ComponentsObject {
 export interface OpenApiDocument {
   openapi: string;
   info: InfoObject;
-  paths: Record<string, PathItemObject>;
+  /** Required in 3.0; a 3.1 document may have none (webhooks or components only). */
+  paths?: Record<string, PathItemObject>;
   servers?: ServerObject[];
   components?: ComponentsObject;
   [member: string]: any;

@@ -42,8 +42,8 @@ export interface OperationSpec {
   server: string;
   /** Media type of the request body, when the operation takes one. */
   requestMediaType?: string | undefined;
-  /** How to read a successful body: JSON, text, raw bytes, or nothing (204). */
-  responseKind: "json" | "text" | "blob" | "none";
+  /** How to read a successful body: JSON, text, raw bytes, nothing (204), or as its Content-Type says (`auto`: no response documented). */
+  responseKind: "json" | "text" | "blob" | "none" | "auto";
   /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
   validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */

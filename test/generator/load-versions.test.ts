@@ -88,7 +88,7 @@ describe("struct findings", () => {
   it("are warnings, grouped by kind with a count and the first pointer, when code can still be right", async () => {
     const warnings = new Warnings();
     const contract = await loadContract(fixture("struct-leftovers.yaml"), warnings);
-    expect(contract.document.paths["/things"]?.get?.operationId).toBe("listThings");
+    expect(contract.document.paths?.["/things"]?.get?.operationId).toBe("listThings");
     const file = fixture("struct-leftovers.yaml");
     const schema = "/paths/~1things/get/responses/200/content/application~1json/schema/properties";
     expect(warnings.lines(file)).toEqual([

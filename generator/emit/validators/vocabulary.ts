@@ -53,7 +53,8 @@ export const ASSERTION_KEYWORDS: ReadonlySet<string> = new Set([
 
 /**
  * Keywords with no effect on validation. `$defs` only holds schemas for `$ref`; `default` is used
- * by `withDefaults…` only; `$schema` must name 2020-12 (or the OpenAPI 3.1 dialect); `$id` is
+ * by `withDefaults…` only; `$schema` must name 2020-12 (or the OpenAPI 3.1 dialect: an older draft
+ * is rewritten into 2020-12 before, by generator/older-dialects.ts); `$id` is
  * accepted at the document root only; `$anchor` names a `$ref` target. The `content*` keywords are
  * annotations by definition in 2020-12 (§8 of the validation vocabulary): they never assert.
  */
@@ -116,9 +117,10 @@ const REFUSALS: ReadonlyMap<string, string> = new Map([
   ["$recursiveAnchor", "$recursiveAnchor (draft 2019-09) is not supported"],
   ["$vocabulary", "$vocabulary is not supported: only the 2020-12 vocabularies apply"],
   ["nullable", 'nullable is OpenAPI 3.0; in 3.1 write type: [..., "null"]'],
-  ["dependencies", "dependencies is draft 7; use dependentRequired or dependentSchemas"],
+  // Older drafts' keywords in a schema that does not declare its draft with $schema.
+  ["dependencies", "dependencies is draft 7; use dependentRequired or dependentSchemas (or declare the draft with $schema)"],
   ["definitions", "definitions is draft 7; use $defs"],
-  ["additionalItems", "additionalItems is draft 2019-09; use prefixItems and items"],
+  ["additionalItems", "additionalItems is draft 2019-09; use prefixItems and items (or declare the draft with $schema)"],
 ]);
 
 /**
@@ -143,7 +145,7 @@ export function checkKeywords(schema: Record<string, unknown>, at: string, isDoc
       throw new ContractError(where, `$anchor ${JSON.stringify(value)} is not a plain name (a letter or "_", then letters, digits, "-", "." or "_")`);
     }
     if (keyword === "$schema" && (typeof value !== "string" || !ACCEPTED_DIALECTS.has(value.replace(/#$/, "")))) {
-      throw new ContractError(where, `$schema ${JSON.stringify(value)} is not JSON Schema 2020-12`);
+      throw new ContractError(where, `$schema ${JSON.stringify(value)} is not JSON Schema 2020-12, nor a draft the generator reads as 2020-12 (2019-09, 07, 06, 04)`);
     }
   }
 }

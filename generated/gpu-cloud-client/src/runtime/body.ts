@@ -66,7 +66,16 @@ export function serializeBody(body: unknown, mediaType: string | undefined): Bod
   }
 }
 
-/** The body, parsed as the operation says, and its text when it was read as text. */
+/** The media type of a response's Content-Type, without parameters (`charset`…). */
+function mediaTypeOf(response: Response): string {
+  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+}
+
+/**
+ * The body, parsed as the operation says, and its text when it was read as text. `auto` (an
+ * operation that documents no response): JSON when the Content-Type says so, else text; no body is
+ * undefined.
+ */
 export async function readBody(
   response: Response,
   kind: OperationSpec["responseKind"],
@@ -78,7 +87,9 @@ export async function readBody(
   }
   if (kind === "blob") return { data: await response.blob(), text: undefined };
   const text = await response.text();
-  if (kind === "text" || text === "") return { data: kind === "text" ? text : undefined, text };
+  if (kind === "text") return { data: text, text };
+  if (text === "") return { data: undefined, text };
+  if (kind === "auto" && mediaTypeKind(mediaTypeOf(response)) !== "json") return { data: text, text };
   try {
     return { data: JSON.parse(text), text };
   } catch {

@@ -1,43 +1,18 @@
 /**
- * OpenAPI 3.0 keywords left in a document that says 3.1, read as 3.0 meant them, each kind told
- * once as a warning. Done once, before the schema emitters, so that the types (openapi-typescript)
- * and the validators read the same schemas:
+ * OpenAPI 3.0 keywords left in a schema of a document that says 3.1, read as 3.0 meant them:
  *
  * - `nullable: true` beside `type` adds "null" to the type (and `null` to an `enum`); without
  *   `type` it does nothing (OpenAPI 3.0.3: "only if type is explicitly defined");
  * - a boolean `exclusiveMinimum`/`exclusiveMaximum` makes `minimum`/`maximum` exclusive;
  * - `example` stays an annotation (3.1 has `examples`).
- *
- * A document without them is returned as it is (same object): nothing else changes.
  */
-import { pointer } from "./json-pointer.ts";
-import type { LoadedContract } from "./load.ts";
-import { forEachSchema } from "./schema-walk.ts";
-import type { Warnings } from "./warnings.ts";
+import { pointer } from "../json-pointer.ts";
+import type { Warnings } from "../warnings.ts";
 
 type Json = Record<string, unknown>;
 
-export function readOpenApi30Leftovers(contract: LoadedContract, warnings: Warnings): LoadedContract {
-  const version = String(contract.document["openapi"] ?? "");
-  if (version.startsWith("3.0")) return contract;
-  if (!walkDocument(contract.document, undefined)) return contract;
-  // The loaded document is frozen: the emitters get a corrected copy.
-  const document = structuredClone(contract.document);
-  walkDocument(document, warnings);
-  return { ...contract, document };
-}
-
-/** Whether the document has a leftover; with `warnings`, corrects them in place and tells. */
-function walkDocument(document: Json, warnings: Warnings | undefined): boolean {
-  let found = false;
-  forEachSchema(document, (node, at) => {
-    if (leftovers(node, at, warnings)) found = true;
-  });
-  return found;
-}
-
-/** The leftovers of one schema object; corrected (and told) when `warnings` is given. */
-function leftovers(node: Json, at: string, warnings: Warnings | undefined): boolean {
+/** Whether one schema object has 3.0 leftovers; corrected in place (and told) when `warnings` is given. */
+export function openApi30Leftovers(node: Json, at: string, warnings: Warnings | undefined): boolean {
   let found = false;
   if ("nullable" in node && typeof node["nullable"] === "boolean") {
     found = true;
