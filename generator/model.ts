@@ -83,46 +83,45 @@ export interface ParameterModel {
   schemaPointer: string | undefined;
   /** The media type of a parameter described by `content` rather than `schema`. */
   mediaType?: string;
-  /** How a query or cookie parameter's arrays and objects are written (OpenAPI's default: `form`, exploded). */
-  style?: QueryStyle;
+  /** How the parameter's arrays and objects are written (OpenAPI's `style`, `explode`, `allowReserved`, read with their defaults). */
+  style: ParameterStyle;
   /** `x-server-wait`: the parameter bounds, in milliseconds, how long the server may hold the request. */
   serverWait?: { minimum: number; maximum: number };
 }
 
-/** A query parameter's serialisation, as OpenAPI's `style`, `explode` and `allowReserved` say. */
-export interface QueryStyle {
-  style: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+/** A parameter's serialisation, as OpenAPI's `style`, `explode` and `allowReserved` say. */
+export interface ParameterStyle {
+  style: "form" | "spaceDelimited" | "pipeDelimited" | "deepObject" | "simple" | "label" | "matrix";
   explode: boolean;
+  /** Query parameters only. */
   allowReserved: boolean;
 }
 
-const QUERY_STYLES: ReadonlySet<string> = new Set(["form", "spaceDelimited", "pipeDelimited", "deepObject"]);
+/** The styles the client writes, per location (OpenAPI's Style Values); the first is the default. */
+const STYLES: Readonly<Record<ParameterModel["in"], readonly ParameterStyle["style"][]>> = {
+  path: ["simple", "label", "matrix"],
+  query: ["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+  header: ["simple"],
+  cookie: ["form"],
+};
 
 /**
- * The parameter's `style`/`explode`/`allowReserved`, checked: query parameters get any style the
- * client can write; cookie parameters `form` (their only style), exploded or not; path and header
- * parameters only their default (`simple`, not exploded), which is what the client writes. Anything
- * else stops generation here rather than being ignored.
+ * The parameter's `style`/`explode`/`allowReserved`, checked: each location takes the styles
+ * OpenAPI defines for it, exploded or not (default: exploded for `form` only); a style defined for
+ * another location, or none, stops generation here rather than being ignored.
  */
-function readStyle(parameter: any, where: string): QueryStyle | undefined {
+function readStyle(parameter: any, where: string): ParameterStyle {
   const style: unknown = parameter.style;
   const explode: unknown = parameter.explode;
   if (explode !== undefined && typeof explode !== "boolean") throw new ContractError(`${where}/explode`, "explode must be true or false");
   if (parameter.allowReserved !== undefined && typeof parameter.allowReserved !== "boolean") throw new ContractError(`${where}/allowReserved`, "allowReserved must be true or false");
-  if (parameter.in === "cookie") {
-    if (style !== undefined && style !== "form") throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not supported for a cookie parameter; only "form"`);
-    return { style: "form", explode: explode !== false, allowReserved: false };
+  const location = parameter.in as ParameterModel["in"];
+  const styles = STYLES[location];
+  if (style !== undefined && !styles.includes(style as ParameterStyle["style"])) {
+    throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not a ${location} parameter style (${styles.join(", ")})`);
   }
-  if (parameter.in !== "query") {
-    if (style !== undefined && style !== "simple") throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not supported for a ${parameter.in} parameter; only "simple"`);
-    if (explode === true) throw new ContractError(`${where}/explode`, `an exploded ${parameter.in} parameter is not supported`);
-    return undefined;
-  }
-  if (style !== undefined && (typeof style !== "string" || !QUERY_STYLES.has(style))) {
-    throw new ContractError(`${where}/style`, `style ${JSON.stringify(style)} is not a query parameter style (form, spaceDelimited, pipeDelimited, deepObject)`);
-  }
-  const chosen = (style ?? "form") as QueryStyle["style"];
-  return { style: chosen, explode: typeof explode === "boolean" ? explode : chosen === "form", allowReserved: parameter.allowReserved === true };
+  const chosen = (style ?? styles[0]) as ParameterStyle["style"];
+  return { style: chosen, explode: typeof explode === "boolean" ? explode : chosen === "form", allowReserved: location === "query" && parameter.allowReserved === true };
 }
 
 export interface OperationModel {

