@@ -19,9 +19,12 @@ beforeEach(() => {
 });
 
 async function refusal(attempt: () => Promise<unknown>): Promise<InvalidRequestError> {
-  const error = await attempt().catch((e) => e);
+  const error: unknown = await attempt().then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(InvalidRequestError);
-  return error;
+  return error as InvalidRequestError;
 }
 
 it.each([Number.NaN, Infinity, -Infinity])("refuses %s in a field the schema does not type, naming it", async (value) => {

@@ -18,12 +18,12 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function refusal(attempt: () => Promise<unknown>): Promise<InvalidRequestError> {
-  const error = await attempt().then(
+  const error: unknown = await attempt().then(
     () => undefined,
-    (e) => e,
+    (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(InvalidRequestError);
-  return error;
+  return error as InvalidRequestError;
 }
 
 const WAIT_OPTIONS: Array<[string, unknown[]]> = [
