@@ -9,9 +9,11 @@ import { submitAndWait } from "./job-submit.js";
 import type { RunOptions } from "./job-submit.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import type { JobResult } from "./job-wait.js";
+import { checkWaitOptions } from "./job-wait.js";
+import { checkNumber } from "./option-checks.js";
 import { RateGate, rateLimitOf } from "./rate-gate.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { checkTimeout } from "./signals.js";
+import { fanOut } from "./signals.js";
 
 export type BatchItem<Output = unknown> =
   | { ok: true; index: number; jobId: string; result: JobResult<Output> }
@@ -85,7 +87,8 @@ function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getMo
  * Submits and waits for many jobs on one model, `concurrency` at a time, within the server's
  * reported rate limits. Results come back in input order, each a success or a failure: one failed
  * job never loses the others. Aborting stops the waiting (not the accepted jobs) and throws a
- * `BatchAbortedError` naming the accepted job ids.
+ * `BatchAbortedError` naming the accepted job ids. The caller's signal gets one listener, however
+ * many jobs are in flight.
  */
 export async function runMany(
   client: JobClient,
@@ -94,8 +97,9 @@ export async function runMany(
   inputs: readonly unknown[],
   options: BatchOptions = {},
 ): Promise<BatchResult> {
+  checkWaitOptions(options);
+  checkNumber("concurrency", options.concurrency, { unit: "jobs", min: 1, integer: true });
   enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
-  checkTimeout("timeoutMs", options.timeoutMs);
   const gate = new RateGate(options.now, options.sleep);
   const polling = gatedPolling(client, gate);
   const items: Array<BatchItem | undefined> = new Array(inputs.length);
@@ -104,11 +108,13 @@ export async function runMany(
   let next = 0;
   const { onProgress, concurrency = 4, ...rest } = options;
   const runOptions: RunOptions = { ...rest, maxCostUsd: undefined };
+  const signals = fanOut(options.signal);
 
   const worker = async (): Promise<void> => {
     while (next < inputs.length && !options.signal?.aborted) {
       const index = next++;
       let jobId: string | undefined;
+      const job = signals.open();
       try {
         const onAccepted = (id: string) => {
           jobId = id;
@@ -116,8 +122,8 @@ export async function runMany(
           progress.accepted += 1;
           onProgress?.({ ...progress });
         };
-        // Each job's timeoutMs starts when the gate lets its submission go, not while it queues.
-        const result = await submitAndWait(client, catalog, model, inputs[index], runOptions, { gate, polling, onAccepted });
+        // Each job's timeoutMs starts when the gate lets its submission go; its wait in the queue has a timeoutMs of its own.
+        const result = await submitAndWait(client, catalog, model, inputs[index], { ...runOptions, signal: job.signal }, { gate, polling, onAccepted });
         items[index] = { ok: true, index, jobId: result.id, result };
         progress.done += 1;
       } catch (error) {
@@ -125,11 +131,17 @@ export async function runMany(
         items[index] = { ok: false, index, jobId, error };
         progress.done += 1;
         progress.failed += 1;
+      } finally {
+        job.close();
       }
       onProgress?.({ ...progress });
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker));
+  } finally {
+    signals.dispose();
+  }
   if (options.signal?.aborted) throw new BatchAbortedError(accepted, items);
 
   const done = items as Array<BatchItem>;

@@ -6,6 +6,7 @@ import { SdkError, nameClass } from "./error-base.js";
 import { InvalidRequestError } from "./errors.js";
 import type { ModelCatalog } from "./job-types.js";
 import { fieldPath } from "./json-pointer.js";
+import { checkNumber } from "./option-checks.js";
 
 /** The estimate is above `maxCostUsd`, or cannot be made: nothing was sent. */
 export class CostLimitError extends SdkError {
@@ -61,6 +62,8 @@ export function estimateCost(catalog: ModelCatalog, model: string, input: unknow
 }
 
 export function enforceCostLimit(catalog: ModelCatalog, model: string, inputs: readonly unknown[], maxCostUsd: number | undefined): void {
+  // NaN would compare false with every estimate: no limit at all.
+  checkNumber("maxCostUsd", maxCostUsd, { unit: "USD", min: 0 });
   if (maxCostUsd === undefined) return;
   let total = 0;
   for (const input of inputs) {

@@ -7,9 +7,11 @@ import { SdkError, nameClass } from "./error-base.js";
 import { AbortedError, RateLimitError, TimeoutError } from "./errors.js";
 import { OUTPUT_URL_FIELDS } from "./job-types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
+import { checkNumber } from "./option-checks.js";
+import { MAX_RATE_LIMIT_WAIT_MS } from "./rate-gate.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { MAX_TIMER_MS, checkTimeout, linkSignals, sleep as abortableSleep } from "./signals.js";
+import { checkTimeout, deadlineSignal, sleep as abortableSleep } from "./signals.js";
 
 export interface WaitProgress {
   job: JobLike;
@@ -84,7 +86,10 @@ export class JobFailedError extends SdkError {
   }
 }
 
-/** The wait ended (timeout or abort) before the job did; `lastJob` is the last state seen. */
+/**
+ * The wait ended (timeout or abort) before the job did; `lastJob` is the last state seen, and
+ * `rateLimitWaitMs` the pause the service's rate limit had asked for, when the wait ended in it.
+ */
 export class JobWaitError extends SdkError {
   static {
     nameClass(this, "JobWaitError");
@@ -93,23 +98,54 @@ export class JobWaitError extends SdkError {
   readonly lastJob: JobLike | undefined;
   readonly polls: number;
   readonly elapsedMs: number;
+  readonly rateLimitWaitMs: number | undefined;
 
-  constructor(kind: "timeout" | "aborted", init: { jobId: string; lastJob: JobLike | undefined; polls: number; elapsedMs: number }) {
+  constructor(kind: "timeout" | "aborted", init: { jobId: string; lastJob: JobLike | undefined; polls: number; elapsedMs: number; rateLimitWaitMs?: number | undefined }) {
     const seen = init.lastJob ? `last seen ${init.lastJob.status}` : "never seen";
-    super(kind, `stopped waiting for job ${init.jobId} after ${Math.round(init.elapsedMs)} ms and ${init.polls} polls (${kind === "timeout" ? "timed out" : "aborted"}; ${seen})`);
+    const held = init.rateLimitWaitMs === undefined ? "" : `; the service's rate limit asked to wait ${Math.ceil(init.rateLimitWaitMs / 1000)} s before the next poll`;
+    super(kind, `stopped waiting for job ${init.jobId} after ${Math.round(init.elapsedMs)} ms and ${init.polls} polls (${kind === "timeout" ? "timed out" : "aborted"}; ${seen}${held})`);
     this.jobId = init.jobId;
     this.lastJob = init.lastJob;
     this.polls = init.polls;
     this.elapsedMs = init.elapsedMs;
+    this.rateLimitWaitMs = init.rateLimitWaitMs;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), jobId: this.jobId, lastJob: this.lastJob, polls: this.polls, elapsedMs: this.elapsedMs };
+    return { ...super.toJSON(), jobId: this.jobId, lastJob: this.lastJob, polls: this.polls, elapsedMs: this.elapsedMs, rateLimitWaitMs: this.rateLimitWaitMs };
   }
 }
 
 export function isTerminal(catalog: ModelCatalog, status: string): boolean {
   return Object.hasOwn(catalog.terminalStatuses, status);
+}
+
+/**
+ * Why an answer cannot be used as a job, or undefined: the helpers need an object with a string
+ * `id` and `status`, and a job that finished well must carry its `output` (the contract requires
+ * it). Nothing from the body is quoted: the error keeps the raw body, redacted.
+ */
+export function jobAnswerProblem(catalog: ModelCatalog, data: unknown): string | undefined {
+  if (data === undefined) return "no body, where a job was expected";
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    return `${data === null ? "null" : Array.isArray(data) ? "an array" : `a ${typeof data}`}, where a job was expected`;
+  }
+  const job = data as Partial<Record<keyof JobLike, unknown>>;
+  if (typeof job.id !== "string" || job.id === "") return "a job without its id";
+  if (typeof job.status !== "string") return "a job without its status";
+  if (isTerminal(catalog, job.status) && catalog.terminalStatuses[job.status] === "success" && (job.output === undefined || job.output === null)) {
+    return `a job ${job.status} without its output`;
+  }
+  return undefined;
+}
+
+/** Refuses, before any request, a number option of a wait that makes no sense, naming it. */
+export function checkWaitOptions(options: Pick<WaitOptions, "timeoutMs" | "intervalMs" | "backoffAfterMs" | "backoffFactor" | "maxIntervalMs">): void {
+  checkTimeout("timeoutMs", options.timeoutMs);
+  checkNumber("intervalMs", options.intervalMs, { unit: "milliseconds", min: 0, above: true });
+  checkNumber("backoffAfterMs", options.backoffAfterMs, { unit: "milliseconds", min: 0, infinity: true });
+  checkNumber("backoffFactor", options.backoffFactor, { min: 1 });
+  checkNumber("maxIntervalMs", options.maxIntervalMs, { unit: "milliseconds", min: 0, above: true, infinity: true });
 }
 
 /** How long a wait lasts when no `timeoutMs` is given: a wait is always bounded (SERVICE-NOTES). */
@@ -145,8 +181,10 @@ function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit:
  * `FAILED`, `CANCELLED` and `TIMED_OUT` throw a `JobFailedError`; any other status, one never seen
  * before included, means keep waiting. Polls every `intervalMs`, slowing by `backoffFactor` per poll
  * once the job has run `backoffAfterMs`, never beyond `maxIntervalMs`. A 429 waits `Retry-After`;
- * a `RateLimit` window with no request left waits for its reset instead of provoking a 429.
- * Timeout and abort throw a `JobWaitError` carrying the last job seen, leaving no timer or listener.
+ * a `RateLimit` window with no request left waits for its reset instead of provoking a 429 (either
+ * wait at most a day, and never past the deadline). Timeout and abort throw a `JobWaitError`
+ * carrying the last job seen, leaving no timer or listener. An answer that is not a job (no body,
+ * no `id`, a `COMPLETED` job without `output`) throws an `UnexpectedResponseError`.
  */
 export async function waitForJob(
   client: Pick<JobClient, "getModelJob">,
@@ -163,7 +201,8 @@ export async function waitForJob(
   const backoffAfterMs = options.backoffAfterMs ?? 30_000;
   const backoffFactor = options.backoffFactor ?? 1.5;
   const maxIntervalMs = Math.max(intervalMs, options.maxIntervalMs ?? 10_000);
-  checkTimeout("timeoutMs", options.timeoutMs);
+  checkWaitOptions(options);
+  const checkResponse = (data: unknown) => jobAnswerProblem(catalog, data);
   const started = now();
   const deadline = started + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
 
@@ -172,11 +211,14 @@ export async function waitForJob(
   let unfinishedAt = submittedAt;
   let polls = 0;
   let interval = intervalMs;
-  let extraWait = exhaustedWindowDelayMs(initial?.rateLimit);
+  // The pause the service asks for (a window's reset, a 429's Retry-After), at most a day.
+  let extraWait = serverWait(exhaustedWindowDelayMs(initial?.rateLimit));
   // A poll was refused (429) before any status was seen: wait before the next one all the same.
   let refused = false;
+  // Set while a pause the service asked for, longer than the interval, is under way.
+  let rateLimitWaitMs: number | undefined;
   const stop = (kind: "timeout" | "aborted") =>
-    new JobWaitError(kind, { jobId, lastJob: last?.data, polls, elapsedMs: now() - started });
+    new JobWaitError(kind, { jobId, lastJob: last?.data, polls, elapsedMs: now() - started, rateLimitWaitMs });
 
   for (;;) {
     if (last && isTerminal(catalog, last.data.status)) {
@@ -188,6 +230,7 @@ export async function waitForJob(
       const wait = Math.max(interval, extraWait);
       if (last !== undefined) options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: wait });
       const remaining = deadline - now();
+      rateLimitWaitMs = extraWait > interval ? extraWait : undefined;
       if (remaining <= 0) throw stop("timeout");
       try {
         await pause(Math.min(wait, remaining), options.signal);
@@ -196,6 +239,7 @@ export async function waitForJob(
         throw error;
       }
       if (now() >= deadline) throw stop("timeout");
+      rateLimitWaitMs = undefined;
       if (now() - started >= backoffAfterMs) interval = Math.min(maxIntervalMs, interval * backoffFactor);
     }
     extraWait = 0;
@@ -203,17 +247,17 @@ export async function waitForJob(
     const pollDeadline = deadlineSignal(options.signal, deadline - now());
     const sentAt = now();
     try {
-      last = await client.getModelJob(model, jobId, { signal: pollDeadline.signal });
+      last = await client.getModelJob(model, jobId, { signal: pollDeadline.signal, checkResponse });
       if (!isTerminal(catalog, last.data.status)) unfinishedAt = sentAt;
       polls += 1;
       refused = false;
-      extraWait = exhaustedWindowDelayMs(last.rateLimit);
+      extraWait = serverWait(exhaustedWindowDelayMs(last.rateLimit));
     } catch (error) {
       if (error instanceof RateLimitError) {
         // Refused, not failed: wait as long as the server asks, then poll again.
         polls += 1;
         refused = true;
-        extraWait = error.retryAfterMs ?? interval;
+        extraWait = serverWait(error.retryAfterMs ?? interval);
         continue;
       }
       if (pollDeadline.expired() || (error instanceof TimeoutError && now() >= deadline)) throw stop("timeout");
@@ -225,24 +269,7 @@ export async function waitForJob(
   }
 }
 
-/**
- * A signal that aborts with `signal` or once `ms` have passed (never, for an infinite `ms`);
- * `expired()` tells the second case apart. `dispose` clears the timer and the link.
- */
-function deadlineSignal(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal | undefined; expired(): boolean; dispose(): void } {
-  if (!Number.isFinite(ms)) return { signal, expired: () => false, dispose: () => undefined };
-  const link = linkSignals(signal === undefined ? [] : [signal]);
-  let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    link.controller.abort();
-  }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
-  return {
-    signal: link.controller.signal,
-    expired: () => expired,
-    dispose() {
-      clearTimeout(timer);
-      link.dispose();
-    },
-  };
+/** A pause the service asked for, capped: a reset or Retry-After of years is a broken header, not advice. */
+function serverWait(ms: number): number {
+  return Math.min(ms, MAX_RATE_LIMIT_WAIT_MS);
 }

@@ -10,4 +10,5 @@ export type { RunOptions } from "./job-submit.js";
 export { CostLimitError, estimateCost, formatUsd } from "./job-cost.js";
 export { BatchAbortedError, runMany } from "./job-batch.js";
 export type { BatchItem, BatchOptions, BatchProgress, BatchResult } from "./job-batch.js";
-export { RateGate } from "./rate-gate.js";
+export { MAX_RATE_LIMIT_WAIT_MS, RateGate, RateLimitWaitError } from "./rate-gate.js";
+export type { GateHold } from "./rate-gate.js";

@@ -1,8 +1,9 @@
 /**
- * Timers and abort signals: an abortable sleep, signals linked without leaving listeners behind,
- * setTimeout's limit, and the check every timeout option goes through.
+ * Timers and abort signals: an abortable sleep, signals linked without leaving listeners behind, a
+ * deadline as a signal, setTimeout's limit, and the check every timeout option goes through.
  */
-import { AbortedError, InvalidRequestError } from "./errors.js";
+import { AbortedError } from "./errors.js";
+import { checkNumber } from "./option-checks.js";
 
 /** The longest delay setTimeout keeps: it runs a longer one at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -12,10 +13,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
  * is refused: compared with anything it is false, so it would silently mean no timeout at all.
  */
 export function checkTimeout(field: string, value: number | undefined): void {
-  if (value === undefined) return;
-  if (typeof value !== "number" || Number.isNaN(value) || value < 0) {
-    throw new InvalidRequestError(`${field} must be a number of milliseconds, 0 or more (Infinity allowed), not ${typeof value === "number" ? String(value) : typeof value}`, { field });
-  }
+  checkNumber(field, value, { unit: "milliseconds", min: 0, infinity: true });
 }
 
 /**
@@ -70,6 +68,29 @@ export function linkSignals(signals: readonly AbortSignal[]): { controller: Abor
   return { controller, dispose: follow(controller, signals) };
 }
 
+/**
+ * Signals for many tasks that all end with `signal`, linked through one listener on it however many
+ * run at once (one link each would add a listener per task, and Node warns past ten). `open()`
+ * gives a task its signal and `close()` to unlink it; `dispose()` removes the one listener.
+ */
+export function fanOut(signal: AbortSignal | undefined): { open(): { signal: AbortSignal | undefined; close(): void }; dispose(): void } {
+  if (signal === undefined) return { open: () => ({ signal: undefined, close: () => undefined }), dispose: () => undefined };
+  const linked = new Set<AbortController>();
+  const onAbort = (): void => {
+    for (const controller of linked) controller.abort(signal.reason);
+  };
+  signal.addEventListener("abort", onAbort, { once: true });
+  return {
+    open() {
+      const controller = new AbortController();
+      if (signal.aborted) controller.abort(signal.reason);
+      else linked.add(controller);
+      return { signal: controller.signal, close: () => void linked.delete(controller) };
+    },
+    dispose: () => signal.removeEventListener("abort", onAbort),
+  };
+}
+
 /** `promise`, or an AbortedError as soon as `signal` aborts (leaving no listener behind). */
 export function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   if (signal === undefined) return promise;
@@ -82,4 +103,26 @@ export function abortable(promise: Promise<void>, signal: AbortSignal | undefine
       resolve();
     });
   });
+}
+
+/**
+ * A signal that aborts with `signal` or once `ms` have passed (never, for an infinite `ms`);
+ * `expired()` tells the second case apart. `dispose` clears the timer and the link.
+ */
+export function deadlineSignal(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal | undefined; expired(): boolean; dispose(): void } {
+  if (!Number.isFinite(ms)) return { signal, expired: () => false, dispose: () => undefined };
+  const link = linkSignals(signal === undefined ? [] : [signal]);
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    link.controller.abort();
+  }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
+  return {
+    signal: link.controller.signal,
+    expired: () => expired,
+    dispose() {
+      clearTimeout(timer);
+      link.dispose();
+    },
+  };
 }

@@ -7,8 +7,9 @@ import path from "node:path";
 import * as esbuild from "esbuild";
 import { describe, expect, it } from "vitest";
 import { ClientCore, type OperationSpec, type ResponseValidators } from "../../generated/gpu-cloud-client/src/runtime/client-core.ts";
-import { ResponseValidationError } from "../../generated/gpu-cloud-client/src/index.ts";
+import { GpuCloudClient, ResponseValidationError } from "../../generated/gpu-cloud-client/src/index.ts";
 import { repoRoot } from "../support/prism.ts";
+import { startRecordingServer, type Reply } from "../support/recording-server.ts";
 
 const INDEX = JSON.stringify(path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts"));
 /** A string only the pod list's response validator holds (the pointer of a pod's `createdAt` format). */
@@ -126,5 +127,24 @@ new GpuCloudClient({ apiKey: "k" }).listPods().then((r) => console.log(r.data.po
     // Documented without a JSON schema: the 2XX range does not claim it.
     reply = json(201, { created: true });
     await expect(client.replace()).resolves.toMatchObject({ status: 201 });
+  });
+
+  it.each<[string, Reply]>([
+    ["a 204, a status listPods does not list", { status: 204 }],
+    ["a 200 without the body its schema requires", { status: 200, headers: { "content-type": "application/json" }, body: "" }],
+    ["a 201 with a body, a status listPods does not list", { status: 201, headers: { "content-type": "application/json" }, body: '{"pods":[]}' }],
+  ])("refuse %s, and let it through without validateResponses", async (_, reply) => {
+    const server = await startRecordingServer(() => reply);
+    try {
+      const strict = new GpuCloudClient({ apiKey: "k", baseUrl: server.url, validateResponses: true });
+      const error = await strict.listPods().catch((e) => e);
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect(error).toMatchObject({ status: reply.status, operationId: "listPods" });
+      if (reply.status !== 200) expect(error.message).toContain(`returned ${reply.status}, which is not a status the contract lists for this operation (only 200)`);
+      const lenient = new GpuCloudClient({ apiKey: "k", baseUrl: server.url });
+      await expect(lenient.listPods()).resolves.toMatchObject({ status: reply.status });
+    } finally {
+      await server.close();
+    }
   });
 });

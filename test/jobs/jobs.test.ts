@@ -13,6 +13,7 @@ import {
   JobFailedError,
   JobWaitError,
   RateLimitError,
+  RateLimitWaitError,
   estimateCost,
   runAndWait,
   runMany,
@@ -439,14 +440,24 @@ describe("runMany", () => {
     expect(batch.items.map((item) => (item.ok ? item.jobId : String(item.error)))).toEqual(["sync-1", "sync-2"]);
   });
 
-  it("submits a job the rate gate held past its timeoutMs all the same, then waits its full timeoutMs", async () => {
+  it("holds a job at the rate gate up to its timeoutMs, then gives its run a full timeoutMs", async () => {
     // Two requests a minute: job 1 (run + one poll) uses them up, so job 2's submission waits 58 s at
-    // the gate, longer than its 30 s timeoutMs; after the reset its own run and poll fit the window.
+    // the gate, within its 59 s timeoutMs; after the reset its own run and poll fit the window.
+    await startFake({ quotas: [{ name: "minute", quota: 2, seconds: 60 }], plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    const batch = await runMany(client, VIDEO, [input(1), input(2)], { timeoutMs: 59_000, concurrency: 1, now: time.now, sleep: time.sleep });
+    expect(batch.items.map((item) => (item.ok ? "ok" : String(item.error)))).toEqual(["ok", "ok"]);
+    expect(Math.max(...time.clock.pauses)).toBe(58_000);
+    expect(fake.tooManyRequests).toBe(0);
+  });
+
+  it("does not hold a job at the rate gate past its timeoutMs: nothing is sent, and the error names the window", async () => {
     await startFake({ quotas: [{ name: "minute", quota: 2, seconds: 60 }], plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
     const batch = await runMany(client, VIDEO, [input(1), input(2)], { timeoutMs: 30_000, concurrency: 1, now: time.now, sleep: time.sleep });
-    expect(batch.items.map((item) => (item.ok ? "ok" : String(item.error)))).toEqual(["ok", "ok"]);
-    expect(Math.max(...time.clock.pauses)).toBeGreaterThan(30_000);
-    expect(fake.tooManyRequests).toBe(0);
+    const [, second] = batch.items;
+    expect(second!.ok ? undefined : second!.error).toBeInstanceOf(RateLimitWaitError);
+    expect(second!.ok ? "" : String(second!.error)).toContain('window "minute", reset in 58 s');
+    expect(fake.log.filter((l) => l.method === "POST")).toHaveLength(1);
+    expect(time.clock.pauses.every((ms) => ms <= 30_000)).toBe(true);
   });
 
   it("does not resubmit after a 429 when the rate gate would hold the resubmission past timeoutMs", async () => {

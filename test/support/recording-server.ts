@@ -1,6 +1,7 @@
 /**
  * A loopback node:http server that records every request as it arrived (method, URL, headers, the
  * body's bytes) and answers each with what `reply` says: what a real server sees of the client.
+ * `reply` returning `"silent"` leaves the request unanswered (a server that never answers).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,7 +25,7 @@ export interface RecordingServer {
   close(): Promise<void>;
 }
 
-export async function startRecordingServer(reply: (request: RecordedRequest) => Reply = () => ({ status: 204 })): Promise<RecordingServer> {
+export async function startRecordingServer(reply: (request: RecordedRequest) => Reply | "silent" = () => ({ status: 204 })): Promise<RecordingServer> {
   const requests: RecordedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -32,7 +33,9 @@ export async function startRecordingServer(reply: (request: RecordedRequest) => 
     req.on("end", () => {
       const request = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
       requests.push(request);
-      const { status = 200, headers = {}, body } = reply(request);
+      const answer = reply(request);
+      if (answer === "silent") return;
+      const { status = 200, headers = {}, body } = answer;
       // No connection kept alive: one the server closes while a test pauses would fail the next request.
       res.writeHead(status, { ...headers, connection: "close" });
       res.end(body);
@@ -42,6 +45,11 @@ export async function startRecordingServer(reply: (request: RecordedRequest) => 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Requests left unanswered hold their connections open.
+        server.closeAllConnections();
+      }),
   };
 }

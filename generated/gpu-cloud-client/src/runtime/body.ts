@@ -43,7 +43,7 @@ export function serializeBody(body: unknown, mediaType: string | undefined): Bod
   if (body === undefined) return undefined;
   switch (mediaType === undefined ? "json" : mediaTypeKind(mediaType)) {
     case "json":
-      return JSON.stringify(body);
+      return jsonText(body, "body");
     case "form":
       return body instanceof URLSearchParams ? body : new URLSearchParams(body as Record<string, string>);
     case "multipart": {
@@ -51,7 +51,7 @@ export function serializeBody(body: unknown, mediaType: string | undefined): Bod
       const form = new FormData();
       for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
         if (value instanceof Blob) form.append(name, value);
-        else if (value !== undefined) form.append(name, typeof value === "object" ? JSON.stringify(value) : String(value));
+        else if (value !== undefined) form.append(name, typeof value === "object" ? jsonText(value, `body.${name}`) : String(value));
       }
       return form;
     }
@@ -64,6 +64,53 @@ export function serializeBody(body: unknown, mediaType: string | undefined): Bod
       }
       return body as BodyInit;
   }
+}
+
+/**
+ * `value` as JSON text. JSON.stringify writes NaN and ±Infinity as `null`, sending a value the
+ * caller never meant, and throws a bare TypeError on a BigInt or a cycle: each is refused before
+ * sending with an InvalidRequestError naming the field (`body.input.width`).
+ */
+export function jsonText(value: unknown, field: string): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    const where = firstUnwritable(value, field);
+    throw new InvalidRequestError(`${where ?? field} cannot be sent as JSON: ${where === undefined ? String((error as Error).message).split("\n")[0] : "a BigInt"}`, { field: where ?? field });
+  }
+  // Only a `null` in the text can stand for a number JSON cannot hold: most bodies need no second look.
+  if (text !== undefined && text.includes("null")) {
+    const where = firstUnwritable(value, field);
+    if (where !== undefined) throw new InvalidRequestError(`${where} must be a finite number to be sent as JSON (NaN and Infinity would be sent as null)`, { field: where });
+  }
+  return text;
+}
+
+/**
+ * The field path of the first value JSON cannot hold (a NaN, an infinite number, a BigInt), as
+ * JSON.stringify walks `value` (`toJSON` applied): `body.input.width`, `body.items.0`.
+ */
+function firstUnwritable(value: unknown, field: string): string | undefined {
+  const paths = new WeakMap<object, string>();
+  let found: string | undefined;
+  try {
+    JSON.stringify(value, function (this: object, key: string, member: unknown) {
+      if (found !== undefined) return undefined;
+      // The root's holder is a wrapper JSON.stringify makes: it has no path of its own.
+      const holder = paths.get(this);
+      const path = holder === undefined ? field : `${holder}.${key}`;
+      if ((typeof member === "number" && !Number.isFinite(member)) || typeof member === "bigint") {
+        found = path;
+        return undefined;
+      }
+      if (typeof member === "object" && member !== null) paths.set(member, path);
+      return member;
+    });
+  } catch {
+    // A cycle: JSON.stringify's own message says where.
+  }
+  return found;
 }
 
 /** The media type of a response's Content-Type, without parameters (`charset`…). */

@@ -13,12 +13,13 @@ import { isReusable, passThrough, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES, SdkError } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
-import { InvalidRequestError, ResponseValidationError } from "./errors.js";
+import { InvalidRequestError, ResponseValidationError, UnexpectedResponseError } from "./errors.js";
 import { appendCookies, authenticationHeaders, cookieHeader, copyHeaders } from "./headers.js";
 import type { CookieStyle, HeaderStyle } from "./headers.js";
 import { fieldPath } from "./json-pointer.js";
 import { requestContentType, withContentParameters } from "./media-types.js";
 import type { ContentParameters } from "./media-types.js";
+import { checkNumber } from "./option-checks.js";
 import { buildPath } from "./path.js";
 import type { PathStyle } from "./path.js";
 import { queryString } from "./query.js";
@@ -90,6 +91,12 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra request headers (one a credential goes in, `Authorization` included, is ignored: the client's credentials are always used). */
   headers?: Record<string, string> | undefined;
+  /**
+   * What the caller needs of a successful answer: the reason `data` (undefined without a body)
+   * cannot be used, or undefined. A reason throws an `UnexpectedResponseError` keeping the raw body
+   * (the job helpers check that a job has its `id` and `status`).
+   */
+  checkResponse?: ((data: unknown, status: number) => string | undefined) | undefined;
 }
 
 /** Options of a call the server may hold open (`runsync`): how long it may wait before answering. */
@@ -194,6 +201,7 @@ export class ClientCore {
    * default) less a margin, kept within [minimum, maximum]; without a timeout, the maximum.
    */
   protected serverWaitMs(options: ServerWaitOptions | undefined, minimum: number, maximum: number): number {
+    checkNumber("waitMs", options?.waitMs, { unit: "milliseconds", min: 0 });
     if (options?.waitMs !== undefined) return options.waitMs;
     const timeout = Math.min(options?.timeoutMs ?? this.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
     const wait = timeout > 0 ? Math.floor(timeout - SERVER_WAIT_MARGIN_MS) : maximum;
@@ -235,7 +243,7 @@ export class ClientCore {
 
     const api = this.#api as unknown as UntypedOpenApiFetch;
     try {
-      return await this.exchange<T>(api, spec, call, baseUrl, body, headers, params.path, query, auth.manualRedirect);
+      return await this.exchange<T>(api, spec, call, baseUrl, body, headers, params.path, query, auth.manualRedirect, options.checkResponse);
     } finally {
       // The timeout and the caller's signal ran until here: the body has been read, or given up.
       call.finish();
@@ -253,6 +261,7 @@ export class ClientCore {
     path: object | undefined,
     query: object | undefined,
     manualRedirect: boolean,
+    checkResponse: RequestOptions["checkResponse"],
   ): Promise<ApiResult<T>> {
     const { response, error } = await api.request(spec.method, spec.path, {
       baseUrl,
@@ -287,24 +296,18 @@ export class ClientCore {
       throw failure instanceof SdkError ? failure : call.bodyFailure(failure);
     }
     const data = received.data as T;
-    // Each status against its own schema; one without a JSON schema, or without content (204, 205), has nothing to check.
-    const noContent = response.status === 204 || response.status === 205;
-    const byStatus = this.#validateResponses && spec.responseKind === "json" && !noContent ? (await this.responseValidators())[spec.operationId] : undefined;
-    const status = String(response.status);
-    const validateResponse = byStatus === undefined ? undefined : status in byStatus ? byStatus[status] : byStatus[`${status[0]}XX`];
-    if (validateResponse) {
-      const issues = validateResponse(data);
-      if (issues.length > 0) {
-        throw new ResponseValidationError({
-          status: response.status,
-          method: spec.method,
-          url: sanitizeUrl(this.describe(spec, response, baseUrl).url, this.#auth.secrets),
-          operationId: spec.operationId,
-          // The body as it came, with the key blanked out should the server have echoed it.
-          rawBody: redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), this.#auth.secrets, { mayBeCut: true }),
-          problems: issues,
-        });
-      }
+    // The body as it came, with the key blanked out should the server have echoed it.
+    const rawBody = () => redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), this.#auth.secrets, { mayBeCut: true });
+    const url = () => sanitizeUrl(this.describe(spec, response, baseUrl).url, this.#auth.secrets);
+    // What the caller needs comes first: it says what an unusable answer means (a job may exist).
+    const unusable = checkResponse?.(data, response.status);
+    if (unusable !== undefined) {
+      throw new UnexpectedResponseError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, reason: unusable, rawBody: rawBody() });
+    }
+    const byStatus = this.#validateResponses && spec.responseKind === "json" ? (await this.responseValidators())[spec.operationId] : undefined;
+    const issues = byStatus === undefined ? [] : responseIssues(byStatus, response.status, data);
+    if (issues.length > 0) {
+      throw new ResponseValidationError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, rawBody: rawBody(), problems: issues });
     }
     return resultOf(data, response);
   }
@@ -323,6 +326,24 @@ export class ClientCore {
   private describe(spec: OperationSpec, response: Response, baseUrl: string) {
     return { method: spec.method, url: response.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: this.#auth.secrets };
   }
+}
+
+/**
+ * The problems of a success answer against its operation's row of the response validators: a
+ * success status the contract lists neither itself nor by its range is one (`default` describes
+ * errors, as everywhere in the client); a listed status is checked against its own schema, a range's
+ * otherwise. A status without content (204, 205) has no body to check, and one documented without
+ * a JSON schema (`null`) admits any body.
+ */
+function responseIssues(byStatus: Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>, status: number, data: unknown): ValidationIssue[] {
+  const code = String(status);
+  const key = code in byStatus ? code : `${code[0]}XX` in byStatus ? `${code[0]}XX` : undefined;
+  if (key === undefined) {
+    return [{ path: "", keyword: "status", message: `is not a status the contract lists for this operation (only ${Object.keys(byStatus).join(", ")})`, schemaPath: "" }];
+  }
+  const validate = byStatus[key];
+  if (!validate || status === 204 || status === 205) return [];
+  return validate(data);
 }
 
 /**

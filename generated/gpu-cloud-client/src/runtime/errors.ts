@@ -165,7 +165,10 @@ export class ConnectionError extends SdkError {
   }
 }
 
-/** No response within the per-attempt timeout. */
+/**
+ * No response within the per-attempt timeout, or within a job helper's `timeoutMs`. `note` says
+ * what it means for the request: a submission that timed out may have made a job all the same.
+ */
 export class TimeoutError extends SdkError {
   static {
     nameClass(this, "TimeoutError");
@@ -175,8 +178,8 @@ export class TimeoutError extends SdkError {
   readonly method: string;
   readonly url: string;
 
-  constructor(init: { method: string; url: string; timeoutMs: number }) {
-    super("timeout", `${init.method} ${pathOf(init.url)} timed out after ${init.timeoutMs} ms`);
+  constructor(init: { method: string; url: string; timeoutMs: number; note?: string | undefined }) {
+    super("timeout", `${init.method} ${pathOf(init.url)} timed out after ${init.timeoutMs} ms${init.note === undefined ? "" : `: ${init.note}`}`);
     this.timeoutMs = init.timeoutMs;
     this.method = init.method;
     this.url = init.url;
@@ -270,10 +273,9 @@ export class ResponseValidationError extends SdkError {
   }) {
     const first = init.problems[0];
     const more = init.problems.length > 1 ? ` (and ${init.problems.length - 1} more)` : "";
-    super(
-      "invalid_response",
-      `${init.method} ${pathOf(init.url)} returned ${init.status} with a body that does not match the contract: ${first ? `${first.path || "(body)"} ${first.message}` : "invalid"}${more}`,
-    );
+    // A status the contract does not list is the answer's fault, not its body's.
+    const what = first?.keyword === "status" ? `, which ${first.message}` : ` with a body that does not match the contract: ${first ? `${first.path || "(body)"} ${first.message}` : "invalid"}`;
+    super("invalid_response", `${init.method} ${pathOf(init.url)} returned ${init.status}${what}${more}`);
     this.status = init.status;
     this.method = init.method;
     this.url = init.url;
@@ -284,5 +286,40 @@ export class ResponseValidationError extends SdkError {
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, problems: this.problems };
+  }
+}
+
+/**
+ * A successful response the caller cannot use: no body, or one without what the call needs (the
+ * job helpers need a job with its `id` and `status`, and a finished job's `output`). Keeps the raw
+ * body, cut at 64 KiB and with any credential blanked out. After a POST, the request reached the
+ * service and may have taken effect: `reason` says what that means (a job may exist).
+ */
+export class UnexpectedResponseError extends SdkError {
+  static {
+    nameClass(this, "UnexpectedResponseError");
+  }
+
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly operationId?: string;
+  /** What is missing or wrong, and what it means for the request. */
+  readonly reason: string;
+  /** The body as received (empty when there was none), cut at 64 KiB. */
+  readonly rawBody: string;
+
+  constructor(init: { status: number; method: string; url: string; operationId?: string; reason: string; rawBody: string }) {
+    super("invalid_response", `${init.method} ${pathOf(init.url)} returned ${init.status} with an answer the client cannot use: ${init.reason}`);
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.operationId = init.operationId;
+    this.reason = init.reason;
+    this.rawBody = init.rawBody.slice(0, MAX_RAW_BODY_BYTES);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, reason: this.reason };
   }
 }

@@ -5,14 +5,14 @@
  */
 import { SERVER_WAIT_MARGIN_MS } from "./client-core.js";
 import type { ApiResult } from "./client-core.js";
-import { BadRequestError, InvalidRequestError, RateLimitError } from "./errors.js";
+import { AbortedError, BadRequestError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
 import { enforceCostLimit } from "./job-cost.js";
 import type { JobClient, JobLike, ModelCatalog, SyncRequestOptions } from "./job-types.js";
-import { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, waitForJob } from "./job-wait.js";
+import { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, checkWaitOptions, jobAnswerProblem, waitForJob } from "./job-wait.js";
 import type { JobResult, WaitOptions } from "./job-wait.js";
-import { rateLimitOf } from "./rate-gate.js";
+import { MAX_RATE_LIMIT_WAIT_MS, RateLimitWaitError, rateLimitOf } from "./rate-gate.js";
 import type { RateGate } from "./rate-gate.js";
-import { checkTimeout, sleep as abortableSleep } from "./signals.js";
+import { deadlineSignal, sleep as abortableSleep } from "./signals.js";
 
 export interface RunOptions extends WaitOptions {
   /** Use `runsync`; a job it returns unfinished is waited on with the same id. */
@@ -24,7 +24,8 @@ export interface RunOptions extends WaitOptions {
 /**
  * Submits one job (`run`, or `runsync` with `sync: true`) and waits for it. The job is submitted
  * exactly once: a submission that fails is never repeated, except after a 429, which is a refusal
- * (no job was created) and is retried after `Retry-After`. `maxCostUsd` is checked before anything is sent.
+ * (no job was created) and is retried after `Retry-After`. `maxCostUsd` and the other options are
+ * checked before anything is sent.
  */
 export async function runAndWait(
   client: JobClient,
@@ -33,8 +34,8 @@ export async function runAndWait(
   input: unknown,
   options: RunOptions = {},
 ): Promise<JobResult> {
+  checkWaitOptions(options);
   enforceCostLimit(catalog, model, [input], options.maxCostUsd);
-  checkTimeout("timeoutMs", options.timeoutMs);
   return submitAndWait(client, catalog, model, input, options);
 }
 
@@ -57,6 +58,29 @@ export async function submitAndWait(client: JobClient, catalog: ModelCatalog, mo
 /** The shortest pause before submitting again after a 429, whatever `Retry-After` says. */
 const MIN_RESUBMIT_DELAY_MS = 1_000;
 
+/** What a submission without a usable answer means. */
+const MAY_EXIST = "the job may have been created all the same, under an id the client never received; it was not submitted again";
+
+/** A submission's answer must be a job with its id (and a finished job its output); otherwise the job may exist all the same. */
+function submittedJobProblem(catalog: ModelCatalog): (data: unknown) => string | undefined {
+  return (data) => {
+    const problem = jobAnswerProblem(catalog, data);
+    return problem === undefined ? undefined : `${problem}; ${MAY_EXIST}`;
+  };
+}
+
+/**
+ * A submission that got no answer in time (the run's `timeoutMs`, or the request's own timeout) is
+ * a TimeoutError saying that the job may exist; any other failure is as it came.
+ */
+function unanswered(error: unknown, expired: boolean, timeoutMs: number): unknown {
+  if (error instanceof TimeoutError) return new TimeoutError({ method: error.method, url: error.url, timeoutMs: error.timeoutMs, note: MAY_EXIST });
+  if (expired && error instanceof AbortedError && error.method !== undefined && error.url !== undefined) {
+    return new TimeoutError({ method: error.method, url: error.url, timeoutMs, note: MAY_EXIST });
+  }
+  return error;
+}
+
 /**
  * How a submission is sent, `remaining` ms before the run's deadline. `runsync` is asked to wait
  * what is left less a margin, within the contract's limits, and its request ends at that wait plus
@@ -67,7 +91,7 @@ const MIN_RESUBMIT_DELAY_MS = 1_000;
  * request may last what is left, and with less than the margin left the job goes to `run` too.
  */
 function submission(client: JobClient, catalog: ModelCatalog, options: RunOptions, remaining: number): { call: JobClient["runModel"]; options: SyncRequestOptions } {
-  const base = { signal: options.signal, maxRetries: 0 };
+  const base = { signal: options.signal, maxRetries: 0, checkResponse: submittedJobProblem(catalog) };
   if (!options.sync) return { call: client.runModel, options: base };
   if (client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
   const limits = catalog.syncWaitMs;
@@ -78,10 +102,11 @@ function submission(client: JobClient, catalog: ModelCatalog, options: RunOption
 }
 
 /**
- * Submits once; a 429 (no job was made) is submitted again after `Retry-After` (at least a second),
- * unless that would pass the deadline: then the RateLimitError is thrown. The deadline starts at
- * the first attempt, once `gate` (a batch's) lets it go, and each attempt is shaped by what is left
- * of it at that moment.
+ * Submits once; a 429 (no job was made) is submitted again after `Retry-After` (at least a second,
+ * at most a day), unless that would pass the deadline: then the RateLimitError is thrown. The
+ * deadline starts at the first attempt, once `gate` (a batch's) lets it go, and each attempt is
+ * shaped by what is left of it at that moment, and ends with it. The gate may hold the first
+ * attempt `timeoutMs` at most too: longer, nothing is sent (RateLimitWaitError).
  */
 async function submit(
   client: JobClient,
@@ -93,20 +118,26 @@ async function submit(
 ): Promise<{ submitted: ApiResult<JobLike>; sentAt: number; deadline: number }> {
   const pause = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const queuedUntil = now() + timeoutMs;
   let deadline: number | undefined;
   let refusal: RateLimitError | undefined;
   for (;;) {
-    // A resubmission the gate would hold past the deadline is not sent: the last refusal stands.
-    if (gate !== undefined && !(await gate.acquire(options.signal, deadline))) throw refusal!;
+    // A submission the gate would hold past the deadline is not sent: the last refusal stands, or the wait is the error.
+    if (gate !== undefined && !(await gate.acquire(options.signal, deadline ?? queuedUntil))) throw refusal ?? new RateLimitWaitError(gate.holding(), timeoutMs);
     const sentAt = now();
-    deadline ??= sentAt + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);
+    deadline ??= sentAt + timeoutMs;
+    // The run's deadline bounds the request too, whatever the client's own timeout.
+    const bound = deadlineSignal(options.signal, deadline - sentAt);
     let outcome: { ok: true; submitted: ApiResult<JobLike> } | { ok: false; error: unknown };
     try {
       // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
-      const { call, options: requestOptions } = submission(client, catalog, options, deadline - sentAt);
+      const { call, options: requestOptions } = submission(client, catalog, { ...options, signal: bound.signal }, deadline - sentAt);
       outcome = { ok: true, submitted: await call.call(client, model, input as never, requestOptions) };
     } catch (error) {
-      outcome = { ok: false, error };
+      outcome = { ok: false, error: unanswered(error, bound.expired(), timeoutMs) };
+    } finally {
+      bound.dispose();
     }
     gate?.release(rateLimitOf(outcome.ok ? outcome.submitted : outcome.error));
     if (outcome.ok) return { submitted: outcome.submitted, sentAt, deadline };
@@ -114,7 +145,7 @@ async function submit(
     // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
     if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);
     if (error instanceof RateLimitError) {
-      const delay = Math.max(error.retryAfterMs ?? 0, MIN_RESUBMIT_DELAY_MS);
+      const delay = Math.min(Math.max(error.retryAfterMs ?? 0, MIN_RESUBMIT_DELAY_MS), MAX_RATE_LIMIT_WAIT_MS);
       if (now() + delay > deadline) throw error;
       refusal = error;
       await pause(delay, options.signal);
