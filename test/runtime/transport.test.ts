@@ -1,7 +1,9 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
+import { gzipSync } from "node:zlib";
 import createClient from "openapi-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
@@ -559,6 +561,20 @@ describe("maxResponseBytes", () => {
     const error = await rejection(createTransportFetch({ apiKey: API_KEY, fetch, maxResponseBytes: 1_000_000 }, { maxResponseBytes: 4_999 })(new Request("https://api.example.com/v1/me")));
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(pulled).toEqual({ bytes: 0, cancelled: true });
+  });
+
+  it("counts the bytes of a compressed body once decoded: Content-Length is no measure of them", async () => {
+    const incompressible = randomBytes(1_000);
+    const bomb = gzipSync(Buffer.alloc(1_000_000));
+    const server = await startServer((response, request) => {
+      response.writeHead(200, { "Content-Encoding": "gzip", "Content-Length": String(request.url === "/bomb" ? bomb.length : gzipSync(incompressible).length) });
+      response.end(request.url === "/bomb" ? bomb : gzipSync(incompressible));
+    });
+    const transport = createTransportFetch({ apiKey: API_KEY, maxResponseBytes: 1_000 });
+    expect(gzipSync(incompressible).length).toBeGreaterThan(1_000);
+    expect(Buffer.from(await (await transport(new Request(`${server.url}/random`))).arrayBuffer())).toEqual(incompressible);
+    expect(bomb.length).toBeLessThan(1_000_000 / 100);
+    expect(await rejection(transport(new Request(`${server.url}/bomb`)))).toBeInstanceOf(ResponseTooLargeError);
   });
 
   it("leaves an error body to its own limit (64 KiB kept), whatever maxResponseBytes says", async () => {

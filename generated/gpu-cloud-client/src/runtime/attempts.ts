@@ -193,7 +193,8 @@ export class CallAttempts {
       new ResponseTooLargeError({ status: response.status, method: this.method, url: this.url, maxResponseBytes: limit });
     const chunks: Uint8Array[] = [];
     if (response.body === null) return chunks;
-    const declared = response.headers.get("content-length");
+    // Content-Length counts the bytes sent: the body read is those only when they are not encoded.
+    const declared = response.headers.get("content-encoding") === null ? response.headers.get("content-length") : null;
     if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
       await response.body.cancel().catch(() => undefined);
       throw tooLarge();

@@ -25,7 +25,10 @@ export interface TransportConfig {
    * causes included). Default: the `apiKey`.
    */
   secrets?: readonly string[] | undefined;
-  /** Default `globalThis.fetch`, looked up at call time so it can be replaced later. */
+  /**
+   * Default `globalThis.fetch`, looked up at call time so it can be replaced later. A custom one
+   * must honour the Request's `signal` and `redirect` (the transport follows some redirects itself).
+   */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   /**
    * Per attempt, until the response has been read (its headers and its body, which the transport
