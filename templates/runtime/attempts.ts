@@ -1,11 +1,16 @@
 /**
  * The attempts of one call: each under its own timeout and the caller's signal, retried as retry.ts
- * allows, logged without secrets. A non-2xx body is read here (MAX_RAW_BODY_BYTES at most) so that
- * neither a stalled nor an endless error body can hang the call.
+ * allows, logged without secrets. An attempt ends when its response has been read: a 2xx body whole
+ * (`maxResponseBytes` at most), a non-2xx one up to MAX_RAW_BODY_BYTES. So a body cut, stalled or
+ * endless is the attempt's failure, typed and retried by the one rule, and nothing hangs or fills
+ * memory; the caller reads the body from memory.
  */
 import { readBodyText } from "./error-response.js";
-import { AbortedError, ConnectionError, TimeoutError } from "./errors.js";
+import { SdkError } from "./error-base.js";
+import { AbortedError, ConnectionError, ResponseTooLargeError, TimeoutError } from "./errors.js";
 import type { SanitizedCause } from "./errors.js";
+import { MAX_REDIRECTS, nextHop } from "./redirects.js";
+import type { Hop } from "./redirects.js";
 import { redactSecrets } from "./redact.js";
 import {
   DEFAULT_MAX_RETRIES,
@@ -22,6 +27,18 @@ import { sanitizeUrl } from "./urls.js";
 
 /** Per attempt, unless the config or the call sets another. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The most of a 2xx body read, unless the config or the call sets another. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Node, Deno and Bun answer `redirect: "manual"` with the redirect itself, which the transport can
+ * follow, and say why a connection failed. A browser hides the redirect (an opaque response) and
+ * never says: there the platform follows redirects, and no failure counts as unsent.
+ */
+const FOLLOWS_REDIRECTS_ITSELF = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === "string";
+
+/** Statuses whose Response may not have a body. */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205]);
 
 /** A non-2xx response whose body the transport read (at most 64 KiB, within the attempt's timeout). */
 export interface BufferedErrorBody {
@@ -54,49 +71,34 @@ interface Guard {
   dispose(): void;
 }
 
-/** The attempts of one call: timeouts, caller aborts, retries and their waits, logging. */
+/** The attempts of one call: timeouts, caller aborts, redirects, retries and their waits, logging. */
 export class CallAttempts {
   private readonly method: string;
   private readonly idempotent: boolean;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
+  private readonly maxResponseBytes: number;
+  /** Redirects are followed here (with `redirect: "manual"`), hop by hop: see FOLLOWS_REDIRECTS_ITSELF. */
+  private readonly followsRedirects: boolean;
   private sanitized: string | undefined;
-  /** The guard of the 2xx response handed on, while its body is read (only when `holdBody`). */
-  private held: Guard | undefined;
+  /** Set by an attempt that failed before any answer, on a first hop no redirect hid: nothing was sent if the connection was refused. */
+  private firstHopFailure = false;
 
-  /**
-   * @param holdBody Keep the timeout and the caller's signal on a 2xx response until `finish()`, so
-   *   they also bound the reading of its body. Without it (a bare transport fetch, whose caller
-   *   reads the body out of sight) they stop when the headers arrive.
-   */
   constructor(
     private readonly config: TransportConfig,
     call: CallOptions,
     private readonly input: Request,
     private readonly callerSignals: readonly AbortSignal[],
     private readonly source: Source,
-    private readonly holdBody = false,
   ) {
     this.method = input.method.toUpperCase();
     this.idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(this.method);
     // setTimeout fires at once for delays past 2^31 − 1 ms; longer timeouts mean "no sooner than that".
     this.timeoutMs = Math.min(call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
     this.maxRetries = call.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
-  }
-
-  finish(): void {
-    this.held?.dispose();
-    this.held = undefined;
-  }
-
-  /** The typed error for a failure while the caller read a 2xx body. */
-  bodyFailure(error: unknown): Error {
-    const guard = this.held;
-    this.finish();
-    const callerAbort = this.callerSignals.find((signal) => signal.aborted);
-    if (callerAbort !== undefined) return new AbortedError({ method: this.method, url: this.url, reason: callerAbort.reason });
-    if (guard?.timedOut) return new TimeoutError({ method: this.method, url: this.url, timeoutMs: this.timeoutMs });
-    return new ConnectionError({ method: this.method, url: this.url, cause: sanitizeCause(error, secretsOf(this.config)) });
+    this.maxResponseBytes = call.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    // An idempotent call is sent again after any failure: which hop failed does not matter to it.
+    this.followsRedirects = !this.idempotent && input.redirect === "follow" && FOLLOWS_REDIRECTS_ITSELF;
   }
 
   /** Sanitised only when a log line or an error needs it: most calls need neither. */
@@ -119,15 +121,18 @@ export class CallAttempts {
     for (let attempt = 1; ; attempt++) {
       const retriesLeft = attempt <= this.maxRetries;
       let delayMs: number | undefined;
+      this.firstHopFailure = false;
       try {
         const { response, guard } = await this.send(attempt);
         if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
-          delayMs = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
-          if (delayMs === undefined) {
-            config.logger?.warn?.(logMessage(config, "Retry-After exceeds maxRetryAfterMs; not retrying"), {
+          const retry = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
+          if ("delayMs" in retry) delayMs = retry.delayMs;
+          else {
+            config.logger?.warn?.(logMessage(config, "the server asks to wait longer than maxRetryAfterMs; not retrying"), {
               method,
               url: this.url,
-              retryAfter: response.headers.get("retry-after"),
+              status: response.status,
+              requestedWaitMs: retry.tooLong,
               maxRetryAfterMs,
             });
           }
@@ -137,7 +142,7 @@ export class CallAttempts {
         guard.dispose();
         await response.body?.cancel().catch(() => undefined); // frees the connection for reuse
       } catch (error) {
-        if (!(retriesLeft && isRetryableFailure(error, this.idempotent))) {
+        if (!(retriesLeft && isRetryableFailure(error, this.idempotent, this.firstHopFailure))) {
           this.log({ attempt, error: describeFailure(error) });
           throw error;
         }
@@ -156,35 +161,86 @@ export class CallAttempts {
   }
 
   /**
-   * The response the caller gets. A 2xx goes on as it is, its guard held while the client reads
-   * the body (or dropped, without `holdBody`). A non-2xx body is read here, within the timeout and
-   * at most 64 KiB of it, so a stalled or endless error body cannot hang the call or fill memory.
+   * The response the caller gets, its body read within the attempt's guard. A 2xx body whole, at
+   * most `maxResponseBytes`; a non-2xx body at most 64 KiB of it, what arrived of it when it breaks
+   * off or stalls (it still explains the status).
    */
   private async handOn(response: Response, guard: Guard): Promise<Response> {
-    if (response.ok) {
-      if (this.holdBody) this.held = guard;
-      else guard.dispose();
-      return response;
-    }
     try {
-      // A body cut short by the timeout or a dropped connection still explains the status.
+      if (response.ok) return replayed(response, await this.readWhole(response, guard.controller.signal));
       const text = await readBodyText(response);
       const callerAbort = this.callerSignals.find((signal) => signal.aborted);
       if (callerAbort !== undefined) throw new AbortedError({ method: this.method, url: this.url, reason: callerAbort.reason });
       const buffered = new Response(text === "" ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
       bufferedErrorBodies.set(buffered, { text, url: response.url });
       return buffered;
+    } catch (error) {
+      throw this.failure(error, guard);
     } finally {
       guard.dispose();
     }
   }
 
   /**
-   * One attempt under its own controller, fed by the caller's signals and the timeout timer. On a
-   * response, the guard that keeps them is returned with it; on a failure it is disposed.
+   * A 2xx body's chunks, `maxResponseBytes` at most (a longer one stops the read, one chunk past
+   * the limit at most, and drops the connection). The guard's abort cancels the read even when a
+   * custom fetch gave a body that does not follow the signal.
+   */
+  private async readWhole(response: Response, signal: AbortSignal): Promise<Uint8Array[]> {
+    const limit = this.maxResponseBytes;
+    const tooLarge = (): ResponseTooLargeError =>
+      new ResponseTooLargeError({ status: response.status, method: this.method, url: this.url, maxResponseBytes: limit });
+    const chunks: Uint8Array[] = [];
+    if (response.body === null) return chunks;
+    // Content-Length counts the bytes sent: the body read is those only when they are not encoded.
+    const declared = response.headers.get("content-encoding") === null ? response.headers.get("content-length") : null;
+    if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+      await response.body.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    if (signal.aborted) {
+      await response.body.cancel().catch(() => undefined);
+      throw signal.reason;
+    }
+    const reader = response.body.getReader();
+    const onAbort = (): void => void reader.cancel().catch(() => undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      let size = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        // A read cancelled by the abort ends as if the body had: it did not.
+        if (signal.aborted) throw signal.reason;
+        if (done) return chunks;
+        size += value.byteLength;
+        if (size > limit) {
+          await reader.cancel().catch(() => undefined);
+          throw tooLarge();
+        }
+        chunks.push(value);
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** The typed error for an attempt's failure: the caller's abort, the timeout, or the network. */
+  private failure(error: unknown, guard: Guard): SdkError {
+    if (error instanceof SdkError) return error;
+    const callerAbort = this.callerSignals.find((signal) => signal.aborted);
+    const { method, url } = this;
+    if (callerAbort !== undefined) return new AbortedError({ method, url, reason: callerAbort.reason });
+    if (guard.timedOut) return new TimeoutError({ method, url, timeoutMs: this.timeoutMs });
+    return new ConnectionError({ method, url, cause: sanitizeCause(error, secretsOf(this.config)) });
+  }
+
+  /**
+   * One attempt under its own controller, fed by the caller's signals and the timeout timer, up to
+   * the headers of its last hop. On a response, the guard that keeps them is returned with it; on a
+   * failure it is disposed.
    */
   private async send(attempt: number): Promise<{ response: Response; guard: Guard }> {
-    const { config, timeoutMs, callerSignals, source, input } = this;
+    const { timeoutMs, callerSignals, source, input } = this;
     const controller = source.kind === "prepared" && attempt === 1 ? source.first : new AbortController();
     const detach = callerSignals.length === 0 ? undefined : follow(controller, callerSignals);
     const guard: Guard = {
@@ -202,37 +258,82 @@ export class CallAttempts {
             controller.abort();
           }, timeoutMs)
         : undefined;
+    let answered = false;
     try {
-      return { response: await this.fetchOnce(attempt, controller), guard };
+      let response = await this.fetchOnce(attempt, controller);
+      answered = true;
+      if (this.followsRedirects) response = await this.followRedirects(response, controller);
+      return { response, guard };
     } catch (error) {
       guard.dispose();
-      const callerAbort = callerSignals.find((signal) => signal.aborted);
-      const { method, url } = this;
-      if (callerAbort !== undefined) throw new AbortedError({ method, url, reason: callerAbort.reason });
-      if (guard.timedOut) throw new TimeoutError({ method, url, timeoutMs });
-      throw new ConnectionError({ method, url, cause: sanitizeCause(error, secretsOf(config)) });
+      // With the platform following redirects, a refusal may come from a later hop: not proof.
+      this.firstHopFailure = !answered && (this.followsRedirects || input.redirect !== "follow");
+      throw this.failure(error, guard);
+    }
+  }
+
+  /** Follows the redirects `response` starts, as fetch would, each hop under the attempt's controller. */
+  private async followRedirects(response: Response, controller: AbortController): Promise<Response> {
+    const { input, source } = this;
+    let hop: Hop = { url: input.url, method: this.method, headers: source.kind === "copy" ? source.headers : input.headers, withBody: source.body !== undefined };
+    for (let redirects = 1; ; redirects++) {
+      const next = nextHop(response, hop);
+      if (next === undefined) return response;
+      await response.body?.cancel().catch(() => undefined);
+      if (redirects > MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
+      const init: RequestInit = { method: next.method, headers: next.headers, signal: controller.signal, redirect: "manual" };
+      if (next.withBody) this.withBody(init, next.headers);
+      response = await (this.config.fetch === undefined ? globalThis.fetch(next.url, init) : this.config.fetch(new Request(next.url, init)));
+      hop = next;
+    }
+  }
+
+  /** Puts the call's body in `init`, for a retry or a redirect (the first send consumed the Request's own). */
+  private withBody(init: RequestInit, headers: Headers | undefined): void {
+    const body = this.source.body;
+    init.body = body;
+    if (body instanceof FormData) {
+      // Encoded anew with a new boundary: the first send's multipart Content-Type would not match it.
+      const copy = new Headers(headers ?? this.input.headers);
+      copy.delete("content-type");
+      init.headers = copy;
     }
   }
 
   private fetchOnce(attempt: number, controller: AbortController): Promise<Response> {
     const { config, source, input } = this;
+    const redirect = this.followsRedirects ? "manual" : undefined;
     if (source.kind === "copy") {
-      const request = new Request(input, { headers: source.headers, body: source.body, signal: controller.signal });
+      const request = new Request(input, { headers: source.headers, body: source.body, signal: controller.signal, ...(redirect === undefined ? {} : { redirect }) });
       return (config.fetch ?? globalThis.fetch)(request);
     }
+    const init: RequestInit = { signal: controller.signal };
+    if (redirect !== undefined) init.redirect = redirect;
     // A retry needs the body again: the first attempt read the Request's own.
-    const retryBody = attempt === 1 ? undefined : source.body;
-    const init: RequestInit = retryBody === undefined ? { signal: controller.signal } : { body: retryBody, signal: controller.signal };
-    if (retryBody instanceof FormData) {
-      // Encoded anew with a new boundary: the first attempt's multipart Content-Type would not match it.
-      const headers = new Headers(input.headers);
-      headers.delete("content-type");
-      init.headers = headers;
-    }
+    if (attempt > 1 && source.body !== undefined) this.withBody(init, undefined);
     if (source.viaInit) return globalThis.fetch(input, init);
-    if (attempt === 1) return (config.fetch ?? globalThis.fetch)(input);
+    if (attempt === 1 && redirect === undefined) return (config.fetch ?? globalThis.fetch)(input);
     return (config.fetch ?? globalThis.fetch)(new Request(input, init));
   }
+}
+
+/**
+ * A Response holding `chunks` as its body, otherwise as `response` was (its URL too, which a
+ * Response built here would not have), for the caller to read from memory.
+ */
+function replayed(response: Response, chunks: Uint8Array[]): Response {
+  const body =
+    chunks.length === 0 || NULL_BODY_STATUSES.has(response.status)
+      ? null
+      : new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        });
+  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  if (response.url !== "") Object.defineProperty(copy, "url", { value: response.url });
+  return copy;
 }
 
 const NO_SECRETS: readonly string[] = [];

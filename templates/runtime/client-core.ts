@@ -9,8 +9,8 @@ import { bufferedErrorBody, DEFAULT_TIMEOUT_MS } from "./attempts.js";
 import { Authenticator } from "./auth.js";
 import type { AuthSpec, SecurityAlternatives } from "./auth.js";
 import { isReusable, passThrough, readBody, serializeBody } from "./body.js";
-import { checkBaseUrl, readEnvironment } from "./client-options.js";
-import { MAX_RAW_BODY_BYTES, SdkError } from "./error-base.js";
+import { checkBaseUrl, checkMaxResponseBytes, readEnvironment } from "./client-options.js";
+import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
 import { InvalidRequestError, ResponseValidationError, UnexpectedResponseError } from "./errors.js";
 import { appendCookies, authenticationHeaders, cookieHeader, copyHeaders } from "./headers.js";
@@ -88,6 +88,8 @@ export interface RequestOptions {
   /** Per attempt, in milliseconds. */
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
+  /** The most of a successful body read, in bytes (the client's `maxResponseBytes`, 64 MiB, by default). */
+  maxResponseBytes?: number | undefined;
   /** Extra request headers (one a credential goes in, `Authorization` included, is ignored: the client's credentials are always used). */
   headers?: Record<string, string> | undefined;
   /**
@@ -161,6 +163,7 @@ export class ClientCore {
     this.#loadResponseValidators = defaults.loadResponseValidators;
     this.#auth = new Authenticator(defaults.auth, credentials, authenticationHeaders({ userAgent: transport.userAgent }), readEnvironment);
     checkTimeout("timeoutMs", transport.timeoutMs);
+    checkMaxResponseBytes(transport.maxResponseBytes);
     this.#transport = { ...transport, secrets: this.#auth.secrets, logName: defaults.packageName };
     this.#servers = { ...defaults.servers };
     for (const [key, url] of Object.entries(servers ?? {})) {
@@ -223,6 +226,7 @@ export class ClientCore {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
       maxRetries: options.maxRetries,
+      maxResponseBytes: options.maxResponseBytes,
       operationId: spec.operationId,
       body: isReusable(body) ? body : undefined,
     });
@@ -241,15 +245,10 @@ export class ClientCore {
     const query = auth.query === undefined ? params.query : { ...params.query, ...auth.query };
 
     const api = this.#api as unknown as UntypedOpenApiFetch;
-    try {
-      return await this.exchange<T>(api, spec, call, baseUrl, body, headers, params.path, query, auth.manualRedirect, options.checkResponse);
-    } finally {
-      // The timeout and the caller's signal ran until here: the body has been read, or given up.
-      call.finish();
-    }
+    return this.exchange<T>(api, spec, call, baseUrl, body, headers, params.path, query, auth.manualRedirect, options.checkResponse);
   }
 
-  /** Sends the call and reads its response; the timeout and the caller's signal still bound the reading. */
+  /** Sends the call and parses its response, whose body the transport read within the attempt. */
   private async exchange<T>(
     api: UntypedOpenApiFetch,
     spec: OperationSpec,
@@ -287,13 +286,7 @@ export class ClientCore {
       const request = { ...this.describe(spec, response, baseUrl), ...(buffered?.url ? { url: buffered.url } : {}) };
       throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
     }
-    let received: { data: unknown; text: string | undefined };
-    try {
-      received = await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl));
-    } catch (failure) {
-      // A typed error (a body that is not JSON) as it is; a read cut short (timeout, abort, dropped connection) typed here.
-      throw failure instanceof SdkError ? failure : call.bodyFailure(failure);
-    }
+    const received = await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl));
     const data = received.data as T;
     // The body as it came, with the key blanked out should the server have echoed it.
     const rawBody = () => redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), this.#auth.secrets, { mayBeCut: true });

@@ -1,6 +1,6 @@
 /**
- * Client options read and checked when a client is made: the API key from the environment, and
- * base URLs, so that a bad one fails there rather than on every call.
+ * Client options read and checked when a client is made: the API key from the environment, base
+ * URLs and `maxResponseBytes`, so that a bad one fails there rather than on every call.
  */
 import { InvalidRequestError } from "./errors.js";
 import { sanitizeUrl } from "./urls.js";
@@ -31,4 +31,15 @@ export function checkBaseUrl(key: string, url: string): string {
     throw new InvalidRequestError(`${key} must not hold credentials (user:password@): the client sends its API key instead`, { field: key });
   }
   return url;
+}
+
+/**
+ * `maxResponseBytes` is a whole number of bytes, 1 or more (`Infinity`: no limit). Anything else is
+ * refused, naming the option: NaN would compare false with every size and silently mean no limit.
+ */
+export function checkMaxResponseBytes(value: number | undefined): void {
+  if (value === undefined || value === Infinity || (Number.isSafeInteger(value) && value > 0)) return;
+  throw new InvalidRequestError(`maxResponseBytes must be a whole number of bytes, 1 or more (Infinity allowed), not ${typeof value === "number" ? String(value) : typeof value}`, {
+    field: "maxResponseBytes",
+  });
 }

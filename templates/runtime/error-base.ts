@@ -19,6 +19,7 @@ export type ApiErrorKind =
   | "aborted"
   | "invalid_request"
   | "invalid_response"
+  | "response_too_large"
   | "job_failed"
   | "cost_limit";
 

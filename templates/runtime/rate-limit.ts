@@ -215,11 +215,28 @@ function utc(
  * before it resets: the longest such reset in milliseconds, else 0.
  */
 export function exhaustedWindowDelayMs(state: RateLimitState | undefined): number {
-  let delayMs = 0;
+  return exhaustedWindowResetMs(state) ?? 0;
+}
+
+/** The longest reset, in milliseconds, of a window used up; undefined when no such window gives one. */
+function exhaustedWindowResetMs(state: RateLimitState | undefined): number | undefined {
+  let delayMs: number | undefined;
   for (const window of state?.windows ?? []) {
     if (window.remaining === 0 && window.resetSeconds !== undefined) {
-      delayMs = Math.max(delayMs, window.resetSeconds * 1000);
+      delayMs = Math.max(delayMs ?? 0, window.resetSeconds * 1000);
     }
   }
   return delayMs;
+}
+
+/**
+ * How long a response asks the client to wait before asking again, in milliseconds: `Retry-After`
+ * on a 429 or a 503 (where HTTP defines it); on a 429 without one, the reset of the `RateLimit`
+ * window used up. Undefined when it asks nothing (or nothing readable).
+ */
+export function requestedWaitMs(status: number, headers: Headers, now: number = Date.now()): number | undefined {
+  if (status !== 429 && status !== 503) return undefined;
+  const retryAfterMs = parseRetryAfter(headers.get("retry-after"), now);
+  if (retryAfterMs !== undefined || status !== 429) return retryAfterMs;
+  return exhaustedWindowResetMs(parseRateLimit(headers));
 }

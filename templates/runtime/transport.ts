@@ -1,9 +1,11 @@
 /**
  * The fetch handed to openapi-fetch: adds authentication (headers.ts), then runs the call's
- * attempts (attempts.ts: a per-attempt timeout, cancellation and safe retries). Returns every
- * response (non-2xx included) and throws only the typed errors of ./errors.js.
+ * attempts (attempts.ts: a per-attempt timeout, cancellation, redirects, the body read within the
+ * attempt, and safe retries). Returns every response (non-2xx included), its body read, and throws
+ * only the typed errors of ./errors.js.
  */
 import { CallAttempts, secretsOf } from "./attempts.js";
+import { checkMaxResponseBytes } from "./client-options.js";
 import { AbortedError } from "./errors.js";
 import { authenticationHeaders } from "./headers.js";
 import { checkTimeout } from "./signals.js";
@@ -22,11 +24,14 @@ export interface TransportConfig {
    * causes included). Default: the `apiKey`.
    */
   secrets?: readonly string[] | undefined;
-  /** Default `globalThis.fetch`, looked up at call time so it can be replaced later. */
+  /**
+   * Default `globalThis.fetch`, looked up at call time so it can be replaced later. A custom one
+   * must honour the Request's `signal` and `redirect` (the transport follows some redirects itself).
+   */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
   /**
-   * Per attempt, until the response has been read (its headers, and its body as the client reads
-   * it); 0 disables it. Default 60 000.
+   * Per attempt, until the response has been read (its headers and its body, which the transport
+   * reads within the attempt); 0 disables it. Default 60 000.
    */
   timeoutMs?: number | undefined;
   /** Default 2. */
@@ -35,8 +40,13 @@ export interface TransportConfig {
   retryBaseDelayMs?: number | undefined;
   /** Default 8 000. */
   retryMaxDelayMs?: number | undefined;
-  /** A 429 asking to wait longer than this is returned, not retried. Default 60 000. */
+  /** A 429 or 503 asking to wait longer than this is returned, not retried. Default 60 000. */
   maxRetryAfterMs?: number | undefined;
+  /**
+   * The most of a 2xx body read: a longer one (or one that never ends) stops there with a
+   * `ResponseTooLargeError`. Default 64 MiB.
+   */
+  maxResponseBytes?: number | undefined;
   logger?: Logger | undefined;
   /** For tests; default Math.random. */
   random?: (() => number) | undefined;
@@ -50,6 +60,7 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
   maxRetries?: number | undefined;
+  maxResponseBytes?: number | undefined;
   operationId?: string | undefined;
   /** Overrides the method's own idempotency, e.g. for a POST with an idempotency key. */
   idempotent?: boolean | undefined;
@@ -57,15 +68,10 @@ export interface CallOptions {
 
 /**
  * A fetch for any Request: a copy of it with the key set when the config has one (any
- * Authorization the caller set is then replaced) is sent on every attempt. The body is read once so that every attempt sends the
- * same bytes.
+ * Authorization the caller set is then replaced) is sent on every attempt. The body is read once so
+ * that every attempt sends the same bytes.
  */
 export function createTransportFetch(config: TransportConfig, call: CallOptions = {}): (input: Request) => Promise<Response> {
-  return copyingFetch(config, call);
-}
-
-/** `createTransportFetch`, telling `onAttempts` about each call's attempts (the prepared path holds their body phase). */
-function copyingFetch(config: TransportConfig, call: CallOptions, onAttempts?: (attempts: CallAttempts) => void): (input: Request) => Promise<Response> {
   return async function transportFetch(input: Request): Promise<Response> {
     // Both the call options and the Request (openapi-fetch's `signal` option) may carry a signal.
     const callerSignals = [call.signal, input.signal].filter((signal): signal is AbortSignal => signal !== undefined);
@@ -74,9 +80,7 @@ function copyingFetch(config: TransportConfig, call: CallOptions, onAttempts?: (
     const headers = new Headers(input.headers);
     for (const [name, value] of Object.entries(authenticationHeaders(config))) headers.set(name, value);
     const body = input.body === null ? undefined : await input.arrayBuffer();
-    const attempts = new CallAttempts(config, call, input, callerSignals, { kind: "copy", headers, body }, onAttempts !== undefined);
-    onAttempts?.(attempts);
-    return attempts.run();
+    return new CallAttempts(config, call, input, callerSignals, { kind: "copy", headers, body }).run();
   };
 }
 
@@ -96,13 +100,6 @@ export interface PreparedCall {
    */
   signal: AbortSignal | undefined;
   fetch: (input: Request) => Promise<Response>;
-  /**
-   * The typed error for a failure while reading a 2xx body: the timeout and the caller's signal
-   * still run while it is read, and abort it.
-   */
-  bodyFailure(error: unknown): Error;
-  /** Stops the timeout and detaches the caller's signal once the body has been read (or given up). */
-  finish(): void;
 }
 
 /**
@@ -111,35 +108,21 @@ export interface PreparedCall {
  */
 export function prepareCall(config: TransportConfig, call: CallOptions & { body?: ReusableBody } = {}): PreparedCall {
   checkTimeout("timeoutMs", call.timeoutMs);
+  checkMaxResponseBytes(call.maxResponseBytes);
   const first = new AbortController();
   const viaInit = config.fetch === undefined;
   let used = false;
-  // The attempts whose response the client is reading (the last ones, if the fetch was called twice).
-  let latest: CallAttempts | undefined;
-  const track = (attempts: CallAttempts): void => {
-    latest?.finish();
-    latest = attempts;
-  };
   return {
     signal: viaInit ? undefined : first.signal,
     fetch(input: Request): Promise<Response> {
       // Once: a second call of this fetch (a middleware resending) takes the copying path.
-      if (used || (input.body !== null && call.body === undefined)) return copyingFetch(config, call, track)(input);
+      if (used || (input.body !== null && call.body === undefined)) return createTransportFetch(config, call)(input);
       used = true;
       if (call.signal?.aborted) {
         return Promise.reject(new AbortedError({ method: input.method, url: sanitizeUrl(input.url, secretsOf(config)), reason: call.signal.reason }));
       }
       const callerSignals = call.signal === undefined ? NO_SIGNALS : [call.signal];
-      const attempts = new CallAttempts(config, call, input, callerSignals, { kind: "prepared", first, viaInit, body: call.body }, true);
-      track(attempts);
-      return attempts.run();
-    },
-    bodyFailure(error: unknown): Error {
-      if (latest !== undefined) return latest.bodyFailure(error);
-      return error instanceof Error ? error : new Error(String(error));
-    },
-    finish(): void {
-      latest?.finish();
+      return new CallAttempts(config, call, input, callerSignals, { kind: "prepared", first, viaInit, body: call.body }).run();
     },
   };
 }

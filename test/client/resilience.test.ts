@@ -12,6 +12,8 @@ import {
   GpuCloudClient,
   InvalidRequestError,
   ResponseValidationError,
+  RateLimitError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   UnexpectedStatusError,
@@ -235,11 +237,16 @@ describe("the generated client while it reads a body", () => {
     }
   });
 
-  it("does not resend a GET whose body stalled after the headers (the response had begun)", async () => {
+  it("resends a GET whose 2xx body stalls past the timeout, as it resends one whose server is silent", async () => {
     replies = [stall(200)];
+    const { data } = await client({ timeoutMs: 300, maxRetries: 2 }).listPods();
+    expect(data.pods).toEqual([]);
+    expect(received).toHaveLength(2);
+    replies = [stall(200), stall(200), stall(200)];
+    received = [];
     const error = await client({ timeoutMs: 300, maxRetries: 2 }).listPods().catch((e) => e);
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(received).toHaveLength(1);
+    expect(received).toHaveLength(3);
   });
 
   it("aborts a body that stalls after the headers when the signal aborts", async () => {
@@ -276,6 +283,39 @@ describe("the generated client while it reads a body", () => {
     expect(endless.rawBody.length).toBe(65_536);
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  /** Headers announcing 100 bytes, the start of the body, then the connection dropped. */
+  const cut = (_: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+    res.write('{"pods":[');
+    setTimeout(() => res.destroy(), 50);
+  };
+
+  it("resends a GET whose 2xx body is cut mid-way (a network failure like any other)", async () => {
+    replies = [cut];
+    const { data } = await client().listPods();
+    expect(data.pods).toEqual([]);
+    expect(received).toHaveLength(2);
+  });
+
+  it("resends a GET whose chunked 2xx body breaks off, with a custom fetch too", async () => {
+    const chunkedCut = (_: http.IncomingMessage, res: http.ServerResponse) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"pods":[');
+      setTimeout(() => res.destroy(), 50);
+    };
+    replies = [chunkedCut];
+    const { data } = await client({ fetch: (request: Request) => globalThis.fetch(request) }).listPods();
+    expect(data.pods).toEqual([]);
+    expect(received).toHaveLength(2);
+  });
+
+  it("never resends a POST whose 2xx body is cut: the job may exist", async () => {
+    replies = [cut];
+    const error = await client().runModel("wan-2-6-i2v", video).catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(received.map((r) => r.method)).toEqual(["POST"]);
   });
 
   it("turns a connection dropped in the middle of a 2xx body into a ConnectionError", async () => {
@@ -329,6 +369,236 @@ describe("the generated client while it reads a body", () => {
     expect(data.pods).toEqual([]);
     const { data: again } = await client().listPods({}, { timeoutMs: 30 * 24 * 3_600_000 });
     expect(again.pods).toEqual([]);
+  });
+});
+
+describe("waits the server asks for", () => {
+  const retriedAfter = async (first: Reply, options: object = {}) => {
+    replies = [first];
+    const started = Date.now();
+    const { data } = await client(options).listPods();
+    expect(data.pods).toEqual([]);
+    expect(received).toHaveLength(2);
+    return Date.now() - started;
+  };
+
+  it("waits Retry-After on 503, in seconds or as an HTTP date", async () => {
+    const unavailable = (retryAfter: string) => (_: http.IncomingMessage, res: http.ServerResponse) =>
+      json(res, 503, { title: "Unavailable", status: 503 }, { "retry-after": retryAfter });
+    expect(await retriedAfter(unavailable("1"))).toBeGreaterThanOrEqual(950);
+    received = [];
+    // An HTTP date has whole seconds: two seconds ahead is more than one from now.
+    expect(await retriedAfter(unavailable(new Date(Date.now() + 2_000).toUTCString()))).toBeGreaterThanOrEqual(950);
+  });
+
+  it("waits, on a 429 without Retry-After, for the reset of the RateLimit window used up", async () => {
+    const limited = (_: http.IncomingMessage, res: http.ServerResponse) =>
+      json(res, 429, { title: "Too Many Requests", status: 429 }, { ratelimit: '"hour";r=5;t=3000, "minute";r=0;t=1', "ratelimit-policy": '"minute";q=10;w=60' });
+    expect(await retriedAfter(limited)).toBeGreaterThanOrEqual(950);
+  });
+
+  it("does not wait past maxRetryAfterMs: the typed error says the wait asked for", async () => {
+    replies = [(_, res) => json(res, 503, { title: "Unavailable", status: 503 }, { "retry-after": "120" })];
+    const unavailable = await client().listPods().catch((e) => e);
+    expect(unavailable).toBeInstanceOf(ServerError);
+    expect(unavailable).toMatchObject({ status: 503, retryAfterMs: 120_000, retryAfter: 120 });
+    expect(received).toHaveLength(1);
+
+    received = [];
+    replies = [(_, res) => json(res, 429, { title: "Too Many Requests", status: 429 }, { ratelimit: '"minute";r=0;t=3600' })];
+    const limited = await client().listPods().catch((e) => e);
+    expect(limited).toBeInstanceOf(RateLimitError);
+    expect(limited).toMatchObject({ retryAfterMs: 3_600_000, retryAfter: 3_600 });
+    expect(received).toHaveLength(1);
+
+    received = [];
+    replies = [(_, res) => json(res, 503, { title: "Unavailable", status: 503 }, { "retry-after": "2" })];
+    const lowerCap = await client({ maxRetryAfterMs: 1_000 }).listPods().catch((e) => e);
+    expect(lowerCap).toMatchObject({ status: 503, retryAfterMs: 2_000 });
+    expect(received).toHaveLength(1);
+  });
+});
+
+describe("redirects of a call that is not idempotent", () => {
+  const servers: http.Server[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    }
+  });
+  const listen = async (handler: http.RequestListener) => {
+    const s = http.createServer(handler);
+    servers.push(s);
+    await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  };
+  const closedPort = async () => {
+    const s = http.createServer();
+    await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+    return url;
+  };
+
+  it.each([307, 308])("never resends a POST answered %i towards an address that refuses the connection", async (status) => {
+    const refused = await closedPort();
+    replies = [(_, res) => { res.writeHead(status, { location: `${refused}/v2/wan-2-6-i2v/run` }); res.end(); }];
+    const error = await client().runModel("wan-2-6-i2v", video).catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.cause.code).toBe("ECONNREFUSED");
+    expect(received.map((r) => r.method)).toEqual(["POST"]);
+  });
+
+  it("follows 307 and 308 with the same method and body, 303 (and 301, 302 of a POST) with a GET", async () => {
+    const landed: Array<{ method: string; url: string; body: string; type?: string }> = [];
+    const target = await listen((req, res) => {
+      let body = "";
+      req.setEncoding("utf8").on("data", (chunk: string) => (body += chunk));
+      req.on("end", () => {
+        landed.push({ method: req.method!, url: req.url!, body, type: req.headers["content-type"] });
+        json(res, 200, { id: "job-2", status: "IN_QUEUE" });
+      });
+    });
+    for (const status of [307, 308, 303, 301, 302]) {
+      replies = [(_, res) => { res.writeHead(status, { location: `${target}/landing/${status}` }); res.end(); }];
+      const { data } = await client().runModel("wan-2-6-i2v", video);
+      expect(data.id).toBe("job-2");
+    }
+    const sent = JSON.stringify({ input: video });
+    expect(landed).toEqual([
+      { method: "POST", url: "/landing/307", body: sent, type: "application/json" },
+      { method: "POST", url: "/landing/308", body: sent, type: "application/json" },
+      { method: "GET", url: "/landing/303", body: "" },
+      { method: "GET", url: "/landing/301", body: "" },
+      { method: "GET", url: "/landing/302", body: "" },
+    ]);
+    expect(received).toHaveLength(5);
+  });
+
+  it("drops the key on a redirect to another origin, keeps it on the same one", async () => {
+    const elsewhere: Array<string | undefined> = [];
+    const port = new URL(await listen((req, res) => {
+      elsewhere.push(req.headers.authorization);
+      json(res, 200, { id: "job-3", status: "IN_QUEUE" });
+    })).port;
+    // Another port is another origin.
+    replies = [(_, res) => { res.writeHead(307, { location: `http://127.0.0.1:${port}/landing` }); res.end(); }];
+    await client().runModel("wan-2-6-i2v", video);
+    expect(elsewhere).toEqual([undefined]);
+    replies = [(_, res) => { res.writeHead(307, { location: "/landing" }); res.end(); }, (_, res) => json(res, 200, { id: "job-4", status: "IN_QUEUE" })];
+    const { data } = await client().runModel("wan-2-6-i2v", video);
+    expect(data.id).toBe("job-4");
+    expect(received.map((r) => [r.url, r.authorization])).toEqual([
+      ["/v2/wan-2-6-i2v/run", `Bearer ${KEY}`],
+      ["/v2/wan-2-6-i2v/run", `Bearer ${KEY}`],
+      ["/landing", `Bearer ${KEY}`],
+    ]);
+  });
+
+  it("stops after 20 redirects with a ConnectionError, sending the POST once", async () => {
+    let hops = 0;
+    const loop = await listen((_, res) => {
+      hops++;
+      res.writeHead(307, { location: "/again" });
+      res.end();
+    });
+    replies = [(_, res) => { res.writeHead(307, { location: `${loop}/again` }); res.end(); }];
+    const error = await client().runModel("wan-2-6-i2v", video).catch((e) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(received).toHaveLength(1);
+    expect(hops).toBe(20);
+  });
+});
+
+describe("maxResponseBytes", () => {
+  /** A 2xx body that never ends: what the server wrote is counted, and whether it was told to stop. */
+  const endless = () => {
+    const state = { sent: 0, closed: false };
+    const reply: Reply = (_, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.on("close", () => (state.closed = true));
+      res.write('{"pods":[');
+      const chunk = Buffer.from("0,".repeat(32_768));
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk)) state.sent += chunk.length;
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      pump();
+    };
+    return { state, reply };
+  };
+
+  /** A fetch that counts the body bytes the client took from the network. */
+  const counting = () => {
+    const counted = { bytes: 0 };
+    const fetch = async (request: Request) => {
+      const response = await globalThis.fetch(request);
+      if (response.body === null) return response;
+      const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform(chunk, out) { counted.bytes += chunk.byteLength; out.enqueue(chunk); } }));
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    return { counted, fetch };
+  };
+
+  it("ends a 2xx body that never ends with a typed error, having buffered no more than the limit and a chunk", async () => {
+    const limit = 1024 * 1024;
+    const { state, reply } = endless();
+    const { counted, fetch } = counting();
+    replies = [reply];
+    const started = Date.now();
+    const error = await client({ maxResponseBytes: limit, fetch, timeoutMs: 20_000 }).listPods().catch((e) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ kind: "response_too_large", status: 200, method: "GET", maxResponseBytes: limit });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // Read: the limit and the chunk that passed it; counted: one more chunk may wait in the counter's queue.
+    expect(counted.bytes).toBeGreaterThan(limit);
+    expect(counted.bytes).toBeLessThanOrEqual(limit + 2 * 64 * 1024);
+    expect(received).toHaveLength(1); // too large is no reason to ask again
+    // The connection is closed: the server stops writing, what it wrote stays within the socket buffers.
+    await expect.poll(() => state.closed, { timeout: 2_000 }).toBe(true);
+    const sentThen = state.sent;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(state.sent).toBe(sentThen);
+  });
+
+  it("stops at the default 64 MiB, with the platform fetch, and ends the connection", async () => {
+    const { state, reply } = endless();
+    replies = [reply];
+    const started = Date.now();
+    const error = await client({ timeoutMs: 30_000 }).listPods().catch((e) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error.maxResponseBytes).toBe(64 * 1024 * 1024);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    await expect.poll(() => state.closed, { timeout: 2_000 }).toBe(true);
+  });
+
+  it("refuses a body whose Content-Length is over the limit without reading it, per call", async () => {
+    const { counted, fetch } = counting();
+    replies = [(_, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": "2000" }); res.end(`{"pods":[]${" ".repeat(1_990)}}`); }];
+    const error = await client({ fetch }).listPods({}, { maxResponseBytes: 1_000 }).catch((e) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error.maxResponseBytes).toBe(1_000);
+    expect(counted.bytes).toBe(0);
+    const { data } = await client({ maxResponseBytes: 1_000 }).listPods({}, { maxResponseBytes: 4_000 });
+    expect(data.pods).toEqual([]);
+  });
+
+  it("reads a body of exactly the limit", async () => {
+    const body = `{"pods":[]${" ".repeat(990)}}`;
+    replies = [(_, res) => { res.writeHead(200, { "content-type": "application/json" }); res.end(body); }];
+    const { data } = await client({ maxResponseBytes: body.length }).listPods();
+    expect(data.pods).toEqual([]);
+  });
+
+  it("refuses a maxResponseBytes that is not a whole number of bytes, naming it", async () => {
+    for (const value of [NaN, -1, 0, 1.5]) {
+      expect(() => client({ maxResponseBytes: value })).toThrow(InvalidRequestError);
+      const error = await client().listPods({}, { maxResponseBytes: value }).catch((e) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error.field).toBe("maxResponseBytes");
+    }
+    expect(received).toHaveLength(0);
   });
 });
 

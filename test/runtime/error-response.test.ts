@@ -193,10 +193,33 @@ describe("RateLimitError.retryAfter", () => {
     expect(error.retryAfter).toBeLessThanOrEqual(31);
   });
 
+  it("comes, without Retry-After, from the reset of the RateLimit window used up (Retry-After first)", async () => {
+    const exhausted = { RateLimit: '"minute";r=0;t=12, "hour";r=0;t=1800, "day";r=40;t=80000' };
+    const error = (await errorFromResponse(problemResponse(429, {}, exhausted), REQUEST)) as RateLimitError;
+    expect(error).toMatchObject({ retryAfter: 1_800, retryAfterMs: 1_800_000 });
+    const both = (await errorFromResponse(problemResponse(429, {}, { ...exhausted, "Retry-After": "5" }), REQUEST)) as RateLimitError;
+    expect(both.retryAfterMs).toBe(5_000);
+    const left = (await errorFromResponse(problemResponse(429, {}, { RateLimit: '"minute";r=3;t=12' }), REQUEST)) as RateLimitError;
+    expect(left.retryAfterMs).toBeUndefined();
+  });
+
   it("is undefined without a usable Retry-After", async () => {
     const error = (await errorFromResponse(problemResponse(429, {}, { "Retry-After": "later" }), REQUEST)) as RateLimitError;
     expect(error.retryAfter).toBeUndefined();
     expect(error.retryAfterMs).toBeUndefined();
+  });
+});
+
+describe("ServerError.retryAfter", () => {
+  it("comes from a 503's Retry-After, seconds or date; a RateLimit header is no wait for a 5xx", async () => {
+    const seconds = (await errorFromResponse(problemResponse(503, {}, { "Retry-After": "120" }), REQUEST)) as ServerError;
+    expect(seconds).toBeInstanceOf(ServerError);
+    expect(seconds).toMatchObject({ retryAfter: 120, retryAfterMs: 120_000 });
+    expect(seconds.toJSON()).toMatchObject({ retryAfter: 120, retryAfterMs: 120_000 });
+    const date = (await errorFromResponse(problemResponse(503, {}, { "Retry-After": new Date(Date.now() + 30_500).toUTCString() }), REQUEST)) as ServerError;
+    expect(date.retryAfter).toBeGreaterThanOrEqual(29);
+    const limited = (await errorFromResponse(problemResponse(503, {}, { RateLimit: '"minute";r=0;t=12' }), REQUEST)) as ServerError;
+    expect(limited.retryAfterMs).toBeUndefined();
   });
 });
 

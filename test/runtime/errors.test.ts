@@ -11,6 +11,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   UnexpectedStatusError,
@@ -28,6 +29,13 @@ describe("errors without a response", () => {
     expect(error.toJSON()).toMatchObject({ cause: { name: "Error", message: "connect ECONNREFUSED 10.0.0.1:443", code: "ECONNREFUSED" } });
     const reset = new ConnectionError({ ...target, cause: { name: "SocketError", message: "other side closed", code: "UND_ERR_SOCKET" } });
     expect(reset.message).toBe("POST /v1/instances failed: other side closed (UND_ERR_SOCKET)");
+  });
+
+  it("ResponseTooLargeError says which limit the body passed", () => {
+    const error = new ResponseTooLargeError({ ...target, status: 200, maxResponseBytes: 1024 });
+    expect(error).toMatchObject({ kind: "response_too_large", name: "ResponseTooLargeError", status: 200, maxResponseBytes: 1024 });
+    expect(error.message).toBe("POST /v1/instances returned 200 with a body over maxResponseBytes (1024 bytes): the rest was not read");
+    expect(JSON.parse(JSON.stringify(error))).toEqual({ name: "ResponseTooLargeError", kind: "response_too_large", message: error.message, status: 200, ...target, maxResponseBytes: 1024 });
   });
 
   it("TimeoutError, AbortedError and InvalidRequestError carry their data", () => {
@@ -73,7 +81,7 @@ describe("the classes chosen by status", () => {
     expect(Object.getPrototypeOf(errorClass)).toBe(ApiError);
     // The kind is the error's own data; the class keeps nothing else visible.
     expect(Object.keys(error)[0]).toBe("kind");
-    expect(Object.getOwnPropertyNames(errorClass.prototype).sort()).toEqual(errorClass === RateLimitError ? ["constructor", "name", "toJSON"] : ["constructor", "name"]);
+    expect(Object.getOwnPropertyNames(errorClass.prototype).sort()).toEqual(errorClass === RateLimitError || errorClass === ServerError ? ["constructor", "name", "toJSON"] : ["constructor", "name"]);
   });
 
   it("keeps the kind an ApiError is given, and gives a plain one unexpected_status", () => {

@@ -4,6 +4,7 @@ import {
   parseRateLimit,
   parseRetryAfter,
   parseStructuredList,
+  requestedWaitMs,
 } from "../../templates/runtime/rate-limit.ts";
 
 const RATE_LIMIT = '"minute";r=0;t=12, "hour";r=2800;t=1812, "day";r=49500;t=45012';
@@ -184,5 +185,32 @@ describe("exhaustedWindowDelayMs", () => {
     expect(exhaustedWindowDelayMs(parseRateLimit(new Headers({ RateLimit: '"minute";r=1;t=12' })))).toBe(0);
     expect(exhaustedWindowDelayMs(parseRateLimit(new Headers({ RateLimit: '"minute";r=0' })))).toBe(0);
     expect(exhaustedWindowDelayMs(undefined)).toBe(0);
+  });
+});
+
+describe("requestedWaitMs", () => {
+  const now = Date.UTC(2030, 0, 1, 12, 0, 0);
+  const wait = (status: number, headers: Record<string, string>) => requestedWaitMs(status, new Headers(headers), now);
+
+  it("is Retry-After on a 429 or a 503, in seconds or as an HTTP date", () => {
+    expect(wait(429, { "Retry-After": "7" })).toBe(7_000);
+    expect(wait(503, { "Retry-After": "Tue, 01 Jan 2030 12:00:30 GMT" })).toBe(30_000);
+    expect(wait(503, { "Retry-After": "Tue, 01 Jan 2030 11:00:00 GMT" })).toBe(0);
+  });
+
+  it("is, on a 429 without Retry-After, the longest reset of a window used up", () => {
+    expect(wait(429, { RateLimit: '"minute";r=0;t=12, "hour";r=0;t=1812, "day";r=5;t=45012' })).toBe(1_812_000);
+    expect(wait(429, { RateLimit: '"minute";r=0;t=0' })).toBe(0);
+    expect(wait(429, { "Retry-After": "soon", RateLimit: '"minute";r=0;t=12' })).toBe(12_000);
+  });
+
+  it("is undefined when nothing is asked: no window used up, no reset given, another status", () => {
+    expect(wait(429, {})).toBeUndefined();
+    expect(wait(429, { RateLimit: '"minute";r=1;t=12' })).toBeUndefined();
+    expect(wait(429, { RateLimit: '"minute";r=0' })).toBeUndefined();
+    expect(wait(429, { RateLimit: "not a list ((" })).toBeUndefined();
+    expect(wait(503, { RateLimit: '"minute";r=0;t=12' })).toBeUndefined();
+    expect(wait(502, { "Retry-After": "7" })).toBeUndefined();
+    expect(wait(200, { "Retry-After": "7" })).toBeUndefined();
   });
 });

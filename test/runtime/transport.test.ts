@@ -1,13 +1,16 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
 import { inspect } from "node:util";
+import { gzipSync } from "node:zlib";
 import createClient from "openapi-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   AbortedError,
   ConnectionError,
   InvalidRequestError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
 } from "../../templates/runtime/errors.ts";
@@ -229,6 +232,32 @@ describe("retries", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("reads a 2xx body within the attempt: a GET whose body is cut is sent again, and its caller reads the whole of the next", async () => {
+    const server = await startServer((response, _request, count) => {
+      if (count > 1) return send(response, 200, '{"ok":true}');
+      response.writeHead(200, { "Content-Length": "50" });
+      response.write('{"ok":');
+      setTimeout(() => response.destroy(), 20);
+    });
+    const response = await createTransportFetch({ apiKey: API_KEY, ...NO_BACKOFF })(new Request(`${server.url}/v1/instances`));
+    expect(await response.json()).toEqual({ ok: true });
+    expect(response.url).toBe(`${server.url}/v1/instances`);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("sends again a GET whose body stalls past the timeout, but never a POST", async () => {
+    const server = await startServer((response, request) => {
+      if (server.requests.filter((r) => r.method === request.method).length > 1) return send(response, 200, "done");
+      response.writeHead(200);
+      response.write("start");
+    });
+    const transport = createTransportFetch({ apiKey: API_KEY, timeoutMs: 100, ...NO_BACKOFF });
+    expect(await (await transport(new Request(`${server.url}/v1/me`))).text()).toBe("done");
+    const error = await rejection(transport(new Request(`${server.url}/v1/instances`, { method: "POST", body: "{}" })));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(server.requests.map((request) => request.method)).toEqual(["GET", "GET", "POST"]);
+  });
+
   it("throws a ConnectionError once the retries of a failing GET are used up", async () => {
     const { fetch, requests } = injectedFetch(() => Promise.reject(new TypeError("fetch failed")));
     const error = await rejection(createTransportFetch({ apiKey: API_KEY, fetch, ...NO_BACKOFF })(new Request("https://api.example.com/v1/me")));
@@ -298,6 +327,53 @@ describe("429 and Retry-After", () => {
     expect(warn).toHaveBeenCalledTimes(1);
   });
 
+  it("waits Retry-After on 503, as seconds or an HTTP date", async () => {
+    vi.useFakeTimers({ now: Date.UTC(2030, 0, 1, 12, 0, 0) });
+    for (const form of ["seconds", "date"]) {
+      // The clock stands on a whole second: an HTTP date three seconds ahead is a wait of exactly 3 s.
+      const retryAfter = form === "seconds" ? "3" : new Date(Date.now() + 3_000).toUTCString();
+      const { fetch, requests } = injectedFetch((_request, call) =>
+        call === 1 ? new Response(null, { status: 503, headers: { "Retry-After": retryAfter } }) : new Response("ok"),
+      );
+      const promise = createTransportFetch({ apiKey: API_KEY, fetch, ...NO_BACKOFF })(new Request("https://api.example.com/v1/me"));
+      await vi.advanceTimersByTimeAsync(2_999);
+      expect(requests, retryAfter).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(requests, retryAfter).toHaveLength(2);
+      expect((await promise).status).toBe(200);
+    }
+  });
+
+  it("waits, on a 429 without Retry-After, for the longest reset of a RateLimit window used up", async () => {
+    vi.useFakeTimers();
+    const { fetch, requests } = injectedFetch((_request, call) =>
+      call === 1 ? new Response(null, { status: 429, headers: { RateLimit: '"minute";r=0;t=4, "second";r=0;t=1, "day";r=10;t=9000' } }) : new Response("ok"),
+    );
+    const promise = createTransportFetch({ apiKey: API_KEY, fetch, ...NO_BACKOFF })(new Request("https://api.example.com/v1/me"));
+    await vi.advanceTimersByTimeAsync(3_999);
+    expect(requests).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(requests).toHaveLength(2);
+    expect((await promise).status).toBe(200);
+  });
+
+  it("returns a 503 or a 429 whose asked wait exceeds maxRetryAfterMs, Retry-After first", async () => {
+    const answers = [
+      new Response(null, { status: 503, headers: { "Retry-After": "61" } }),
+      new Response(null, { status: 429, headers: { RateLimit: '"hour";r=0;t=3600' } }),
+      // Retry-After rules over RateLimit: this one is within the cap.
+      new Response(null, { status: 429, headers: { "Retry-After": "0", RateLimit: '"hour";r=0;t=3600' } }),
+    ];
+    const { fetch, requests } = injectedFetch((_request, call) => answers[call - 1] ?? new Response("ok"));
+    const warn = vi.fn();
+    const transport = createTransportFetch({ apiKey: API_KEY, fetch, logger: { warn }, ...NO_BACKOFF });
+    expect((await transport(new Request("https://api.example.com/v1/a"))).status).toBe(503);
+    expect((await transport(new Request("https://api.example.com/v1/b"))).status).toBe(429);
+    expect((await transport(new Request("https://api.example.com/v1/c"))).status).toBe(200);
+    expect(requests).toHaveLength(4);
+    expect(warn.mock.calls.map(([, fields]) => (fields as { requestedWaitMs: number }).requestedWaitMs)).toEqual([61_000, 3_600_000]);
+  });
+
   it("honours a lower maxRetryAfterMs", async () => {
     const server = await startServer((response) => send(response, 429, "", { "Retry-After": "2" }));
     const response = await createTransportFetch({ apiKey: API_KEY, maxRetryAfterMs: 1_000 })(new Request(`${server.url}/v1/me`));
@@ -351,6 +427,33 @@ describe("non-idempotent requests", () => {
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as ConnectionError).cause.code).toBe("ECONNREFUSED");
     expect(requests).toHaveLength(3);
+  });
+
+  it("never resends a POST answered 307 towards a closed port: only a refusal on the first hop proves it was not sent", async () => {
+    const refusedUrl = await closedPortUrl();
+    const server = await startServer((response) => send(response, 307, "", { Location: `${refusedUrl}/v1/instances` }));
+    const error = await rejection(createTransportFetch({ apiKey: API_KEY, ...NO_BACKOFF })(post(server.url)));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).cause.code).toBe("ECONNREFUSED");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("sends a POST refused after a redirect once, whatever fetch is given", async () => {
+    const refusedUrl = await closedPortUrl();
+    const server = await startServer((response) => send(response, 308, "", { Location: `${refusedUrl}/v1/instances` }));
+    const { fetch } = injectedFetch((request) => globalThis.fetch(request));
+    const error = await rejection(createTransportFetch({ apiKey: API_KEY, fetch, ...NO_BACKOFF })(post(server.url)));
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).cause.code).toBe("ECONNREFUSED");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("hands a 3xx on as it came when the caller asked for manual redirects", async () => {
+    const server = await startServer((response) => send(response, 307, "", { Location: "/elsewhere" }));
+    const request = new Request(`${server.url}/v1/instances`, { method: "POST", body: "{}", redirect: "manual" });
+    const response = await createTransportFetch({ apiKey: API_KEY, ...NO_BACKOFF })(request);
+    expect(response.status).toBe(307);
+    expect(server.requests.map((received) => received.url)).toEqual(["/v1/instances"]);
   });
 
   it.each(["ENOTFOUND", "EAI_AGAIN"])("resends a POST on %s", async (code) => {
@@ -422,6 +525,63 @@ describe("timeouts", () => {
     });
     await createTransportFetch({ apiKey: API_KEY, fetch, timeoutMs: 0 })(new Request("https://api.example.com/v1/me"));
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("maxResponseBytes", () => {
+  /** A 2xx body that never ends, counting the chunks the transport pulled. */
+  function endlessBody(chunkBytes: number) {
+    const pulled = { bytes: 0, cancelled: false };
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled.bytes += chunkBytes;
+        controller.enqueue(new Uint8Array(chunkBytes));
+      },
+      cancel() {
+        pulled.cancelled = true;
+      },
+    }, { highWaterMark: 0 });
+    return { pulled, body };
+  }
+
+  it("ends an endless 2xx body with a ResponseTooLargeError, having pulled the limit and one chunk at most", async () => {
+    const { pulled, body } = endlessBody(1_000);
+    const { fetch, requests } = injectedFetch(() => new Response(body));
+    const error = await rejection(createTransportFetch({ apiKey: API_KEY, fetch, maxResponseBytes: 10_500 })(new Request("https://api.example.com/v1/me")));
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ kind: "response_too_large", method: "GET", status: 200, maxResponseBytes: 10_500, url: "https://api.example.com/v1/me" });
+    expect((error as Error).message).toBe("GET /v1/me returned 200 with a body over maxResponseBytes (10500 bytes): the rest was not read");
+    expect(pulled).toEqual({ bytes: 11_000, cancelled: true });
+    expect(requests).toHaveLength(1);
+  });
+
+  it("refuses a Content-Length over the limit before reading, and takes the call's limit over the config's", async () => {
+    const { pulled, body } = endlessBody(1_000);
+    const { fetch } = injectedFetch(() => new Response(body, { headers: { "Content-Length": "5000" } }));
+    const error = await rejection(createTransportFetch({ apiKey: API_KEY, fetch, maxResponseBytes: 1_000_000 }, { maxResponseBytes: 4_999 })(new Request("https://api.example.com/v1/me")));
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(pulled).toEqual({ bytes: 0, cancelled: true });
+  });
+
+  it("counts the bytes of a compressed body once decoded: Content-Length is no measure of them", async () => {
+    const incompressible = randomBytes(1_000);
+    const bomb = gzipSync(Buffer.alloc(1_000_000));
+    const server = await startServer((response, request) => {
+      response.writeHead(200, { "Content-Encoding": "gzip", "Content-Length": String(request.url === "/bomb" ? bomb.length : gzipSync(incompressible).length) });
+      response.end(request.url === "/bomb" ? bomb : gzipSync(incompressible));
+    });
+    const transport = createTransportFetch({ apiKey: API_KEY, maxResponseBytes: 1_000 });
+    expect(gzipSync(incompressible).length).toBeGreaterThan(1_000);
+    expect(Buffer.from(await (await transport(new Request(`${server.url}/random`))).arrayBuffer())).toEqual(incompressible);
+    expect(bomb.length).toBeLessThan(1_000_000 / 100);
+    expect(await rejection(transport(new Request(`${server.url}/bomb`)))).toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it("leaves an error body to its own limit (64 KiB kept), whatever maxResponseBytes says", async () => {
+    const server = await startServer((response) => send(response, 500, "x".repeat(5_000)));
+    const response = await createTransportFetch({ apiKey: API_KEY, maxResponseBytes: 100 })(new Request(`${server.url}/v1/me`));
+    expect(response.status).toBe(500);
+    expect((await response.text()).length).toBe(5_000);
   });
 });
 

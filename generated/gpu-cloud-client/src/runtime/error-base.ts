@@ -20,6 +20,7 @@ export type ApiErrorKind =
   | "aborted"
   | "invalid_request"
   | "invalid_response"
+  | "response_too_large"
   | "job_failed"
   | "cost_limit";
 

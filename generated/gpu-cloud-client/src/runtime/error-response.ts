@@ -17,11 +17,11 @@ import {
   UnprocessableEntityError,
 } from "./errors.js";
 import type { ApiErrorInit } from "./errors.js";
-import { parseRateLimit, parseRetryAfter } from "./rate-limit.js";
+import { parseRateLimit, requestedWaitMs } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
 import { pathOf, sanitizeUrl } from "./urls.js";
 
-/** The statuses with a class of their own; 429 is a RateLimitError, other 5xx ServerErrors, the rest UnexpectedStatusErrors. */
+/** The statuses with a class of their own; 429 is a RateLimitError, 5xx ServerErrors, the rest UnexpectedStatusErrors. */
 const CLASS_BY_STATUS: ReadonlyMap<number, typeof ApiError> = new Map([
   [400, BadRequestError],
   [401, AuthenticationError],
@@ -86,9 +86,9 @@ export async function errorFromResponse(response: Response, request: ErrorReques
     operationId: request.operationId,
   };
 
-  if (status === 429) return new RateLimitError({ ...init, retryAfterMs: parseRetryAfter(response.headers.get("retry-after")) });
-  const errorClass = CLASS_BY_STATUS.get(status) ?? (status >= 500 && status <= 599 ? ServerError : UnexpectedStatusError);
-  return new errorClass(init);
+  if (status === 429) return new RateLimitError({ ...init, retryAfterMs: requestedWaitMs(status, response.headers) });
+  if (status >= 500 && status <= 599) return new ServerError({ ...init, retryAfterMs: requestedWaitMs(status, response.headers) });
+  return new (CLASS_BY_STATUS.get(status) ?? UnexpectedStatusError)(init);
 }
 
 /**

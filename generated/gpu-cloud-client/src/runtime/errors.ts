@@ -108,30 +108,54 @@ export class PermissionDeniedError extends ApiError { static { statusClass(this,
 export class NotFoundError extends ApiError { static { statusClass(this, "NotFoundError", "not_found"); } }
 export class ConflictError extends ApiError { static { statusClass(this, "ConflictError", "conflict"); } }
 export class UnprocessableEntityError extends ApiError { static { statusClass(this, "UnprocessableEntityError", "unprocessable"); } }
-/** Any 5xx. */
-export class ServerError extends ApiError { static { statusClass(this, "ServerError", "server"); } }
 /** A non-2xx status with no more specific class. */
 export class UnexpectedStatusError extends ApiError { static { statusClass(this, "UnexpectedStatusError", "unexpected_status"); } }
+
+/** Any 5xx; a 503 may say when to come back (`Retry-After`). */
+export class ServerError extends ApiError {
+  static {
+    statusClass(this, "ServerError", "server");
+  }
+
+  /** The wait a 503 asked for (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs?: number;
+  /** The same wait in whole seconds (rounded up). */
+  readonly retryAfter?: number;
+
+  constructor(init: ApiErrorInit & { retryAfterMs?: number | undefined }) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+    this.retryAfter = wholeSeconds(init.retryAfterMs);
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), retryAfterMs: this.retryAfterMs, retryAfter: this.retryAfter };
+  }
+}
 
 export class RateLimitError extends ApiError {
   static {
     statusClass(this, "RateLimitError", "rate_limit");
   }
 
-  /** From `Retry-After`, in milliseconds. */
+  /** The wait asked for, in milliseconds: `Retry-After`, else the reset of the `RateLimit` window used up. */
   readonly retryAfterMs?: number;
-  /** From `Retry-After`, in whole seconds (rounded up). */
+  /** The same wait in whole seconds (rounded up). */
   readonly retryAfter?: number;
 
-  constructor(init: ApiErrorInit & { retryAfterMs?: number }) {
+  constructor(init: ApiErrorInit & { retryAfterMs?: number | undefined }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
-    this.retryAfter = init.retryAfterMs === undefined ? undefined : Math.ceil(init.retryAfterMs / 1000);
+    this.retryAfter = wholeSeconds(init.retryAfterMs);
   }
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), retryAfterMs: this.retryAfterMs, retryAfter: this.retryAfter };
   }
+}
+
+function wholeSeconds(ms: number | undefined): number | undefined {
+  return ms === undefined ? undefined : Math.ceil(ms / 1000);
 }
 
 /** Only what is useful to diagnose a network failure: no request, no stack. */
@@ -222,6 +246,33 @@ function describeAbortReason(reason: unknown): string | undefined {
   if (reason instanceof AbortedError) return reason.reason;
   if (reason instanceof Error) return reason.message;
   return String(reason);
+}
+
+/**
+ * A 2xx body longer than `maxResponseBytes`: reading stopped there (the connection is dropped), so
+ * an endless or huge body never fills memory. Not retried: the next answer would be as long.
+ */
+export class ResponseTooLargeError extends SdkError {
+  static {
+    nameClass(this, "ResponseTooLargeError");
+  }
+
+  readonly status: number;
+  readonly method: string;
+  readonly url: string;
+  readonly maxResponseBytes: number;
+
+  constructor(init: { status: number; method: string; url: string; maxResponseBytes: number }) {
+    super("response_too_large", `${init.method} ${pathOf(init.url)} returned ${init.status} with a body over maxResponseBytes (${init.maxResponseBytes} bytes): the rest was not read`);
+    this.status = init.status;
+    this.method = init.method;
+    this.url = init.url;
+    this.maxResponseBytes = init.maxResponseBytes;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, maxResponseBytes: this.maxResponseBytes };
+  }
 }
 
 /** Bad input caught before any request was sent. */
