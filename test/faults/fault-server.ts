@@ -57,6 +57,9 @@ export interface Script {
   routes: Route[];
 }
 
+/** How long a connection with nothing sent on it must have been open to count as idle. */
+const IDLE_MS = 50;
+
 export class FaultServer {
   url = "";
   requests: FaultRequest[] = [];
@@ -69,6 +72,7 @@ export class FaultServer {
   #routeCounts = new Map<Route, number>();
   /** Open connections, each with the timers of its reply; `undefined` until a request arrived on it. */
   #sockets = new Map<net.Socket, Set<NodeJS.Timeout> | undefined>();
+  #acceptedAt = new WeakMap<net.Socket, number>();
   #loadedAt = Date.now();
 
   static async start(): Promise<FaultServer> {
@@ -121,10 +125,11 @@ export class FaultServer {
    */
   async dropIdle(ms: number): Promise<void> {
     const until = Date.now() + ms;
-    do {
-      for (const [socket, timers] of this.#sockets) if (timers === undefined) socket.destroy();
+    while (this.#sockets.size > this.openSockets && Date.now() < until) {
+      // One just opened may be a request on its way: only those idle a while go.
+      for (const [socket, timers] of this.#sockets) if (timers === undefined && Date.now() - this.#acceptedAt.get(socket)! >= IDLE_MS) socket.destroy();
       await new Promise((resolve) => setTimeout(resolve, 10));
-    } while (this.#sockets.size > this.openSockets && Date.now() < until);
+    }
   }
 
   /** Ends everything still open (after a case that failed to). */
@@ -151,6 +156,7 @@ export class FaultServer {
   #accept(socket: net.Socket): void {
     this.connections += 1;
     this.#sockets.set(socket, undefined);
+    this.#acceptedAt.set(socket, Date.now());
     socket.on("close", () => {
       for (const timer of this.#sockets.get(socket) ?? []) clearTimeout(timer);
       this.#sockets.delete(socket);

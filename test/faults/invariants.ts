@@ -3,6 +3,7 @@
  * submitted again once it may have reached a server, every error typed, no key anywhere an error
  * or a log line shows it, and nothing left running (timers, sockets, abort listeners, warnings).
  */
+import { createHook } from "node:async_hooks";
 import { getEventListeners } from "node:events";
 import type { FaultRequest } from "./fault-server.ts";
 import { leaks, surfacesOf } from "../support/secret-echoes.ts";
@@ -43,18 +44,28 @@ export function keyShown(errors: readonly unknown[], logLines: readonly string[]
   return leaks([...errors.flatMap((error) => surfacesOf(error)), ...logLines], needles);
 }
 
-/** The process's active handles and requests by kind (timers, sockets...). */
-export function activeResources(): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1;
-  return counts;
-}
+/** The kinds of resource a call may leave behind: timers and sockets (and their connects and lookups). */
+const TRACKED: ReadonlySet<string> = new Set(["Timeout", "TCPWRAP", "TCPCONNECTWRAP", "GETADDRINFOREQWRAP"]);
 
-/** Kinds of resource more numerous after than before. */
-export function resourcesLeft(before: Record<string, number>, after: Record<string, number>): string[] {
-  return Object.entries(after)
-    .filter(([kind, count]) => count > (before[kind] ?? 0))
-    .map(([kind, count]) => `${count - (before[kind] ?? 0)} ${kind}`);
+/**
+ * Records the timers and sockets created from now on, until each is destroyed; `alive()` lists
+ * those still there that keep the process running (an unref'd one, such as an idle pooled socket
+ * of the platform's fetch, does not). Destruction is reported a turn of the event loop late.
+ */
+export function trackResources(): { alive(): string[]; stop(): void } {
+  const live = new Map<number, { type: string; resource: { hasRef?: () => boolean } }>();
+  const hook = createHook({
+    init(id, type, _trigger, resource) {
+      if (TRACKED.has(type)) live.set(id, { type, resource: resource as { hasRef?: () => boolean } });
+    },
+    destroy(id) {
+      live.delete(id);
+    },
+  }).enable();
+  return {
+    alive: () => [...live.values()].filter(({ resource }) => resource.hasRef?.() !== false).map(({ type }) => type),
+    stop: () => void hook.disable(),
+  };
 }
 
 /** Abort listeners still attached to the caller's signal. */

@@ -16,8 +16,8 @@ const MIN_SECRET_TAIL = 4;
  * Replaces every occurrence of each non-empty secret with `[REDACTED]`. A server may echo a key
  * percent-encoded (in a URL), escaped (in JSON or HTML) or in base64 (a header or body it encoded,
  * `Bearer <key>` or `user:password` included), wholly or in part and with hex digits in either
- * case, so each character is matched in any of those spellings, and the base64 of a secret as
- * another secret. With `mayBeCut` (a raw body, kept only up to 64 KiB or cut by a dropped
+ * case, so each character is matched in any of those spellings, and its base64 in a few
+ * (base64Spellings). With `mayBeCut` (a raw body, kept only up to 64 KiB or cut by a dropped
  * connection) a start of a secret, MIN_SECRET_TAIL characters of it or more, ending the text is
  * blanked too, even one cut inside an escape. Matched by hand, not by a regular expression built
  * from the key: a long key makes one too deep to compile, and overlapping spellings (`\`, `\\`)
@@ -27,12 +27,13 @@ export function redactSecrets(text: string, secrets: readonly string[], options:
   let result = text;
   const given = [...new Set(secrets)].filter((s) => s.length > 0);
   if (given.length === 0) return result;
-  const all = new Set(given);
-  for (const secret of given) for (const encoded of base64Stretches(secret)) all.add(encoded);
   // Longest first, so a secret containing another is replaced whole.
-  for (const secret of [...all].sort((a, b) => b.length - a.length)) {
+  for (const secret of given.sort((a, b) => b.length - a.length)) {
     result = redactSpelled(result, spellingsOf(secret), options.mayBeCut === true) ?? redactLiteral(result, secret);
   }
+  const encoded = new Set<string>();
+  for (const secret of given) for (const spelling of base64Spellings(secret)) encoded.add(spelling);
+  for (const spelling of [...encoded].sort((a, b) => b.length - a.length)) result = result.split(spelling).join(REDACTED);
   return result;
 }
 
@@ -77,22 +78,27 @@ const base64Cache = new Map<string, string[]>();
  * The base64 characters (standard and URL-safe alphabets) that encode `secret` alone wherever it
  * stands in an encoded text: the text's bytes before it shift it by 0, 1 or 2 bytes within a
  * 3-byte group, and each shift gives one stretch (its edges, shared with the neighbours, left out).
+ * Each as it is, percent-encoded (`+`, `/`, `=` escaped, hex digits in either case) and with `/`
+ * JSON-escaped: matched as plain text, base64 being unlikely to be spelled character by character,
+ * and a match by hand on text such as `zzzz…` too slow for so many secrets.
  */
-function base64Stretches(secret: string): string[] {
+function base64Spellings(secret: string): string[] {
   const cached = base64Cache.get(secret);
   if (cached !== undefined) return cached;
   const bytes = new TextEncoder().encode(secret);
-  const stretches = new Set<string>();
+  const spellings = new Set<string>();
   for (const shift of [0, 1, 2]) {
     let binary = "\0".repeat(shift);
     for (const byte of bytes) binary += String.fromCharCode(byte);
     // Base64 character i holds bits 6i..6i+5: keep those that lie within the secret's bits.
     const stretch = btoa(binary).slice(Math.ceil((shift * 8) / 6), Math.floor(((shift + bytes.length) * 8) / 6));
     if (stretch.length < MIN_BASE64_CHARS) continue;
-    stretches.add(stretch);
-    stretches.add(stretch.replace(/\+/g, "-").replace(/\//g, "_"));
+    for (const alphabet of [stretch, stretch.replace(/\+/g, "-").replace(/\//g, "_")]) {
+      const percent = encodeURIComponent(alphabet);
+      spellings.add(alphabet).add(percent).add(percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase())).add(alphabet.replace(/\//g, "\\/"));
+    }
   }
-  const result = [...stretches];
+  const result = [...spellings];
   if (base64Cache.size >= 64) base64Cache.clear();
   base64Cache.set(secret, result);
   return result;
@@ -135,8 +141,8 @@ function spellingsOf(secret: string): SpelledSecret {
     if (anyCase) starts.add(text.toUpperCase().charCodeAt(0));
   }
   const spelled = { characters, starts };
-  // Clients are few and keys fixed (each with a few base64 stretches): a bound keeps the cache small.
-  if (spellingCache.size >= 64) spellingCache.clear();
+  // Clients are few and keys fixed: the cache stays small; a bound keeps it so anyway.
+  if (spellingCache.size >= 16) spellingCache.clear();
   spellingCache.set(secret, spelled);
   return spelled;
 }
@@ -146,8 +152,7 @@ const characterCache = new Map<string, Spelling[]>();
 /**
  * One character's spellings: itself, percent-encoded (UTF-8), `\uXXXX`, its JSON short escape,
  * its JSON pointer escape (`~1`), `+` for a space, and as HTML writes it (`&#39;`, `&#039;`,
- * `&#x27;`, `&apos;`). Shared between
- * secrets: a key has few distinct characters, its base64 at most 65.
+ * `&#x27;`, `&apos;`). Shared between secrets.
  */
 function characterSpellings(character: string): Spelling[] {
   const cached = characterCache.get(character);
