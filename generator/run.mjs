@@ -47,6 +47,9 @@ function bundleHash() {
   const esbuildManifest = path.join(REPO_ROOT, "node_modules", "esbuild", "package.json");
   hash.update(fs.readFileSync(esbuildManifest));
   hash.update(fs.readFileSync(new URL(import.meta.url)));
+  // The bundle has this checkout's path built in: a cache copied with node_modules to another
+  // checkout (a worktree) must not make that one generate from, and into, this one.
+  hash.update(`${GENERATOR_DIR}\0`);
   for (const file of sources()) hash.update(`${path.relative(GENERATOR_DIR, file)}\0`).update(fs.readFileSync(file));
   return hash.digest("hex").slice(0, 16);
 }

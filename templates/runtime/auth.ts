@@ -5,6 +5,7 @@
  */
 import { InvalidRequestError } from "./errors.js";
 import { isHeaderValue } from "./headers.js";
+import { registerSecrets } from "./redact.js";
 
 /** A token, or a function giving one (called before every request, e.g. to refresh it). */
 export type AccessToken = string | (() => string | Promise<string>);
@@ -65,6 +66,8 @@ export class Authenticator {
   constructor(spec: AuthSpec | undefined, given: Readonly<Record<string, unknown>>, extraHeaders: Record<string, string>, readEnv: (name: string) => string | undefined) {
     this.#spec = spec;
     this.#extra = extraHeaders;
+    // Errors made away from the transport (a job's failure, say) blank these too, for as long as the client lives.
+    registerSecrets(this.secrets);
     for (const [option, { env }] of Object.entries(spec?.credentials ?? {})) {
       const value = given[option] ?? readEnv(env);
       if (value === undefined || value === "") continue;

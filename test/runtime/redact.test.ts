@@ -90,4 +90,42 @@ describe("redactSecrets", () => {
     expect(redactSecrets(`you sent Bearer ${key.slice(0, 11)}`, [key], cut)).toBe("you sent Bearer [REDACTED]");
     expect(redactSecrets("ends in sk-", [key], cut)).toBe("ends in sk-");
   });
+
+  it("blanks a secret echoed HTML-escaped: named, decimal (PHP's zero-padded too) and hex entities, any case", () => {
+    const key = `k<e&y>"1'2`;
+    const spellings = [
+      "k&lt;e&amp;y&gt;&quot;1&#39;2",
+      "k&LT;e&AMP;y&GT;&QUOT;1&apos;2",
+      "k&lt;e&amp;y&gt;&quot;1&#039;2",
+      Array.from(key, (c) => `&#${c.charCodeAt(0)};`).join(""),
+      Array.from(key, (c) => `&#X${c.charCodeAt(0).toString(16).toUpperCase()};`).join(""),
+    ];
+    for (const spelling of spellings) expect(redactSecrets(`<p>you sent ${spelling}</p>`, [key]), spelling).toBe("<p>you sent [REDACTED]</p>");
+    expect(redactSecrets("k&lt;e&amp;y&gt;", [key], cut)).toBe("[REDACTED]");
+  });
+
+  it("blanks a secret's base64 (standard or URL-safe) wherever it stands in an encoded text, and nothing shorter", () => {
+    const key = "sk-live-0123456789abcdef";
+    for (const before of ["", "x", "xy", "Bearer ", "Authorization: Bearer "]) {
+      for (const encoding of ["base64", "base64url"] as const) {
+        const encoded = Buffer.from(`${before}${key} and after`).toString(encoding);
+        const redacted = redactSecrets(`echo ${encoded}`, [key]);
+        expect(redacted, `${before}|${encoding}`).toContain("[REDACTED]");
+        // What is left of the encoding decodes to no more than a character of the key at either edge.
+        const left = redacted.slice("echo ".length).split("[REDACTED]");
+        expect(left.join("").length, `${before}|${encoding}`).toBeLessThan(encoded.length - Buffer.from(key).toString("base64").length + 4);
+      }
+    }
+    // Basic credentials: the pair's base64 is a secret of its own, and an encoding of the header is blanked too.
+    const pair = "svc:pw-0123456789";
+    const token = Buffer.from(pair).toString("base64");
+    expect(redactSecrets(Buffer.from(`Authorization: Basic ${token}`).toString("base64"), [pair, token])).toContain("[REDACTED]");
+    // A key too short to tell from chance in base64 is only matched as it is.
+    expect(redactSecrets(Buffer.from("pin 1234 here").toString("base64"), ["1234"])).toBe(Buffer.from("pin 1234 here").toString("base64"));
+  });
+
+  it("blanks a secret in a JSON pointer (a field name in a validation problem's path)", () => {
+    const key = "sk/live~0123456789";
+    expect(redactSecrets("/pods/0/env/sk~1live~00123456789", [key])).toBe("/pods/0/env/[REDACTED]");
+  });
 });

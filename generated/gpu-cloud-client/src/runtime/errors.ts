@@ -4,11 +4,12 @@
  * `ApiError`, of the class its status picks (error-response.ts); the others tell why a call got
  * no usable response, or was never sent. Nothing secret may reach a message, a property, JSON or
  * `util.inspect` output, so errors never hold a Request, request headers or the API key: only
- * redacted response headers and plain data.
+ * redacted response headers and plain data (the base class blanks any echo left, error-base.ts).
  */
 import { SdkError, MAX_RAW_BODY_BYTES, nameClass } from "./error-base.js";
 import type { ApiErrorKind } from "./error-base.js";
 import type { RateLimitState } from "./rate-limit.js";
+import { redactRegisteredSecrets } from "./redact.js";
 import { pathOf } from "./urls.js";
 
 /** The kind of each class chosen by status: kept apart, so that no error or class shows more than before. */
@@ -322,8 +323,10 @@ export class ResponseValidationError extends SdkError {
     rawBody: string;
     problems: Array<{ path: string; message: string; keyword: string; schemaPath: string }>;
   }) {
-    const first = init.problems[0];
-    const more = init.problems.length > 1 ? ` (and ${init.problems.length - 1} more)` : "";
+    // A body's field names become the problems' paths: a server may have echoed the key in one.
+    const problems = init.problems.map((problem) => ({ ...problem, path: redactRegisteredSecrets(problem.path), message: redactRegisteredSecrets(problem.message) }));
+    const first = problems[0];
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
     // A status the contract does not list is the answer's fault, not its body's.
     const what = first?.keyword === "status" ? `, which ${first.message}` : ` with a body that does not match the contract: ${first ? `${first.path || "(body)"} ${first.message}` : "invalid"}`;
     super("invalid_response", `${init.method} ${pathOf(init.url)} returned ${init.status}${what}${more}`);
@@ -332,7 +335,7 @@ export class ResponseValidationError extends SdkError {
     this.url = init.url;
     this.operationId = init.operationId;
     this.rawBody = init.rawBody.slice(0, MAX_RAW_BODY_BYTES);
-    this.problems = init.problems;
+    this.problems = problems;
   }
 
   override toJSON(): Record<string, unknown> {
