@@ -65,8 +65,13 @@ function liveSecrets(): Array<readonly string[]> {
 /** `text` with the credentials of every live client blanked, in any spelling. */
 export function redactRegisteredSecrets(text: string, options: { mayBeCut?: boolean } = {}): string {
   if (registered.size === 0 || text === "") return text;
-  return redactSecrets(text, liveSecrets().flat(), options);
+  // A credential this short would blank ordinary words in every error of the process; the errors
+  // of its own client's calls are still redacted of it by the transport.
+  return redactSecrets(text, liveSecrets().flat().filter((secret) => secret.length >= MIN_REGISTERED_SECRET_CHARS), options);
 }
+
+/** The shortest credential blanked from every error of the process (see above). */
+const MIN_REGISTERED_SECRET_CHARS = 8;
 
 /** The shortest stretch of base64 blanked: shorter ones are too likely by chance (a short key has none). */
 const MIN_BASE64_CHARS = 8;
