@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { SourceFile } from "ts-morph";
+import type { IndentationText, SourceFile } from "ts-morph";
 import { Project } from "./emit/ts-morph.ts";
 import { baseErrorName, clientClassName, emitClient } from "./emit/client.ts";
 import { emitBin, emitJobs } from "./emit/jobs.ts";
@@ -26,6 +26,10 @@ import { readOlderDialects } from "./older-dialects.ts";
 import type { UnknownFormats } from "./emit/validators/keywords/format.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
+
+/** How the generated TypeScript is laid out: two spaces (ts-morph's `IndentationText.TwoSpaces`). */
+const TWO_SPACES = "  " as IndentationText;
+export const FORMAT = { indentSize: 2, convertTabsToSpaces: true } as const;
 
 export interface GenerateOptions extends ApiModelOptions {
   spec: string;
@@ -119,25 +123,27 @@ async function emitAll(
   const schemaSource = schemaTypes(contract);
   // Until it is awaited below, a failure must not count as unhandled.
   schemaSource.catch(() => undefined);
-  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
+  const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true }, manipulationSettings: { indentationText: TWO_SPACES } });
 
   const className = clientClassName(api);
   const validators = emitOperationValidators(contract, api, className, warnings, unknownFormats);
-  const sources: SourceFile[] = [emitClient(project, api, "src/client.ts", validators.names)];
+  // The two files that grow with the contract are printed formatted (test/generator/formatted.test.ts
+  // holds them to it): TypeScript's formatter would take as long as the rest of their emission.
+  const printed: SourceFile[] = [emitClient(project, api, "src/client.ts", validators.names), emitTypeAliases(project, api, "src/types.ts", className)];
+  const sources: SourceFile[] = [];
   const models = emitModels(project, api, "src/models.ts", validators.names);
   if (models) sources.push(models);
   const jobs = emitJobs(project, api, "src/jobs.ts", className, true);
   if (jobs) sources.push(jobs, emitBin(project, api, "src/bin.ts", className, true));
-  sources.push(emitTypeAliases(project, api, "src/types.ts", className));
   sources.push(emitIndex(project, api, className, Boolean(models)));
+  for (const source of sources) source.formatText(FORMAT);
 
   const files: OutputFile[] = [
     { path: "src/schema.ts", contents: tsHeader + (await schemaSource) },
     { path: "src/validators.ts", contents: tsHeader + validators.source },
     ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: tsHeader + validators.responseSource }]),
   ];
-  for (const source of sources) {
-    source.formatText({ indentSize: 2, convertTabsToSpaces: true });
+  for (const source of [...printed, ...sources]) {
     const path = source.getFilePath().replace(/^\//, "");
     // An executable's shebang must stay on the first line, before the header.
     const shebang = path === "src/bin.ts" ? "#!/usr/bin/env node\n" : "";

@@ -3,8 +3,8 @@
  * of contract text goes through the escaping helpers: descriptions through `docComment`, values
  * through `stringLiteral`, names through `identifier` and `propertyKey`.
  */
-import type { MethodDeclarationStructure, OptionalKind, Project, SourceFile, TypeAliasDeclarationStructure } from "ts-morph";
-import { Scope, VariableDeclarationKind } from "./ts-morph.ts";
+import type { ClassDeclarationStructure, CodeBlockWriter, WriterFunction, ImportDeclarationStructure, MethodDeclarationStructure, OptionalKind, Project, SourceFile, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
+import { Scope, StructureKind, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import { runtimeExports, schemaAliases } from "./types.ts";
@@ -37,12 +37,14 @@ export function baseErrorName(api: ApiModel, className: string): string {
 }
 
 export function emitClient(project: Project, api: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile {
-  const file = project.createSourceFile(fileName, "", { overwrite: true });
+  // The whole file as one structure, printed and parsed once: each insertion into a source file
+  // re-parses all of it, which over thousands of operations costs more than the rest of the run.
+  const statements: Array<string | StatementStructures | WriterFunction> = [];
   const className = clientClassName(api);
   const hasModels = api.modelEndpoints.length > 0 && api.operations.some((o) => o.modelRole);
   const hasOperations = api.operations.length > 0;
 
-  file.addImportDeclarations([
+  const imports = [
     { moduleSpecifier: "./runtime/client-core.js", namedImports: ["ClientCore"] },
     {
       moduleSpecifier: "./runtime/client-core.js",
@@ -54,17 +56,17 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
     // A document without operations (webhooks only) has no operation types to take from the schema.
     ...(hasOperations ? [{ moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] }] : []),
     ...(api.servers.some((s) => s.relative) ? [{ moduleSpecifier: "./runtime/errors.js", namedImports: ["InvalidRequestError"] }] : []),
-  ]);
+  ];
   const { security } = api;
   const credentialOptions = security.schemes.flatMap((scheme) => scheme.options.map((option) => ({ scheme, option })));
   if (credentialOptions.length > 0) {
     const usesTokens = security.schemes.some((s) => s.kind === "token");
-    file.addImportDeclaration({ moduleSpecifier: "./runtime/auth.js", isTypeOnly: true, namedImports: [...(usesTokens ? ["AccessToken"] : []), "AuthSpec"] });
+    imports.push({ moduleSpecifier: "./runtime/auth.js", isTypeOnly: true, namedImports: [...(usesTokens ? ["AccessToken"] : []), "AuthSpec"] });
   }
-  if (api.operations.some(hasBinaryBody)) file.addImportDeclaration({ moduleSpecifier: "./runtime/body.js", isTypeOnly: true, namedImports: ["BinaryBody"] });
+  if (api.operations.some(hasBinaryBody)) imports.push({ moduleSpecifier: "./runtime/body.js", isTypeOnly: true, namedImports: ["BinaryBody"] });
   if (hasModels) {
-    file.addImportDeclaration({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
-    if (validators) file.addImportDeclaration({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
+    imports.push({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
+    if (validators) imports.push({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
   }
   // Response validators live in their own module, imported only when validateResponses is on.
   const validatorImports = validators
@@ -74,9 +76,11 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
       })
     : [];
   const hasResponseValidators = validators !== undefined && api.operations.some((o) => validators.operations.get(o.operationId)?.response);
-  if (validatorImports.length) file.addImportDeclaration({ moduleSpecifier: "./validators.js", namedImports: [...new Set(validatorImports)].sort() });
+  if (validatorImports.length) imports.push({ moduleSpecifier: "./validators.js", namedImports: [...new Set(validatorImports)].sort() });
 
-  file.addInterface({
+  statements.push(...imports.map((declaration): ImportDeclarationStructure => ({ kind: StructureKind.ImportDeclaration, ...declaration })));
+  statements.push({
+    kind: StructureKind.Interface,
     name: `${className}Options`,
     isExported: true,
     extends: ["CoreOptions"],
@@ -104,34 +108,24 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
     ],
   });
   if (credentialOptions.length > 0) {
-    file.addVariableStatement({
+    statements.push({
+      kind: StructureKind.VariableStatement,
       declarationKind: VariableDeclarationKind.Const,
       docs: ["The contract's security schemes, where each credential comes from, and the requirement operations share."],
       declarations: [{ name: "AUTH", initializer: authLiteral(security) }],
     });
   }
 
-  // One insertion per kind: ts-morph re-parses the file on every insertion, so adding them one by
-  // one costs time quadratic in the number of operations.
-  file.addTypeAliases(api.operations.flatMap(operationTypes));
+  // Groups of statements apart, as in a file written by hand.
+  const blankLine = (writer: CodeBlockWriter) => writer.blankLineIfLastNot();
+  statements.push(blankLine, ...api.operations.flatMap(operationTypes).map((alias): TypeAliasDeclarationStructure => ({ kind: StructureKind.TypeAlias, ...alias })), blankLine);
 
-  file.addVariableStatement({
-    declarationKind: VariableDeclarationKind.Const,
-    declarations: [
-      {
-        name: "OPERATIONS",
-        initializer: (writer) => {
-          writer.write("{").newLine();
-          for (const operation of api.operations) {
-            writer.write(`${operation.methodName}: ${operationSpecLiteral(operation, security, validators?.operations.get(operation.operationId))},`).newLine();
-          }
-          writer.write("} as const satisfies Record<string, OperationSpec>");
-        },
-      },
-    ],
-  });
+  // Written out whole, indented as formatted: a statement in text is printed as it is.
+  const operationLines = api.operations.map((operation) => `  ${operation.methodName}: ${operationSpecLiteral(operation, security, validators?.operations.get(operation.operationId))},\n`);
+  statements.push(`const OPERATIONS = {\n${operationLines.join("")}} as const satisfies Record<string, OperationSpec>;`);
 
-  const classDeclaration = file.addClass({
+  const classDeclaration: ClassDeclarationStructure = {
+    kind: StructureKind.Class,
     name: className,
     isExported: true,
     extends: "ClientCore",
@@ -152,24 +146,27 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
           (writer) => {
             const credentials = credentialOptions.length > 0 ? `, credentials: { ${credentialOptions.map((c) => c.option.name).join(", ")} }` : "";
             writer.write("super(").newLine();
-            writer.write(`{ ...core, servers: { ${api.servers.map((s) => s.key).join(", ")} }${credentials} },`).newLine();
-            writer.write("{").newLine();
-            writer.write(`servers: { ${api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`).join(", ")} },`).newLine();
-            if (credentialOptions.length > 0) writer.write("auth: AUTH,").newLine();
-            writer.write(`packageName: ${stringLiteral(api.packageName)},`).newLine();
-            if (hasResponseValidators) {
-              writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
-            }
-            writer.write("},").newLine();
+            writer.indent(() => {
+              writer.write(`{ ...core, servers: ${objectText(api.servers.map((s) => s.key))}${credentials} },`).newLine();
+              writer.write("{").newLine();
+              writer.indent(() => {
+                writer.write(`servers: ${objectText(api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`))},`).newLine();
+                if (credentialOptions.length > 0) writer.write("auth: AUTH,").newLine();
+                writer.write(`packageName: ${stringLiteral(api.packageName)},`).newLine();
+                if (hasResponseValidators) {
+                  writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
+                }
+              });
+              writer.write("},").newLine();
+            });
             writer.write(");");
           },
         ],
       },
     ],
-  });
+  };
 
-  classDeclaration.addMethods(
-    api.operations.map((operation): OptionalKind<MethodDeclarationStructure> => {
+  classDeclaration.methods = api.operations.map((operation): OptionalKind<MethodDeclarationStructure> => {
     const names = typeNames(operation);
     const optional = !paramsRequired(operation);
     const inputCheck = hasModels && validators !== undefined ? modelInputCheck(operation) : [];
@@ -191,11 +188,11 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
         `return this.request(OPERATIONS.${operation.methodName}, ${hasParams(operation) ? "params" : "{}"}, options);`,
       ],
     };
-    }),
-  );
+  });
 
-  if (hasModels) addModelMethods(classDeclaration, api, Boolean(validators));
-  return file;
+  if (hasModels) classDeclaration.methods.push(...modelMethods(api, Boolean(validators)));
+  statements.push(classDeclaration);
+  return project.createSourceFile(fileName, { statements }, { overwrite: true });
 }
 
 
@@ -369,8 +366,14 @@ function modelInputCheck(operation: OperationModel): string[] {
   ];
 }
 
+/** An object literal on one line, from its members' text: `{ a, b }`, or `{}`. */
+function objectText(members: readonly string[]): string {
+  return members.length === 0 ? "{}" : `{ ${members.join(", ")} }`;
+}
+
 /** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */
-function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, api: ApiModel, validates: boolean): void {
+function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<MethodDeclarationStructure>> {
+  const methods: Array<OptionalKind<MethodDeclarationStructure>> = [];
   const byRole = (role: "run" | "runsync" | "status") => api.operations.find((o) => o.modelRole === role);
   const pathParameters = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path");
 
@@ -384,7 +387,7 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, a
     // A query parameter bounding the server's wait is filled from the call's timeout (ClientCore.serverWaitMs).
     const wait = operation.parameters.find((p) => p.serverWait !== undefined);
     const query = wait ? `query: { ${propertyKeyForValue(wait.name)}: this.serverWaitMs(options, ${wait.serverWait!.minimum}, ${wait.serverWait!.maximum}) }, ` : "";
-    classDeclaration.addMethod({
+    methods.push({
       name: methodName,
       isAsync: true,
       typeParameters: [{ name: "M", constraint: "ModelId" }],
@@ -411,7 +414,7 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, a
     if (parameters.length !== 2) {
       throw new ContractError(status.pointer, 'an operation with x-model-endpoint-role "status" needs exactly two path parameters (the model id, then the job id)');
     }
-    classDeclaration.addMethod({
+    methods.push({
       name: "getModelJob",
       isAsync: true,
       typeParameters: [{ name: "M", constraint: "ModelId" }],
@@ -428,4 +431,5 @@ function addModelMethods(classDeclaration: ReturnType<SourceFile["addClass"]>, a
       ],
     });
   }
+  return methods;
 }

@@ -10,8 +10,7 @@
  *   TypeScript resolves it.
  *
  * One change to its input: a `$ref` into a parameter's schema is handed to it as one to the
- * parameter (see `refsIntoParameters`). Its Redocly reads the document with the load stage's
- * settings (examples are data).
+ * parameter (see `refsIntoParameters`).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
@@ -19,7 +18,6 @@ import type * as Typescript from "typescript";
 import { ContractError } from "../errors.ts";
 import { parsePointer } from "../json-pointer.ts";
 import type { LoadedContract } from "../load.ts";
-import { REDOCLY_CONFIG } from "../load/redocly-config.ts";
 import { nameRecursiveArrays } from "./schema-types-recursion.ts";
 import { mediaTypeKind } from "../media-types.ts";
 
@@ -29,51 +27,69 @@ import { mediaTypeKind } from "../media-types.ts";
  * they are, whereas importing them as ES modules makes Node scan TypeScript's 9 MB for its export
  * names first (a fifth of a cold run).
  */
-let libraries:
-  | { openapiTS: typeof OpenapiTypescript.default; astToString: typeof OpenapiTypescript.astToString; ts: typeof Typescript; createRedoclyConfig: CreateRedoclyConfig }
-  | undefined;
+const require = createRequire(import.meta.url);
+let libraries: { openapiTypescript: typeof OpenapiTypescript; ts: typeof Typescript } | undefined;
 function load(): NonNullable<typeof libraries> {
-  if (libraries === undefined) {
-    const require = createRequire(import.meta.url);
-    const openapiTypescript = require("openapi-typescript") as typeof OpenapiTypescript;
-    // openapi-typescript takes a config of the Redocly it depends on (not the load stage's version).
-    const itsRedocly = createRequire(require.resolve("openapi-typescript"))("@redocly/openapi-core") as { createConfig: CreateRedoclyConfig };
-    libraries = {
-      openapiTS: openapiTypescript.default,
-      astToString: openapiTypescript.astToString,
-      ts: require("typescript") as typeof Typescript,
-      createRedoclyConfig: itsRedocly.createConfig,
-    };
-  }
+  libraries ??= { openapiTypescript: require("openapi-typescript") as typeof OpenapiTypescript, ts: require("typescript") as typeof Typescript };
   return libraries;
 }
 
-type RedoclyConfig = NonNullable<OpenapiTypescript.OpenAPITSOptions["redocly"]>;
-type CreateRedoclyConfig = (config: object, options?: { extends?: string[] }) => Promise<RedoclyConfig>;
-
 /** `src/schema.ts` of a loaded contract (without the header). */
 export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">): Promise<string> {
-  const { openapiTS, astToString, createRedoclyConfig, ts } = load();
+  const { openapiTypescript, ts } = load();
   // openapi-typescript may annotate its input: hand it a private copy of the frozen document.
-  const document = structuredClone(contract.document) as Parameters<typeof openapiTS>[0];
-  // Its own default (the minimal ruleset, unique operationIds), with example values left as data.
-  const redocly = await createRedoclyConfig({ ...REDOCLY_CONFIG, rules: { "operation-operationId-unique": { severity: "error" } } }, { extends: ["minimal"] });
+  const document = structuredClone(contract.document) as OpenapiTypescript.OpenAPI3;
   typeJsonContentParameters(document);
   refsIntoParameters(document);
-  const ast = await openapiTS(document, {
-    redocly,
-    // Its own lint's findings come back as the error below; printed, they would be a second line.
-    silent: true,
+  let ast: Typescript.Node[];
+  try {
+    ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document));
+  } catch (error) {
+    throw emitterFailure(error, contract.document);
+  }
+  return openapiTypescript.astToString(nameRecursiveArrays(ts, ast));
+}
+
+/**
+ * What `openapiTS()` hands its transform, with this generator's options. Its entry point is not
+ * used: it would lint and bundle the document again with its own Redocly (a third of the time on a
+ * large document), and the load stage has done both, with the findings located in the user's files.
+ */
+function transformContext(openapiTypescript: typeof OpenapiTypescript, document: OpenapiTypescript.OpenAPI3): OpenapiTypescript.GlobalContext {
+  return {
+    additionalProperties: false,
+    alphabetize: false,
+    arrayLength: false,
     // Properties with a `default` stay optional: the caller may leave them out.
     defaultNonNullable: false,
+    discriminators: openapiTypescript.scanDiscriminators(document, { silent: true }),
     // `type: object` with no properties accepts any object (JSON Schema), not none (`Record<string, never>`).
     emptyObjectsUnknown: true,
-    alphabetize: false,
+    enum: false,
+    enumValues: false,
+    conditionalEnums: false,
+    dedupeEnums: false,
+    excludeDeprecated: false,
+    exportType: false,
+    immutable: false,
+    rootTypes: false,
+    rootTypesNoSchemaPrefix: false,
+    rootTypesKeepCasing: false,
+    injectFooter: [],
+    pathParamsAsTypes: false,
+    postTransform: undefined,
+    propertiesRequiredByDefault: false,
+    // Read by its entry point only, never by the transform.
+    redoc: undefined as never,
+    silent: true,
+    inject: undefined,
     transform: openEnumType,
-  }).catch((error: unknown) => {
-    throw emitterFailure(error, contract.document);
-  });
-  return astToString(nameRecursiveArrays(ts, ast));
+    transformProperty: undefined,
+    makePathsEnum: false,
+    generatePathParams: false,
+    readWriteMarkers: false,
+    resolve: ($ref) => openapiTypescript.resolveRef(document, $ref, { silent: true }),
+  };
 }
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

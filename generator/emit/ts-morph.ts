@@ -8,7 +8,8 @@ import type * as TsMorph from "ts-morph";
 
 const tsMorph = createRequire(import.meta.url)("ts-morph") as typeof TsMorph;
 
-export const { Project, Scope, VariableDeclarationKind } = tsMorph;
+export const { Project, Scope, StructureKind, VariableDeclarationKind } = tsMorph;
 export type Project = TsMorph.Project;
 export type Scope = TsMorph.Scope;
 export type VariableDeclarationKind = TsMorph.VariableDeclarationKind;
+export type StructureKind = TsMorph.StructureKind;

