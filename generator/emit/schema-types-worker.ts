@@ -19,7 +19,8 @@ export type WorkerAnswer = { ok: true; text: string } | { ok: false; message: st
 console.error = () => undefined;
 
 parentPort?.once("message", (document: OpenApiDocument) => {
-  emitSchemaTypes({ document }).then(
+  // The message is this thread's own copy: no need for another.
+  emitSchemaTypes({ document }, { owned: true }).then(
     (text) => parentPort?.postMessage({ ok: true, text } satisfies WorkerAnswer),
     (error: unknown) =>
       parentPort?.postMessage({

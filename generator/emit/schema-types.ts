@@ -34,11 +34,14 @@ function load(): NonNullable<typeof libraries> {
   return libraries;
 }
 
-/** `src/schema.ts` of a loaded contract (without the header). */
-export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">): Promise<string> {
+/**
+ * `src/schema.ts` of a loaded contract (without the header). The document is changed on the way
+ * (see above), and openapi-typescript may annotate it: a copy of it is made, unless `owned` says
+ * the caller hands over a copy of its own (the worker's, which came through `postMessage`).
+ */
+export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">, { owned = false }: { owned?: boolean } = {}): Promise<string> {
   const { openapiTypescript, ts } = load();
-  // openapi-typescript may annotate its input: hand it a private copy of the frozen document.
-  const document = structuredClone(contract.document) as OpenapiTypescript.OpenAPI3;
+  const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
   typeJsonContentParameters(document);
   refsIntoParameters(document);
   let ast: Typescript.Node[];

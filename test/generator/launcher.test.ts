@@ -102,16 +102,29 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
   it("reports what openapi-typescript refuses in the worker as one located line", async () => {
     const worker = "generator/emit/schema-types-worker.ts";
     fs.copyFileSync(path.join(repoRoot, worker), path.join(workspace, worker));
-    // The load stage refuses a schema that is not one; past it (its check patched out of this
-    // copy), openapi-typescript meets it in the worker and throws its own error.
+    // The load stage refuses a schema that is not one; past it (broken in this copy, in the
+    // worker), openapi-typescript meets it and throws its own error.
     const emitter = path.join(workspace, "generator/emit/schema-types.ts");
     const source = fs.readFileSync(emitter, "utf8");
-    const breakSchema = `  refsIntoParameters(document);\n  (document as any).paths["/b"].get.responses["204"].content = { "application/json": { schema: "broken" } };\n`;
+    const breakSchema = `  refsIntoParameters(document);\n  (document as any).paths["/b"].get.responses["200"].content["application/json"].schema = "broken";\n`;
     expect(source).toContain("  refsIntoParameters(document);\n");
     fs.writeFileSync(emitter, source.replace("  refsIntoParameters(document);\n", breakSchema));
-    const spec = path.join(repoRoot, "test/fixtures/load/duplicate-operation-id.yaml");
-    const renamed = path.join(workspace, "one-operation-each.yaml");
-    fs.writeFileSync(renamed, fs.readFileSync(spec, "utf8").replace("operationId: getThing\n      responses:\n        \"204\": {description: ok}\n  /b:", "operationId: getOther\n      responses:\n        \"204\": {description: ok}\n  /b:"));
+    const renamed = path.join(workspace, "broken-in-worker.yaml");
+    fs.writeFileSync(
+      renamed,
+      [
+        "openapi: 3.1.0",
+        'info: {title: Broken, version: "1"}',
+        'servers: [{url: "https://broken.example.test"}]',
+        "paths:",
+        "  /b:",
+        "    get:",
+        "      operationId: getThing",
+        "      responses:",
+        '        "200": {description: ok, content: {application/json: {schema: {type: string}}}}',
+        "",
+      ].join("\n"),
+    );
     const failure = await run(process.execPath, [path.join(workspace, "generator/run.mjs"), "--spec", renamed, "--out", path.join(workspace, "out-9")], {
       cwd: workspace,
       env: { ...process.env, GPU_CLOUD_GENERATOR_CACHE: bundles },
@@ -120,9 +133,8 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(failure?.code).toBe(1);
-    // Located at the deepest node the user's document has (the content was added in the worker).
     expect(failure?.stderr).toBe(
-      `error: ${renamed}#/paths/~1b/get/responses/204: the type emitter (openapi-typescript) cannot process the document: Expected SchemaObject, received string\n`,
+      `error: ${renamed}#/paths/~1b/get/responses/200/content/application~1json: the type emitter (openapi-typescript) cannot process the document: Expected SchemaObject, received string\n`,
     );
   });
 });
