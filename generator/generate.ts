@@ -129,7 +129,8 @@ async function emitAll(
   const validators = emitOperationValidators(contract, api, className, warnings, unknownFormats);
   // The two files that grow with the contract are printed formatted (test/generator/formatted.test.ts
   // holds them to it): TypeScript's formatter would take as long as the rest of their emission.
-  const printed: SourceFile[] = [emitClient(project, api, "src/client.ts", validators.names), emitTypeAliases(project, api, "src/types.ts", className)];
+  const client = emitClient(api, validators.names);
+  const printed: SourceFile[] = [emitTypeAliases(project, api, "src/types.ts", className)];
   const sources: SourceFile[] = [];
   const models = emitModels(project, api, "src/models.ts", validators.names);
   if (models) sources.push(models);
@@ -142,6 +143,7 @@ async function emitAll(
     { path: "src/schema.ts", contents: tsHeader + (await schemaSource) },
     { path: "src/validators.ts", contents: tsHeader + validators.source },
     ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: tsHeader + validators.responseSource }]),
+    { path: "src/client.ts", contents: tsHeader + client },
   ];
   for (const source of [...printed, ...sources]) {
     const path = source.getFilePath().replace(/^\//, "");

@@ -3,7 +3,8 @@
  * of contract text goes through the escaping helpers: descriptions through `docComment`, values
  * through `stringLiteral`, names through `identifier` and `propertyKey`.
  */
-import type { ClassDeclarationStructure, CodeBlockWriter, WriterFunction, ImportDeclarationStructure, MethodDeclarationStructure, OptionalKind, Project, SourceFile, StatementStructures, TypeAliasDeclarationStructure } from "ts-morph";
+import type { ClassDeclarationStructure, ImportDeclarationStructure, MethodDeclarationStructure, OptionalKind, TypeAliasDeclarationStructure } from "ts-morph";
+import { BLANK_LINE, printStatements, type PrintableStatement } from "./print.ts";
 import { Scope, StructureKind, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
@@ -36,10 +37,9 @@ export function baseErrorName(api: ApiModel, className: string): string {
   return [`${className.replace(/Client$/, "")}Error`, `${className}Error`].find((name) => !taken.has(name)) ?? "SdkError";
 }
 
-export function emitClient(project: Project, api: ApiModel, fileName: string, validators?: ValidatorNames): SourceFile {
-  // The whole file as one structure, printed and parsed once: each insertion into a source file
-  // re-parses all of it, which over thousands of operations costs more than the rest of the run.
-  const statements: Array<string | StatementStructures | WriterFunction> = [];
+/** The module's text: ts-morph structures, printed by print.ts (they grow with the contract). */
+export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
+  const statements: PrintableStatement[] = [];
   const className = clientClassName(api);
   const hasModels = api.modelEndpoints.length > 0 && api.operations.some((o) => o.modelRole);
   const hasOperations = api.operations.length > 0;
@@ -117,10 +117,8 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
   }
 
   // Groups of statements apart, as in a file written by hand.
-  const blankLine = (writer: CodeBlockWriter) => writer.blankLineIfLastNot();
-  statements.push(blankLine, ...api.operations.flatMap(operationTypes).map((alias): TypeAliasDeclarationStructure => ({ kind: StructureKind.TypeAlias, ...alias })), blankLine);
+  statements.push(BLANK_LINE, ...api.operations.flatMap(operationTypes).map((alias): TypeAliasDeclarationStructure => ({ kind: StructureKind.TypeAlias, ...alias })), BLANK_LINE);
 
-  // Written out whole, indented as formatted: a statement in text is printed as it is.
   const operationLines = api.operations.map((operation) => `  ${operation.methodName}: ${operationSpecLiteral(operation, security, validators?.operations.get(operation.operationId))},\n`);
   statements.push(`const OPERATIONS = {\n${operationLines.join("")}} as const satisfies Record<string, OperationSpec>;`);
 
@@ -143,24 +141,7 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
               const message = `${s.key} is required outside a browser: the contract's server is relative (${s.url}), so pass an absolute http(s) URL`;
               return `if (${s.key} === undefined && !("location" in globalThis)) throw new InvalidRequestError(${stringLiteral(message)}, { field: ${stringLiteral(s.key)} });`;
             }),
-          (writer) => {
-            const credentials = credentialOptions.length > 0 ? `, credentials: { ${credentialOptions.map((c) => c.option.name).join(", ")} }` : "";
-            writer.write("super(").newLine();
-            writer.indent(() => {
-              writer.write(`{ ...core, servers: ${objectText(api.servers.map((s) => s.key))}${credentials} },`).newLine();
-              writer.write("{").newLine();
-              writer.indent(() => {
-                writer.write(`servers: ${objectText(api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`))},`).newLine();
-                if (credentialOptions.length > 0) writer.write("auth: AUTH,").newLine();
-                writer.write(`packageName: ${stringLiteral(api.packageName)},`).newLine();
-                if (hasResponseValidators) {
-                  writer.write(`loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`).newLine();
-                }
-              });
-              writer.write("},").newLine();
-            });
-            writer.write(");");
-          },
+          superCall(api, credentialOptions.map((c) => c.option.name), hasResponseValidators),
         ],
       },
     ],
@@ -192,7 +173,23 @@ export function emitClient(project: Project, api: ApiModel, fileName: string, va
 
   if (hasModels) classDeclaration.methods.push(...modelMethods(api, Boolean(validators)));
   statements.push(classDeclaration);
-  return project.createSourceFile(fileName, { statements }, { overwrite: true });
+  return printStatements(statements);
+}
+
+/** The constructor's call of ClientCore's: the options it was given, the contract's defaults. */
+function superCall(api: ApiModel, credentials: readonly string[], hasResponseValidators: boolean): string {
+  const given = credentials.length > 0 ? `, credentials: ${objectText(credentials)}` : "";
+  return [
+    "super(",
+    `  { ...core, servers: ${objectText(api.servers.map((s) => s.key))}${given} },`,
+    "  {",
+    `    servers: ${objectText(api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`))},`,
+    ...(credentials.length > 0 ? ["    auth: AUTH,"] : []),
+    `    packageName: ${stringLiteral(api.packageName)},`,
+    ...(hasResponseValidators ? [`    loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`] : []),
+    "  },",
+    ");",
+  ].join("\n");
 }
 
 

@@ -95,9 +95,9 @@ describe("blocks", () => {
   it("label a block only when a break inside uses the label", () => {
     const label = name("L1");
     const used = new Block().add(code`if (${name("v")}) break ${label};`);
-    expect(new Block().labeled(label, used).lines).toEqual(["L1: {", "  if (v) break L1;", "}"]);
+    expect(new Block().labeled(label, used).indented(0)).toEqual(["L1: {", "  if (v) break L1;", "}"]);
     const unused = new Block().add(code`if (${name("v")}.L1) return false;`);
-    expect(new Block().labeled(label, unused).lines).toEqual(["{", "  if (v.L1) return false;", "}"]);
+    expect(new Block().labeled(label, unused).indented(0)).toEqual(["{", "  if (v.L1) return false;", "}"]);
   });
 
   it("write interpolated strings as string literals, never as code", () => {

@@ -73,7 +73,9 @@ const CLOSE = raw("}");
 const ELSE = raw("} else {");
 
 export class Block {
+  /** The statements' lines, unindented; `depths` holds each one's nesting below the block. */
   readonly lines: string[] = [];
+  readonly depths: number[] = [];
   /** The identifiers the kept statements reference. */
   readonly names = new Set<string>();
   /** Set when the block ends in an unconditional jump: its target. */
@@ -93,6 +95,7 @@ export class Block {
     if (this.exit !== undefined) return this;
     for (const line of lines) {
       this.lines.push(line.text);
+      this.depths.push(0);
       for (const used of line.names) this.names.add(used);
     }
     return this;
@@ -109,7 +112,7 @@ export class Block {
   /** Another block's statements, in sequence. */
   append(other: Block): this {
     if (this.exit !== undefined) return this;
-    for (const line of other.lines) this.lines.push(line);
+    this.take(other, 0);
     this.takeNames(other);
     this.exit = other.exit;
     return this;
@@ -136,19 +139,35 @@ export class Block {
     if (inner.isEmpty || this.exit !== undefined) return this;
     // A `break label` that was emitted (labels are unique per function) lets the block complete.
     const used = inner.uses(label);
-    this.lines.push(used ? `${label.text}: {` : "{");
+    this.add(raw(used ? `${label.text}: {` : "{"));
     this.nest(inner);
-    this.lines.push("}");
+    this.add(CLOSE);
     if (inner.exit !== undefined && inner.exit !== label.text && !used) this.exit = inner.exit;
     return this;
   }
 
-  /** The inner block's statements one level deeper (never `push(...lines)`: no argument limit). */
+  /**
+   * The lines indented `depth` levels (two spaces each) below the block. Indentation is applied
+   * here, once: nesting only counts levels, so deep schemas do not copy their lines at each level.
+   */
+  indented(depth: number): string[] {
+    return this.lines.map((line, index) => (line === "" ? line : "  ".repeat(depth + this.depths[index]!) + line));
+  }
+
+  /** The inner block's statements one level deeper. */
   private nest(inner: Block): this {
     if (this.exit !== undefined) return this;
-    for (const line of inner.lines) this.lines.push(line === "" ? line : `  ${line}`);
+    this.take(inner, 1);
     this.takeNames(inner);
     return this;
+  }
+
+  /** Another block's lines, `deeper` levels further in (a loop, never `push(...lines)`: no argument limit). */
+  private take(other: Block, deeper: number): void {
+    for (let index = 0; index < other.lines.length; index++) {
+      this.lines.push(other.lines[index]!);
+      this.depths.push(other.depths[index]! + deeper);
+    }
   }
 
   private takeNames(other: Block): void {
@@ -187,7 +206,7 @@ export interface Declaration {
 export function functionDeclaration(declared: string, params: Code, returns: string, body: Block): Declaration {
   return {
     name: declared,
-    lines: [`function ${declared}(${params.text}): ${returns} {`, ...indent(body.lines), "}"],
+    lines: [`function ${declared}(${params.text}): ${returns} {`, ...body.indented(1), "}"],
     names: [...params.names, ...body.names],
   };
 }

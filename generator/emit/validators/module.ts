@@ -19,7 +19,7 @@ export function moduleText(available: readonly Declaration[], exported: Block, t
     for (const line of declaration.lines) code.push(line);
     code.push("");
   }
-  for (const line of exported.lines) code.push(line);
+  for (const line of exported.indented(0)) code.push(line);
   const values = RUNTIME_VALUES.filter((name) => names.has(name));
   const types = RUNTIME_TYPES.filter((name) => names.has(name)).map((name) => `type ${name}`);
   const imported = [...values, ...types];
