@@ -52,9 +52,9 @@ function expectNamesMatchText(declarations: readonly Declaration[]): void {
   for (const declaration of declarations) {
     const names = new Set(declaration.names);
     names.delete(declaration.name);
-    const referenced = referencedIn(declaration.lines);
+    const referenced = referencedIn(declaration.text.split("\n"));
     referenced.delete(declaration.name);
-    expect([...names].sort(), declaration.lines.join("\n")).toEqual([...referenced].sort());
+    expect([...names].sort(), declaration.text).toEqual([...referenced].sort());
   }
 }
 

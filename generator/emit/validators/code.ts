@@ -195,10 +195,10 @@ export class Scope {
   }
 }
 
-/** A module-level declaration of the emitted code, the name it declares and the names it references. */
+/** A module-level declaration of the emitted code: its text (lines without the last newline), the name it declares and the names it references. */
 export interface Declaration {
   name: string;
-  lines: readonly string[];
+  text: string;
   names: Iterable<string>;
 }
 
@@ -206,7 +206,8 @@ export interface Declaration {
 export function functionDeclaration(declared: string, params: Code, returns: string, body: Block): Declaration {
   return {
     name: declared,
-    lines: [`function ${declared}(${params.text}): ${returns} {`, ...body.indented(1), "}"],
+    // One string per declaration, not one per line: a large contract's module has millions of lines.
+    text: [`function ${declared}(${params.text}): ${returns} {`, ...body.indented(1), "}"].join("\n"),
     names: [...params.names, ...body.names],
   };
 }

@@ -50,14 +50,14 @@ export class ModuleConstants {
         this.declare(declared, code`const ${raw(declared)} = /* @__PURE__ */ new RegExp(${source}, ${unicode ? "u" : ""});`);
       } else {
         // The scan's own locals (`s`, `i`, `n`, …) reference nothing outside it.
-        this.declarations.push({ name: declared, lines: [`function ${declared}(s: string): boolean {`, ...indent(patternScan(scan)), "}"], names: [] });
+        this.declarations.push({ name: declared, text: [`function ${declared}(s: string): boolean {`, ...indent(patternScan(scan)), "}"].join("\n"), names: [] });
       }
     }
     return tester(name(declared));
   }
 
   private declare(declared: string, line: Code): void {
-    this.declarations.push({ name: declared, lines: [line.text], names: line.names });
+    this.declarations.push({ name: declared, text: line.text, names: line.names });
   }
 }
 

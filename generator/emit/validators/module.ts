@@ -16,7 +16,7 @@ export function moduleText(available: readonly Declaration[], exported: Block, t
   const { kept, names } = reachable(available, exported.names);
   const code: string[] = [];
   for (const declaration of kept) {
-    for (const line of declaration.lines) code.push(line);
+    code.push(declaration.text);
     code.push("");
   }
   for (const line of exported.indented(0)) code.push(line);
