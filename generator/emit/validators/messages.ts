@@ -72,5 +72,6 @@ function joinWords(words: string[]): string {
 }
 
 function truncate(text: string, max = 200): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
+  // ASCII: one character beyond Latin-1 would make V8 hold the whole module text at two bytes a character.
+  return text.length <= max ? text : `${text.slice(0, max)}...`;
 }
