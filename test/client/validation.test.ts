@@ -110,7 +110,7 @@ describe("validators and defaults exported by the package", () => {
 
   it("guards and validates", () => {
     expect(isPod(examplePod)).toBe(true);
-    expect(isPod({ ...examplePod, cluster: undefined })).toBe(false);
+    expect(isPod({ ...examplePod, runtime: "up" })).toBe(false);
     expect(validateImageToVideoInput({ prompt: "p", image: "https://i.example/a.png", size: "1920*1080" })).toEqual([]);
     expect(validateModelInput("wan-2-6-i2v", { prompt: 1 }).map((i) => i.path)).toContain("/prompt");
   });
