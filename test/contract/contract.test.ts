@@ -155,5 +155,11 @@ describe("the contract encodes the service description", () => {
     expect(example.status).toBe("FAILED");
     expect(schemaAt("#/components/schemas/FailedJob")(example)).toBe(true);
     expect(schemaAt("#/components/schemas/FailedJob")({ ...example, status: "COMPLETED" })).toBe(false);
+    // Each operation's example carries its own kind of id: sync- for runsync, none for run.
+    expect(schemaAt("#/components/schemas/SyncJob")(example)).toBe(true);
+    const queued = deref(document, document.paths["/v2/{model_endpoint_id}/run"].post.responses["400"]);
+    const queuedExample = Object.values<any>(queued.content["application/json"].examples)[0].value;
+    expect(schemaAt("#/components/schemas/FailedJob")(queuedExample)).toBe(true);
+    expect(queuedExample.id).not.toMatch(/^sync-/);
   });
 });
