@@ -51,10 +51,10 @@ new GpuCloudClient({ apiKey: "key" }).listPods().then((r) => console.log(r.data.
   },
   {
     id: "run-and-wait",
-    label: "one model, `runAndWait` (`flux-1-dev`)",
+    label: "one model, `runAndWait` (`black-forest-labs-flux-1-dev`)",
     code: `import { GpuCloudClient, runAndWait } from ${INDEX};
 const client = new GpuCloudClient({ apiKey: "key" });
-runAndWait(client, "flux-1-dev", { prompt: "A lighthouse at dawn" }).then((job) => console.log(job.output));`,
+runAndWait(client, "black-forest-labs-flux-1-dev", { prompt: "A lighthouse at dawn" }).then((job) => console.log(job.output));`,
   },
   {
     id: "everything",

@@ -156,15 +156,22 @@ export interface OperationModel {
   security: SecurityRequirement;
 }
 
-/** What a job of a model endpoint costs (`x-model-endpoints/<id>/pricing`). */
+/**
+ * What a job of a model endpoint costs (`x-model-endpoints/<id>/pricing`): the units are the
+ * product of input properties divided by `unitsPer` (seconds: `duration`; megapixels: `width` ×
+ * `height` / 1,000,000), times a rate, fixed or picked by an input property.
+ */
 export interface ModelPricing {
   currency: string;
   unit: string;
-  /** Input property whose value is the number of units. */
-  unitsFrom: string;
-  /** Input property whose value picks the rate. */
-  rateFrom: string;
-  rates: Record<string, number>;
+  /** Input properties whose values multiply into the number of units. */
+  unitsFrom: string[];
+  /** What the product is divided by (1 unless the contract says otherwise). */
+  unitsPer: number;
+  /** Input property whose value picks the rate in `rates`; absent with a fixed `rate`. */
+  rateFrom?: string;
+  rates?: Record<string, number>;
+  rate?: number;
   formula?: string;
 }
 
@@ -633,14 +640,30 @@ function readPricing(contract: LoadedContract, pricing: any, inputSchema: string
     return name;
   };
   if (typeof pricing.currency !== "string") throw new ContractError(`${at}/currency`, "must be a currency code");
-  if (!pricing.rates || typeof pricing.rates !== "object") throw new ContractError(`${at}/rates`, "must map each value to a price per unit");
-  for (const [value, rate] of Object.entries(pricing.rates)) {
-    if (typeof rate !== "number" || !(rate >= 0)) throw new ContractError(at + pointer("rates", value), "must be a non-negative number");
+  const nonNegative = (value: unknown, where: string) => {
+    if (typeof value !== "number" || !(value >= 0)) throw new ContractError(where, "must be a non-negative number");
+  };
+  const unitsFrom = Array.isArray(pricing.unitsFrom)
+    ? pricing.unitsFrom.map((entry: unknown, index: number) => property(`unitsFrom/${index}`, entry))
+    : [property("unitsFrom", pricing.unitsFrom)];
+  if (unitsFrom.length === 0) throw new ContractError(`${at}/unitsFrom`, "must name at least one input property");
+  const unitsPer = pricing.unitsPer ?? 1;
+  if (typeof unitsPer !== "number" || !(unitsPer > 0)) throw new ContractError(`${at}/unitsPer`, "must be a positive number (what the product of unitsFrom is divided by)");
+  if ((pricing.rate === undefined) === (pricing.rates === undefined)) {
+    throw new ContractError(at, "needs either a fixed `rate` or `rates` with `rateFrom` (the input property that picks one), not both");
   }
+  if (pricing.rate !== undefined) {
+    nonNegative(pricing.rate, `${at}/rate`);
+    if (pricing.rateFrom !== undefined) throw new ContractError(`${at}/rateFrom`, "picks a rate in `rates`; a fixed `rate` needs none");
+    return { currency: pricing.currency, unit: String(pricing.unit ?? "unit"), unitsFrom, unitsPer, rate: pricing.rate, formula: pricing.formula };
+  }
+  if (!pricing.rates || typeof pricing.rates !== "object") throw new ContractError(`${at}/rates`, "must map each value to a price per unit");
+  for (const [value, rate] of Object.entries(pricing.rates)) nonNegative(rate, at + pointer("rates", value));
   return {
     currency: pricing.currency,
     unit: String(pricing.unit ?? "unit"),
-    unitsFrom: property("unitsFrom", pricing.unitsFrom),
+    unitsFrom,
+    unitsPer,
     rateFrom: property("rateFrom", pricing.rateFrom),
     rates: pricing.rates,
     formula: pricing.formula,

@@ -53,12 +53,18 @@ export function estimateCost(catalog: ModelCatalog, model: string, input: unknow
     });
   }
   const complete = (catalog.withDefaults?.(model, input) ?? input) as Record<string, unknown>;
-  const units = complete?.[pricing.unitsFrom];
-  const rateKey = complete?.[pricing.rateFrom];
-  const rate = typeof rateKey === "string" && Object.hasOwn(pricing.rates, rateKey) ? pricing.rates[rateKey] : undefined;
-  if (typeof units !== "number" || !Number.isFinite(units) || rate === undefined) return undefined;
+  let product = 1;
+  for (const field of pricing.unitsFrom) {
+    const value = complete?.[field];
+    if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+    product *= value;
+  }
+  const rateKey = pricing.rateFrom === undefined ? undefined : complete?.[pricing.rateFrom];
+  const rate =
+    pricing.rate ?? (typeof rateKey === "string" && pricing.rates !== undefined && Object.hasOwn(pricing.rates, rateKey) ? pricing.rates[rateKey] : undefined);
+  if (rate === undefined) return undefined;
   // Rounded to a millionth of a dollar: 0.1 × 5 is 0.5, not 0.5000000000000001.
-  return Math.round(rate * units * 1e6) / 1e6;
+  return Math.round(((rate * product) / pricing.unitsPer) * 1e6) / 1e6;
 }
 
 export function enforceCostLimit(catalog: ModelCatalog, model: string, inputs: readonly unknown[], maxCostUsd: number | undefined): void {

@@ -31,14 +31,19 @@ export interface JobClient {
 /** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */
 export const OUTPUT_URL_FIELDS: readonly string[] = ["video_url", "image_url", "audio_url"];
 
+/** Units × rate: the product of `unitsFrom`'s input values over `unitsPer`, times `rate` or the rate `rateFrom` picks in `rates`. */
 export interface ModelPricing {
   readonly currency: string;
   readonly unit: string;
-  /** Input property holding the number of units (e.g. `duration`). */
-  readonly unitsFrom: string;
-  /** Input property choosing the rate (e.g. `size`). */
-  readonly rateFrom: string;
-  readonly rates: Readonly<Record<string, number>>;
+  /** Input properties whose values multiply into the units (e.g. `duration`; `width`, `height`). */
+  readonly unitsFrom: readonly string[];
+  /** What the product is divided by (1,000,000 for megapixels). */
+  readonly unitsPer: number;
+  /** Input property choosing the rate in `rates` (e.g. `size`). */
+  readonly rateFrom?: string | undefined;
+  readonly rates?: Readonly<Record<string, number>> | undefined;
+  /** A fixed rate per unit, when no input property chooses one. */
+  readonly rate?: number | undefined;
 }
 
 export interface ModelEndpointInfo {

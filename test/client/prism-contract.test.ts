@@ -37,7 +37,7 @@ const calls = {
   deleteRegistry: (o?: object) => client.deleteRegistry({ path: { id: "9x4m2p7v" } }, o),
   runSync: (o?: object) =>
     client.runSync({ path: { model_endpoint_id: "wan-2-6-i2v" }, body: { input: { prompt: "a fox", image: "https://images.example.org/fox.jpg" } } }, o),
-  run: (o?: object) => client.run({ path: { model_endpoint_id: "flux-1-dev" }, body: { input: { prompt: "a lighthouse" } } }, o),
+  run: (o?: object) => client.run({ path: { model_endpoint_id: "black-forest-labs-flux-1-dev" }, body: { input: { prompt: "a lighthouse" } } }, o),
   getJobStatus: (o?: object) => client.getJobStatus({ path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } }, o),
 };
 
@@ -103,7 +103,7 @@ describe("the generated client against the Prism mock", () => {
     expect(job.output?.video_url).toMatch(/^https:/);
     const { data: queued } = await client.runModel("some-unlisted-model", { anything: true });
     expect(queued.id).toBeTruthy();
-    const { data: polled } = await client.getModelJob("flux-1-dev", queued.id);
+    const { data: polled } = await client.getModelJob("black-forest-labs-flux-1-dev", queued.id);
     expect(polled.status).toBeTruthy();
   });
 

@@ -22,7 +22,7 @@ export async function typeUsage(client: GpuCloudClient): Promise<void> {
   const cost: number | undefined = video.output?.cost;
   // @ts-expect-error a video model has no image_url
   void video.output?.image_url;
-  const { data: image } = await client.getModelJob("flux-1-dev", "job-1");
+  const { data: image } = await client.getModelJob("black-forest-labs-flux-1-dev", "job-1");
   const imageUrl: string | undefined = image.output?.image_url;
 
   // Unknown model: untyped input still works.

@@ -95,7 +95,7 @@ describe("the contract encodes the service description", () => {
 
   it("gives request examples that each fit a known model's input exactly", () => {
     const examples = document.components.requestBodies.RunRequest.content["application/json"].examples;
-    const modelOf: Record<string, string> = { imageToVideo: "wan-2-6-i2v", image: "flux-1-dev" };
+    const modelOf: Record<string, string> = { imageToVideo: "wan-2-6-i2v", image: "black-forest-labs-flux-1-dev" };
     expect(Object.keys(examples).sort()).toEqual(Object.keys(modelOf).sort());
     for (const [name, example] of Object.entries<any>(examples)) {
       const validate = schemaAt(document["x-model-endpoints"][modelOf[name]!].input.$ref);

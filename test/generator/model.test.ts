@@ -63,3 +63,37 @@ describe("the stages", () => {
     for (const file of others) expect(fs.readFileSync(path.join(emitDir, file), "utf8"), file).not.toMatch(/from "\.\.\/load\.ts"|LoadedContract/);
   });
 });
+
+describe("x-model-endpoints pricing", () => {
+  const contract = fileURLToPath(new URL("../../openapi/openapi.yaml", import.meta.url));
+  const text = fs.readFileSync(contract, "utf8");
+  const variant = async (from: string, to: string) => {
+    expect(text).toContain(from);
+    const scratch = path.join(path.dirname(contract), "..", ".tmp");
+    fs.mkdirSync(scratch, { recursive: true });
+    const dir = fs.mkdtempSync(path.join(scratch, "pricing-"));
+    try {
+      const file = path.join(dir, "openapi.yaml");
+      fs.writeFileSync(file, text.replace(from, to));
+      return buildModel(await loadContract(file));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("reads a rate picked by an input property, and a fixed rate over a product of properties", async () => {
+    const api = buildModel(await loadContract(contract));
+    const pricing = Object.fromEntries(api.modelEndpoints.map((m) => [m.id, m.pricing]));
+    expect(pricing["wan-2-6-i2v"]).toMatchObject({ unit: "second", unitsFrom: ["duration"], unitsPer: 1, rateFrom: "size", rates: { "1280*720": 0.1, "1920*1080": 0.15 } });
+    expect(pricing["black-forest-labs-flux-1-dev"]).toMatchObject({ unit: "megapixel", unitsFrom: ["width", "height"], unitsPer: 1_000_000, rate: 0.02 });
+  });
+
+  it.each([
+    ["      rate: 0.02\n", "      rate: 0.02\n      rates: { a: 1 }\n", /x-model-endpoints\/black-forest-labs-flux-1-dev\/pricing: needs either a fixed `rate` or `rates`/],
+    ["      unitsPer: 1000000\n", "      unitsPer: 0\n", /pricing\/unitsPer: must be a positive number/],
+    ["      unitsFrom: [/width, /height]\n", "      unitsFrom: [/width, /depth]\n", /pricing\/unitsFrom\/1: the input schema ImageInput has no property "depth"/],
+    ["      rate: 0.02\n", "      rate: -1\n", /pricing\/rate: must be a non-negative number/],
+  ])("refuses a pricing it cannot compute, located (%#)", async (from, to, message) => {
+    await expect(variant(from, to)).rejects.toThrow(message);
+  });
+});

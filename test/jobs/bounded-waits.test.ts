@@ -16,7 +16,7 @@ import {
 } from "../../generated/gpu-cloud-client/src/index.ts";
 import { startRecordingServer, type RecordingServer, type Reply } from "../support/recording-server.ts";
 
-const MODEL = "flux-1-dev";
+const MODEL = "black-forest-labs-flux-1-dev";
 const DAY_MS = 24 * 3600 * 1000;
 
 let server: RecordingServer | undefined;

@@ -88,7 +88,8 @@ describe("the gpu-cloud-client command", () => {
 
   it("estimates the cost with the contract's pricing and defaults", async () => {
     expect((await cli(["estimate", "wan-2-6-i2v", "--set", "duration=10", "--set", "size=1920*1080"])).stdout).toBe("wan-2-6-i2v: 1.50 USD\n");
-    expect((await cli(["estimate", "flux-1-dev", "--set", "prompt=x"])).stdout).toContain("cannot be estimated");
+    expect((await cli(["estimate", "black-forest-labs-flux-1-dev", "--set", "prompt=x", "--json"])).stdout).toContain("0.020972");
+    expect((await cli(["estimate", "some-unlisted-model", "--set", "prompt=x"])).stdout).toContain("cannot be estimated");
   });
 
   it("exits 4 before any request when the estimate is over --max-cost", async () => {

@@ -382,8 +382,20 @@ describe("cost first", () => {
 
   it("refuses maxCostUsd for a model without pricing rather than guess", async () => {
     await startFake();
-    await expect(runAndWait(client, "flux-1-dev", { prompt: "p" }, { maxCostUsd: 10 })).rejects.toBeInstanceOf(CostLimitError);
-    expect(estimateCost("flux-1-dev", { prompt: "p" })).toBeUndefined();
+    await expect(runAndWait(client, "some-unlisted-model", { prompt: "p" }, { maxCostUsd: 10 })).rejects.toBeInstanceOf(CostLimitError);
+    expect(estimateCost("some-unlisted-model", { prompt: "p" })).toBeUndefined();
+    expect(fake.log).toEqual([]);
+  });
+
+  it("prices the image model per megapixel, from width and height (defaults 1024)", async () => {
+    // 1024 × 1024 = 1.048576 megapixels at 0.02 USD: 0.02097152, rounded to a millionth.
+    expect(estimateCost("black-forest-labs-flux-1-dev", { prompt: "p" })).toBe(0.020972);
+    expect(estimateCost("black-forest-labs-flux-1-dev", { prompt: "p", width: 512, height: 768 })).toBe(0.007864);
+    await startFake();
+    const twoLarge = [{ prompt: "a", width: 1536, height: 1536 }, { prompt: "b", width: 1536, height: 1536 }];
+    // 2 × 2.359296 MP × 0.02 = 0.09437184 USD: over a 0.09 limit, nothing is sent.
+    await expect(runMany(client, "black-forest-labs-flux-1-dev", twoLarge, { maxCostUsd: 0.09 })).rejects.toBeInstanceOf(CostLimitError);
+    expect(fake.log).toEqual([]);
   });
 });
 
@@ -592,7 +604,7 @@ describe("deadlines, in real time against a scripted server", () => {
         res.end(JSON.stringify(over ? { title: "Too Many Requests", status: 429, detail: "second window" } : { id: `job-${seen}`, status: "COMPLETED", output: { image_url: "https://files.example/x.png", cost: 0.01 } }));
       }, seen === 1 ? 300 : 10);
     });
-    const batch = await runMany(batchClient, "flux-1-dev", Array.from({ length: 8 }, (_, n) => ({ prompt: `p${n}` })), { concurrency: 4 });
+    const batch = await runMany(batchClient, "black-forest-labs-flux-1-dev", Array.from({ length: 8 }, (_, n) => ({ prompt: `p${n}` })), { concurrency: 4 });
     expect(batch.succeeded).toBe(8);
     expect(refused).toBe(0);
   });

@@ -31,7 +31,7 @@ it("runs 20 jobs at concurrency 20 under one signal without a warning, and leave
   const removed = vi.spyOn(controller.signal, "removeEventListener");
   try {
     const inputs = Array.from({ length: 20 }, (_, n) => ({ prompt: `p${n}` }));
-    const batch = await runMany(client, "flux-1-dev", inputs, { concurrency: 20, intervalMs: 10, signal: controller.signal });
+    const batch = await runMany(client, "black-forest-labs-flux-1-dev", inputs, { concurrency: 20, intervalMs: 10, signal: controller.signal });
     expect(batch.succeeded).toBe(20);
     // Warnings are emitted on the next tick.
     await new Promise((resolve) => setImmediate(resolve));

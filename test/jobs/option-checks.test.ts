@@ -79,6 +79,6 @@ it("accepts what makes sense: Infinity where it means no limit", async () => {
     getModelJob: async () => ({ data: { id: "j", status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined }),
   };
   const options = { timeoutMs: Infinity, backoffAfterMs: Infinity, maxIntervalMs: Infinity, intervalMs: 1, backoffFactor: 1, concurrency: 3, maxCostUsd: 0 };
-  await expect(runMany(stub as never, "flux-1-dev" as never, [], { ...options, maxCostUsd: undefined })).resolves.toMatchObject({ items: [] });
-  await expect(waitForJob(stub as never, "flux-1-dev" as never, "j", options)).resolves.toMatchObject({ status: "COMPLETED" });
+  await expect(runMany(stub as never, "black-forest-labs-flux-1-dev" as never, [], { ...options, maxCostUsd: undefined })).resolves.toMatchObject({ items: [] });
+  await expect(waitForJob(stub as never, "black-forest-labs-flux-1-dev" as never, "j", options)).resolves.toMatchObject({ status: "COMPLETED" });
 });

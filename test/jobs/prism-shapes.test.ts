@@ -32,9 +32,9 @@ describe("job helpers against the Prism mock", () => {
   });
 
   it("waitForJob and runMany", async () => {
-    const result = await waitForJob(client, "flux-1-dev", "6c1b3a9e", { intervalMs: 10 });
+    const result = await waitForJob(client, "black-forest-labs-flux-1-dev", "6c1b3a9e", { intervalMs: 10 });
     expect(result.status).toBe("COMPLETED");
-    const batch = await runMany(client, "flux-1-dev", [{ prompt: "a" }, { prompt: "b", width: 512, height: 512 }], { intervalMs: 10 });
+    const batch = await runMany(client, "black-forest-labs-flux-1-dev", [{ prompt: "a" }, { prompt: "b", width: 512, height: 512 }], { intervalMs: 10 });
     expect(batch.succeeded).toBe(2);
   });
 });

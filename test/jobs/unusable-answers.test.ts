@@ -9,7 +9,7 @@ import { GpuCloudClient, InvalidRequestError, UnexpectedResponseError, runAndWai
 import { startRecordingServer, type RecordingServer, type Reply } from "../support/recording-server.ts";
 
 const KEY = "sk-unusable-answers-7f3a9c";
-const MODEL = "flux-1-dev";
+const MODEL = "black-forest-labs-flux-1-dev";
 const json = (body: string, status = 200): Reply => ({ status, headers: { "content-type": "application/json" }, body });
 
 /** The answers that carry no job: [what, reply]. */

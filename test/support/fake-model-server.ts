@@ -60,8 +60,11 @@ export function fakeCost(model: string, input: Record<string, unknown>): number 
   const pricing = models[model]?.pricing;
   if (!pricing) return 0.025;
   const complete = withDefaults(model, input);
-  const rate = pricing.rates[String(complete[pricing.rateFrom.slice(1)])];
-  return Math.round(rate * Number(complete[pricing.unitsFrom.slice(1)]) * 1e6) / 1e6;
+  // The contract's pricing as written: one pointer or several (multiplied), over unitsPer, at a fixed rate or one rateFrom picks.
+  const pointers: string[] = Array.isArray(pricing.unitsFrom) ? pricing.unitsFrom : [pricing.unitsFrom];
+  const units = pointers.reduce((product, at) => product * Number(complete[at.slice(1)]), 1) / (pricing.unitsPer ?? 1);
+  const rate = pricing.rate ?? pricing.rates[String(complete[pricing.rateFrom.slice(1)])];
+  return Math.round(rate * units * 1e6) / 1e6;
 }
 
 export class FakeModelServer {

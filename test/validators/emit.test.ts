@@ -217,7 +217,7 @@ describe("withDefaults", () => {
   });
 
   it("is only emitted where properties have defaults", () => {
-    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual(["withDefaultsImageToVideoInput"]);
+    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual(["withDefaultsImageToVideoInput", "withDefaultsImageInput"]);
   });
 
   it("fills nested defaults through properties, items, allOf and $ref, copying and never mutating", () => {
