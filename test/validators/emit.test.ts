@@ -217,7 +217,7 @@ describe("withDefaults", () => {
   });
 
   it("is only emitted where properties have defaults", () => {
-    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual(["withDefaultsImageToVideoInput", "withDefaultsImageInput"]);
+    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual(["withDefaultsRunRequest", "withDefaultsImageToVideoInput", "withDefaultsImageInput"]);
   });
 
   it("fills nested defaults through properties, items, allOf and $ref, copying and never mutating", () => {
