@@ -9,6 +9,11 @@
  *   down; over quota → 429 with `Retry-After` and a problem naming the window.
  * - Cost from the contract's pricing (`x-model-endpoints`), defaults applied.
  * - Counters of submissions per input and of 429s, to prove nothing is submitted twice.
+ * - The job operations of the service's reference: cancel (the job ends CANCELLED), retry (a
+ *   FAILED or TIMED_OUT job is queued again under its id), stream (a chunk per call while the job
+ *   runs; each call advances it like a poll), purge-queue (removes queued jobs), health (counts);
+ *   a finished job's results are kept `retentionMs` (30 min after run, 1 min after runsync, as the
+ *   reference says), then every job operation answers 404.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,6 +37,8 @@ export interface FakeOptions {
   now?(): number;
   /** Called while runsync holds a request (a simulated clock can advance here). */
   onSyncHold?(): void;
+  /** How long a finished job's results are kept, by how it was submitted. */
+  retentionMs?: { run: number; runsync: number };
 }
 
 interface FakeJob {
@@ -40,6 +47,12 @@ interface FakeJob {
   input: Record<string, unknown>;
   plan: FakeJobPlan;
   polls: number;
+  /** When a poll first found it finished (its results are kept from then). */
+  endedAt?: number;
+  cancelled?: boolean;
+  retries: number;
+  /** Chunks the stream operation has handed out. */
+  chunks: number;
 }
 
 const document = loadContractDocument();
@@ -91,6 +104,7 @@ export class FakeModelServer {
       latencyMs: options.latencyMs ?? 0,
       now: options.now ?? Date.now,
       onSyncHold: options.onSyncHold,
+      retentionMs: options.retentionMs ?? { run: 30 * 60_000, runsync: 60_000 },
     };
     this.#windows = this.#options.quotas.map((q) => ({ ...q, used: 0, startedAt: undefined }));
     this.#server = http.createServer((req, res) => {
@@ -159,13 +173,26 @@ export class FakeModelServer {
 
   #jobView(job: FakeJob): Record<string, unknown> {
     const step = job.polls;
-    const { queuedPolls, runningPolls, outcome } = job.plan;
+    const { queuedPolls, runningPolls } = job.plan;
+    const outcome = job.cancelled ? "CANCELLED" : job.plan.outcome;
+    if (job.cancelled || step >= queuedPolls + runningPolls) job.endedAt ??= this.#options.now();
+    if (job.cancelled) return { id: job.id, status: "CANCELLED", delayTime: 100 * Math.min(step, queuedPolls) };
     if (step < queuedPolls) return { id: job.id, status: "IN_QUEUE" };
     if (step < queuedPolls + runningPolls) return { id: job.id, status: "IN_PROGRESS", delayTime: 100 * queuedPolls, workerId: "fake-worker" };
     const base = { id: job.id, status: outcome, delayTime: 100 * queuedPolls, executionTime: 1000 * runningPolls, workerId: "fake-worker" };
     if (outcome !== "COMPLETED") return { ...base, error: `job ended ${outcome}` };
     const kind = models[job.model]?.kind ?? "image";
     return { ...base, output: { [`${kind}_url`]: `https://files.fake.test/${job.id}.${kind === "video" ? "mp4" : kind === "audio" ? "mp3" : "png"}`, cost: fakeCost(job.model, job.input) } };
+  }
+
+  /** The job, unless there is none or its results are past their retention (then it is forgotten). */
+  #keptJob(id: string): FakeJob | undefined {
+    const job = this.jobs.get(id);
+    if (job?.endedAt === undefined) return job;
+    const kept = id.startsWith("sync-") ? this.#options.retentionMs.runsync : this.#options.retentionMs.run;
+    if (this.#options.now() - job.endedAt <= kept) return job;
+    this.jobs.delete(id);
+    return undefined;
   }
 
   #handle(req: http.IncomingMessage, res: http.ServerResponse, body: string): void {
@@ -194,7 +221,7 @@ export class FakeModelServer {
       this.submissions.set(key, (this.submissions.get(key) ?? 0) + 1);
       const plan = this.#options.plan?.(input, model) ?? { queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" as const };
       const id = `${mode === "runsync" ? "sync-" : ""}job-${this.#nextId++}`;
-      const job: FakeJob = { id, model, input, plan, polls: 0 };
+      const job: FakeJob = { id, model, input, plan, polls: 0, retries: 0, chunks: 0 };
       this.jobs.set(id, job);
       if (typeof input.image === "string" && input.image.includes("invalid")) {
         job.plan = { queuedPolls: 0, runningPolls: 0, outcome: "FAILED" };
@@ -214,18 +241,63 @@ export class FakeModelServer {
       this.#send(res, 200, { id, status: "IN_QUEUE" });
       return;
     }
-    const statusMatch = /^\/v2\/([a-z0-9-]+)\/status\/([^/]+)$/.exec(path);
-    if (req.method === "GET" && statusMatch) {
-      const job = this.jobs.get(decodeURIComponent(statusMatch[2]!));
+    const jobMatch = /^\/v2\/([a-z0-9-]+)\/(status|cancel|retry|stream)\/([^/]+)$/.exec(path);
+    const jobMethod = { status: "GET", stream: "GET", cancel: "POST", retry: "POST" } as const;
+    if (jobMatch && req.method === jobMethod[jobMatch[2] as keyof typeof jobMethod]) {
+      const operation = jobMatch[2]!;
+      const job = this.#keptJob(decodeURIComponent(jobMatch[3]!));
       if (!job) {
         record(404);
-        this.#send(res, 404, { title: "Not Found", status: 404, detail: "job not found" }, "application/problem+json");
+        this.#send(res, 404, { error: "job not found or its results are no longer kept" });
+        return;
+      }
+      if (operation === "cancel") {
+        if (job.endedAt === undefined) job.cancelled = true;
+        record(200);
+        this.#send(res, 200, { id: job.id, status: this.#jobView(job)["status"] });
+        return;
+      }
+      if (operation === "retry") {
+        const status = this.#jobView(job)["status"];
+        if (status !== "FAILED" && status !== "TIMED_OUT") {
+          record(400);
+          this.#send(res, 400, { error: `only a FAILED or TIMED_OUT job can be retried; this one is ${String(status)}` });
+          return;
+        }
+        job.plan = { queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" };
+        Object.assign(job, { polls: 0, endedAt: undefined, retries: job.retries + 1, chunks: 0 });
+        record(200);
+        this.#send(res, 200, { id: job.id, status: "IN_QUEUE" });
         return;
       }
       const view = this.#jobView(job);
       job.polls += 1;
       record(200);
-      this.#send(res, 200, view);
+      if (operation === "status") this.#send(res, 200, view);
+      else {
+        // One chunk per call while the job runs: what it produced since the last call.
+        const running = view["status"] === "IN_PROGRESS";
+        const stream = running ? [{ output: { chunk: ++job.chunks }, metrics: { step: job.polls } }] : [];
+        this.#send(res, 200, { status: view["status"], stream });
+      }
+      return;
+    }
+    const endpointMatch = /^\/v2\/([a-z0-9-]+)\/(purge-queue|health)$/.exec(path);
+    if (endpointMatch && req.method === (endpointMatch[2] === "health" ? "GET" : "POST")) {
+      const mine = [...this.jobs.values()].filter((job) => job.model === endpointMatch[1] && this.#keptJob(job.id));
+      const statusOf = (job: FakeJob) => String(this.#jobView(job)["status"]);
+      record(200);
+      if (endpointMatch[2] === "purge-queue") {
+        const queued = mine.filter((job) => statusOf(job) === "IN_QUEUE");
+        for (const job of queued) this.jobs.delete(job.id);
+        this.#send(res, 200, { removed: queued.length, status: "completed" });
+        return;
+      }
+      const count = (status: string) => mine.filter((job) => statusOf(job) === status).length;
+      this.#send(res, 200, {
+        jobs: { completed: count("COMPLETED"), failed: count("FAILED"), inProgress: count("IN_PROGRESS"), inQueue: count("IN_QUEUE"), retried: mine.reduce((n, job) => n + job.retries, 0) },
+        workers: { idle: 1, initializing: 0, ready: 1, running: count("IN_PROGRESS"), throttled: 0 },
+      });
       return;
     }
     record(404);
