@@ -144,3 +144,22 @@ describe("the Prism mock serves every operation of the contract", () => {
     expect(response.status).toBeLessThan(500);
   });
 });
+
+describe("the mock checks a known model's job against that model's input", () => {
+  const submit = (model: string, mode: "run" | "runsync", input: unknown) =>
+    fetch(`${prism.baseUrl}/v2/${model}/${mode}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ input }),
+    });
+  const video = { prompt: "p", image: "https://images.example.org/a.jpg" };
+
+  it.each(["run", "runsync"] as const)("%s: refuses what the service refuses, takes what it takes", async (mode) => {
+    // duration 7 fits the generic RunRequest (any object for an unlisted model), not the video model.
+    expect((await submit("wan-2-6-i2v", mode, { ...video, duration: 7 })).status).toBe(400);
+    expect((await submit("wan-2-6-i2v", mode, { ...video, duration: 10 })).status).toBe(200);
+    expect((await submit("black-forest-labs-flux-1-dev", mode, { prompt: "x", width: 100 })).status).toBe(400);
+    expect((await submit("black-forest-labs-flux-1-dev", mode, { prompt: "x", width: 512 })).status).toBe(200);
+    expect((await submit("some-unlisted-model", mode, { anything: 1 })).status).toBe(200);
+  });
+});

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { writeMockDocument } from "../../scripts/mock-document.mjs";
 
 export const repoRoot = path.resolve(import.meta.dirname, "../..");
 export const contractPath = path.join(repoRoot, "openapi", "openapi.yaml");
@@ -26,10 +28,13 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts Prism from node_modules on a free loopback port and resolves once it listens.
- * `stop()` kills the whole process group, so callers put it in `afterAll` and it runs even when tests fail.
+ * Starts Prism from node_modules on a free loopback port and resolves once it listens: on `spec`,
+ * or by default on what `npm run mock` serves (the contract with per-model submission paths,
+ * scripts/mock-document.mjs). `stop()` kills the whole process group, so callers put it in
+ * `afterAll` and it runs even when tests fail.
  */
-export async function startPrism(spec: string = contractPath, extraArgs: string[] = []): Promise<RunningPrism> {
+export async function startPrism(given?: string, extraArgs: string[] = []): Promise<RunningPrism> {
+  const spec = given ?? writeMockDocument(contractPath);
   const port = await freePort();
   const bin = path.join(repoRoot, "node_modules", ".bin", "prism");
   const child: ChildProcess = spawn(bin, ["mock", spec, "--host", "127.0.0.1", "--port", String(port), ...extraArgs], {
@@ -64,6 +69,8 @@ export async function startPrism(spec: string = contractPath, extraArgs: string[
     }, 3_000);
     await exited;
     clearTimeout(timer);
+    // The derived document's temporary folder goes with the mock.
+    if (given === undefined) fs.rmSync(path.dirname(spec), { recursive: true, force: true });
   };
   const deadline = new Promise<never>((_, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not listen within 45 s:\n${log}`)), 45_000);
