@@ -76,9 +76,14 @@ describe("the Prism mock serves every operation of the contract", () => {
   });
 
   describe.each(cases)("$operationId ($method $url)", (operation) => {
-    it("answers 401 with a problem body when no key is sent", async () => {
+    const management = !operation.pointer.includes("{model_endpoint_id}");
+    it(management ? "answers 401 with a problem body when no key is sent" : "answers 401 when no key is sent (a public endpoint's error body is not described)", async () => {
       const response = await call(operation, {});
       expect(response.status).toBe(401);
+      if (!management) {
+        expect(await response.text()).toBe("");
+        return;
+      }
       expect(response.headers.get("content-type")).toMatch(/^application\/problem\+json/);
       const body = await response.json();
       const validate = schemaAt("#/components/schemas/Problem");
