@@ -178,18 +178,6 @@ class LocalOnlyResolver extends BaseResolver {
     }
     return super.loadExternalRef(absoluteRef);
   }
-
-  /** JSON text is read as JSON: the same values as through Redocly's YAML parser, several times faster. */
-  override parseDocument(source: Source, isRoot?: boolean): Document {
-    if (/^\s*\{/.test(source.body)) {
-      try {
-        return { source, parsed: JSON.parse(source.body) };
-      } catch {
-        // Not JSON after all (YAML may start with a flow mapping): the YAML parser says what is wrong.
-      }
-    }
-    return super.parseDocument(source, isRoot);
-  }
 }
 
 async function readRoot(resolver: BaseResolver, sourcePath: string): Promise<Document> {

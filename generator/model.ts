@@ -643,15 +643,22 @@ function readPricing(contract: LoadedContract, pricing: any, inputSchema: string
   const nonNegative = (value: unknown, where: string) => {
     if (typeof value !== "number" || !(value >= 0)) throw new ContractError(where, "must be a non-negative number");
   };
+  // A count of units is a number the input carries: a string property could never be priced.
+  const numeric = (field: string, pointerText: unknown) => {
+    const name = property(field, pointerText);
+    const schema = contract.deref<any>(input.properties[name], pointer("components", "schemas", inputSchema, "properties", name)).value;
+    const types = [schema?.type].flat();
+    if (!types.includes("integer") && !types.includes("number")) throw new ContractError(`${at}/${field}`, `the input property "${name}" is not a number, so it cannot count units`);
+    return name;
+  };
   const unitsFrom = Array.isArray(pricing.unitsFrom)
-    ? pricing.unitsFrom.map((entry: unknown, index: number) => property(`unitsFrom/${index}`, entry))
-    : [property("unitsFrom", pricing.unitsFrom)];
+    ? pricing.unitsFrom.map((entry: unknown, index: number) => numeric(`unitsFrom/${index}`, entry))
+    : [numeric("unitsFrom", pricing.unitsFrom)];
   if (unitsFrom.length === 0) throw new ContractError(`${at}/unitsFrom`, "must name at least one input property");
   const unitsPer = pricing.unitsPer ?? 1;
   if (typeof unitsPer !== "number" || !(unitsPer > 0)) throw new ContractError(`${at}/unitsPer`, "must be a positive number (what the product of unitsFrom is divided by)");
-  if ((pricing.rate === undefined) === (pricing.rates === undefined)) {
-    throw new ContractError(at, "needs either a fixed `rate` or `rates` with `rateFrom` (the input property that picks one), not both");
-  }
+  if (pricing.rate !== undefined && pricing.rates !== undefined) throw new ContractError(at, "has both a fixed `rate` and `rates`: give one");
+  if (pricing.rate === undefined && pricing.rates === undefined) throw new ContractError(at, "needs a fixed `rate`, or `rates` with `rateFrom` (the input property that picks one)");
   if (pricing.rate !== undefined) {
     nonNegative(pricing.rate, `${at}/rate`);
     if (pricing.rateFrom !== undefined) throw new ContractError(`${at}/rateFrom`, "picks a rate in `rates`; a fixed `rate` needs none");

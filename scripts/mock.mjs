@@ -15,9 +15,15 @@ const contract = writeMockDocument(path.join(root, "openapi", "openapi.yaml"));
 const host = process.env.HOST ?? "127.0.0.1";
 const port = process.env.PORT ?? "4010";
 
+const removeDocument = () => fs.rmSync(path.dirname(contract), { recursive: true, force: true });
 const child = spawn(prism, ["mock", contract, "--host", host, "--port", port], { stdio: "inherit" });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
+child.on("error", (error) => {
+  removeDocument();
+  console.error(`error: cannot start Prism (${prism}): ${error.message}; run \`npm ci\` first`);
+  process.exit(1);
+});
 child.on("exit", (code, signal) => {
-  fs.rmSync(path.dirname(contract), { recursive: true, force: true });
+  removeDocument();
   process.exit(code ?? (signal ? 1 : 0));
 });

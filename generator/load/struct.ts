@@ -104,9 +104,25 @@ export async function checkStructure(
     const { file, at } = where(problem, root);
     warnings.add(`struct:${problem.message}`, at, `the document's shape (Redocly's struct rule): ${problem.message.replace(/\.$/, "")}`, file);
   }
-  // A discriminator mapping's value may be a schema's name rather than a reference: the load
-  // stage reads those (load/discriminator-mapping.ts), so they are not unresolved references.
-  return problems.filter((p) => p.ruleId !== "struct" && p.severity === "error" && !(p.ruleId === "no-unresolved-refs" && /\/discriminator\/mapping\/[^/]*$/.test(p.location[0]?.pointer ?? "")));
+  return problems.filter((p) => p.ruleId !== "struct" && p.severity === "error" && !isMappingName(p, root));
+}
+
+/**
+ * A discriminator mapping value that names a schema (`Cat`) rather than referencing one: the load
+ * stage reads those (load/discriminator-mapping.ts), so they are not unresolved references. A value
+ * that looks like a reference (`#/…`, a path, a file) and resolves to nothing still is.
+ */
+function isMappingName(problem: NormalizedProblem, root: Document): boolean {
+  const location = problem.location[0];
+  if (problem.ruleId !== "no-unresolved-refs" || !location?.pointer || !/\/discriminator\/mapping\/[^/]*$/.test(location.pointer)) return false;
+  // In another file of a split contract, the bundle pass that follows checks the value.
+  if (location.source.absoluteRef !== root.source.absoluteRef) return true;
+  let value: unknown = root.parsed;
+  for (const segment of location.pointer.replace(/^#\//, "").split("/")) {
+    const key = segment.replace(/~1/g, "/").replace(/~0/g, "~");
+    value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  return typeof value === "string" && !value.includes("#") && !value.includes("/") && !/\.(ya?ml|json)$/i.test(value);
 }
 
 function where(problem: NormalizedProblem, root: Document): { file: string; at: string } {

@@ -185,6 +185,10 @@ describe("discriminator mappings", () => {
     expect(contract.at("/components/schemas/Pet/examples/0/discriminator/mapping")).toEqual({ "a dog": "Dog" });
   });
 
+  it("refuses a mapping reference that points at nothing, located, in a document of one file", async () => {
+    await expect(loadContract(fixture("discriminator-mapping-typo.yaml"))).rejects.toThrow(/#\/components\/schemas\/Pet\/discriminator\/mapping\/dog: Can't resolve \$ref/);
+  });
+
   it("hands the type emitter references only: the document generates, each branch typed with its mapped value", async () => {
     const { files } = await generateFiles({ spec: fixture("discriminator-schema-names.yaml") });
     const schema = files.find((file) => file.path === "src/schema.ts")!.contents;

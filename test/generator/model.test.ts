@@ -89,7 +89,9 @@ describe("x-model-endpoints pricing", () => {
   });
 
   it.each([
-    ["      rate: 0.02\n", "      rate: 0.02\n      rates: { a: 1 }\n", /x-model-endpoints\/black-forest-labs-flux-1-dev\/pricing: needs either a fixed `rate` or `rates`/],
+    ["      rate: 0.02\n", "      rate: 0.02\n      rates: { a: 1 }\n", /x-model-endpoints\/black-forest-labs-flux-1-dev\/pricing: has both a fixed `rate` and `rates`/],
+    ["      rate: 0.02\n", "", /x-model-endpoints\/black-forest-labs-flux-1-dev\/pricing: needs a fixed `rate`, or `rates`/],
+    ["      unitsFrom: [/width, /height]\n", "      unitsFrom: [/width, /prompt]\n", /pricing\/unitsFrom\/1: the input property "prompt" is not a number/],
     ["      unitsPer: 1000000\n", "      unitsPer: 0\n", /pricing\/unitsPer: must be a positive number/],
     ["      unitsFrom: [/width, /height]\n", "      unitsFrom: [/width, /depth]\n", /pricing\/unitsFrom\/1: the input schema ImageInput has no property "depth"/],
     ["      rate: 0.02\n", "      rate: -1\n", /pricing\/rate: must be a non-negative number/],

@@ -252,6 +252,8 @@ export class FakeModelServer {
         return;
       }
       if (operation === "cancel") {
+        // A job whose plan has already run out is finished, polled or not: it stays as it ended.
+        this.#jobView(job);
         if (job.endedAt === undefined) job.cancelled = true;
         record(200);
         this.#send(res, 200, { id: job.id, status: this.#jobView(job)["status"] });

@@ -44,6 +44,8 @@ export async function startPrism(given?: string, extraArgs: string[] = []): Prom
   });
   let log = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // The derived document's temporary folder goes with the mock, however it ends.
+  if (given === undefined) void exited.then(() => fs.rmSync(path.dirname(spec), { recursive: true, force: true }));
   const listening = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
@@ -69,8 +71,6 @@ export async function startPrism(given?: string, extraArgs: string[] = []): Prom
     }, 3_000);
     await exited;
     clearTimeout(timer);
-    // The derived document's temporary folder goes with the mock.
-    if (given === undefined) fs.rmSync(path.dirname(spec), { recursive: true, force: true });
   };
   const deadline = new Promise<never>((_, reject) => {
     const timer = setTimeout(() => reject(new Error(`Prism did not listen within 45 s:\n${log}`)), 45_000);
