@@ -178,6 +178,56 @@ class LocalOnlyResolver extends BaseResolver {
     }
     return super.loadExternalRef(absoluteRef);
   }
+
+  /**
+   * JSON text is read with JSON.parse: the same values as Redocly's YAML parser gives, in a fraction
+   * of its time and memory on a large document. Unless a key is duplicated: JSON.parse keeps the
+   * last, the YAML parser refuses the document and says where, so then it reads it.
+   */
+  override parseDocument(source: Source, isRoot = false): Document {
+    if ((isRoot || /\.json$/i.test(source.absoluteRef)) && /^\s*\{/.test(source.body)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(source.body);
+      } catch {
+        // Not JSON after all (YAML may start with a flow mapping).
+      }
+      if (parsed !== undefined && memberCount(parsed) === memberSeparators(source.body)) return { source, parsed };
+    }
+    return super.parseDocument(source, isRoot);
+  }
+}
+
+/** Members of every object in a parsed JSON value. */
+function memberCount(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) for (const item of node) pending.push(item);
+    else if (node !== null && typeof node === "object") {
+      for (const key in node) {
+        count++;
+        pending.push((node as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return count;
+}
+
+/** Colons outside string literals: in JSON text, exactly one per object member as written. */
+function memberSeparators(text: string): number {
+  let count = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 92) index++; // a backslash escapes the next character
+      else if (code === 34) inString = false;
+    } else if (code === 34) inString = true;
+    else if (code === 58) count++;
+  }
+  return count;
 }
 
 async function readRoot(resolver: BaseResolver, sourcePath: string): Promise<Document> {

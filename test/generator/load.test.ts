@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ContractError } from "../../generator/errors.ts";
@@ -173,6 +175,23 @@ describe("examples are data", () => {
     const { files } = await generateFiles({ spec: fixture("example-values-with-ref.yaml") });
     // The schema's example, shown as written in the type's documentation.
     expect(files.find((file) => file.path === "src/schema.ts")?.contents).toMatch(/@example \{\n\s*\* +"\$ref": "#\/components\/schemas\/User\/example"\n\s*\* +\}\n\s*\*\/\n\s*friend\?:/);
+  });
+});
+
+describe("JSON documents", () => {
+  it("refuses a duplicated key where the YAML parser finds it, rather than keep the last silently", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "load-json-"));
+    try {
+      const file = path.join(dir, "api.json");
+      const once = '"/a": {"get": {"operationId": "getA", "responses": {"204": {"description": "ok"}}}}';
+      const document = `{"openapi": "3.1.0", "info": {"title": "Twice", "version": "1"}, "paths": {${once}, ${once.replace("getA", "getB")}}}`;
+      fs.writeFileSync(file, document);
+      await expect(loadContract(file)).rejects.toThrow(/duplicated mapping key/);
+      fs.writeFileSync(file, document.replace(`, ${once.replace("getA", "getB")}`, ""));
+      expect((await loadContract(file)).at("/paths/~1a/get/operationId")).toBe("getA");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
