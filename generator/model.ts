@@ -16,6 +16,7 @@ import { identifier, uniqueIdentifiers } from "./escape.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
 import { mediaTypeKind } from "./media-types.ts";
 import { readXSdk, type PackageOverrides } from "./x-sdk.ts";
+import { readRequestLimits, type RequestLimits } from "./request-limits.ts";
 import { readSecurity, type SecurityModel, type SecurityRequirement } from "./security.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -150,6 +151,8 @@ export interface OperationModel {
   errorStatuses: string[];
   /** The role of this operation for per-model calls (`x-model-endpoint-role`). */
   modelRole?: "run" | "runsync" | "status";
+  /** `x-request-limits`: what the service takes of this operation per window and at once. */
+  requestLimits?: RequestLimits;
   /** Example arguments of the call, from the contract's examples; undefined when it takes none. */
   exampleParams?: ExampleParams;
   /** Alternatives of scheme names (the first whose credentials are all given is used); `[]`: public. */
@@ -377,6 +380,7 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry, warni
         requestBody,
         ...readResponses(contract, operation.responses, at, warnings),
         modelRole,
+        requestLimits: readRequestLimits(operation, at),
         exampleParams: exampleParams(contract, { parameters, requestBody }),
       });
     }

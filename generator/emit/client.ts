@@ -13,6 +13,7 @@ import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.
 import type { ValidatorNames } from "./operation-validators.ts";
 import type { SecurityModel, SecurityRequirement } from "../security.ts";
 import { mediaTypeKind } from "../media-types.ts";
+import { describeRequestLimits } from "../request-limits.ts";
 
 /** Exported names of the client module, for the index and the README. */
 /** Global names the generated modules use: a client class may not shadow them. */
@@ -342,6 +343,7 @@ function operationDoc(operation: OperationModel): string {
       ? `Cookie parameters (${cookies.join(", ")}) are sent in one \`Cookie\` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie) and sends its own cookies instead.`
       : "",
     operation.errorStatuses.length ? `Errors: ${operation.errorStatuses.join(", ")} (typed, see the errors module).` : "",
+    operation.requestLimits ? `Service limits of this operation: ${describeRequestLimits(operation.requestLimits)}${operation.modelRole ? "; runMany paces itself by them while the service sends no RateLimit header" : ""}.` : "",
     operation.deprecated ? "@deprecated" : "",
   ].filter(Boolean);
   return docComment([lines, ...tail].filter(Boolean).join("\n\n"));

@@ -11,6 +11,7 @@ export function emitJobs(project: Project, api: ApiModel, fileName: string, clas
   if (api.modelEndpoints.length === 0 || !api.operations.some((o) => o.modelRole === "status")) return undefined;
   const file = project.createSourceFile(fileName, "", { overwrite: true });
   const syncWait = runsyncServerWait(api);
+  const limits = requestLimitsEntry(api);
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
 import type { ${className} } from "./client.js";
@@ -23,7 +24,7 @@ export type { BatchItem, BatchOptions, BatchProgress, BatchResult, RunOptions, W
 /** The contract's models, as the job helpers read them. */
 export const MODEL_CATALOG: ModelCatalog = {
   endpoints: MODEL_ENDPOINTS,
-  terminalStatuses: TERMINAL_JOB_STATUSES,${syncWait ? `\n  syncWaitMs: { minimum: ${syncWait.minimum}, maximum: ${syncWait.maximum} },` : ""}${hasDefaults ? "\n  withDefaults: withModelDefaults,\n  validate: validateModelInput," : ""}
+  terminalStatuses: TERMINAL_JOB_STATUSES,${syncWait ? `\n  syncWaitMs: { minimum: ${syncWait.minimum}, maximum: ${syncWait.maximum} },` : ""}${limits}${hasDefaults ? "\n  withDefaults: withModelDefaults,\n  validate: validateModelInput," : ""}
 };
 
 /** A finished job of model \`M\`: typed \`output\`, \`costUsd\`, \`url\`, \`expiresAt\`. */
@@ -58,6 +59,16 @@ export function runMany<M extends ModelId>(
   return jobs.runMany(client, MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
 }`);
   return file;
+}
+
+/** The catalog's `requestLimits`: the `x-request-limits` of the job operations, by role ("" when none has any). */
+function requestLimitsEntry(api: ApiModel): string {
+  const entries = api.operations.flatMap((o) =>
+    o.modelRole !== undefined && o.requestLimits !== undefined
+      ? [`${o.modelRole}: { requests: ${o.requestLimits.requests}, windowSeconds: ${o.requestLimits.windowSeconds}${o.requestLimits.concurrent === undefined ? "" : `, concurrent: ${o.requestLimits.concurrent}`} }`]
+      : [],
+  );
+  return entries.length === 0 ? "" : `\n  requestLimits: { ${entries.join(", ")} },`;
 }
 
 /** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */

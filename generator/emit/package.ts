@@ -12,6 +12,7 @@ import path from "node:path";
 import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
 import { runsyncServerWait, type ApiModel } from "../model.ts";
+import { describeRequestLimits } from "../request-limits.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
 export interface PackageDependencies {
@@ -65,6 +66,7 @@ export function emitPackageFiles(
       deprecated: operation.deprecated,
       route: `${operation.method.toUpperCase()} ${operation.path}`,
       server: operation.server,
+      limits: operation.requestLimits ? describeRequestLimits(operation.requestLimits) : undefined,
       tag: operation.tags[0] ?? "Other",
       example: `const { data } = await client.${operation.methodName}(${params ? jsValue(params) : ""});`,
     };
@@ -77,6 +79,7 @@ export function emitPackageFiles(
   }
   const hasRunsync = api.operations.some((o) => o.modelRole === "runsync");
   const hasSyncWait = runsyncServerWait(api) !== undefined;
+  const pacedByContract = api.operations.some((o) => o.modelRole !== undefined && o.requestLimits !== undefined);
   const models = api.modelEndpoints.map((m) => {
     const input = m.inputExample ?? {};
     return {
@@ -105,6 +108,7 @@ export function emitPackageFiles(
     groups,
     models,
     firstModel: models[0],
+    pacedByContract,
     hasBin,
     binName,
     hasJobs: hasJobs && models.length > 0,

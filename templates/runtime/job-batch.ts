@@ -1,6 +1,7 @@
 /**
  * Many jobs of one model at once: `concurrency` in flight, all within the rate limits the server
- * reports (one RateGate for the batch), each result or failure kept in input order.
+ * reports, or while it reports none, the ones the contract documents (one RateGate for the batch),
+ * each result or failure kept in input order.
  */
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
@@ -67,7 +68,7 @@ export class BatchAbortedError extends SdkError {
 function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getModelJob"> {
   return {
     async getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>> {
-      await gate.acquire(options?.signal);
+      await gate.acquire(options?.signal, Infinity, "status");
       let rateLimit: RateLimitState | undefined;
       try {
         const result = await client.getModelJob(model, jobId, options);
@@ -77,7 +78,7 @@ function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getMo
         rateLimit = rateLimitOf(error);
         throw error;
       } finally {
-        gate.release(rateLimit);
+        gate.release(rateLimit, "status");
       }
     },
   };
@@ -100,7 +101,7 @@ export async function runMany(
   checkWaitOptions(options);
   checkNumber("concurrency", options.concurrency, { unit: "jobs", min: 1, integer: true });
   enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
-  const gate = new RateGate(options.now, options.sleep);
+  const gate = new RateGate(options.now, options.sleep, catalog.requestLimits);
   const polling = gatedPolling(client, gate);
   const items: Array<BatchItem | undefined> = new Array(inputs.length);
   const accepted: string[] = [];

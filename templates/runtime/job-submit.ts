@@ -121,9 +121,11 @@ async function submit(
   const queuedUntil = now() + timeoutMs;
   let deadline: number | undefined;
   let refusal: RateLimitError | undefined;
+  // The operation whose limits the gate applies: the one meant (runsync may yet give way to run when too little time is left).
+  const operation = options.sync ? "runsync" : "run";
   for (;;) {
     // A submission the gate would hold past the deadline is not sent: the last refusal stands, or the wait is the error.
-    if (gate !== undefined && !(await gate.acquire(options.signal, deadline ?? queuedUntil))) throw refusal ?? new RateLimitWaitError(gate.holding(), timeoutMs);
+    if (gate !== undefined && !(await gate.acquire(options.signal, deadline ?? queuedUntil, operation))) throw refusal ?? new RateLimitWaitError(gate.holding(operation), timeoutMs);
     const sentAt = now();
     deadline ??= sentAt + timeoutMs;
     // The run's deadline bounds the request too, whatever the client's own timeout.
@@ -138,7 +140,7 @@ async function submit(
     } finally {
       bound.dispose();
     }
-    gate?.release(rateLimitOf(outcome.ok ? outcome.submitted : outcome.error));
+    gate?.release(rateLimitOf(outcome.ok ? outcome.submitted : outcome.error), operation);
     if (outcome.ok) return { submitted: outcome.submitted, sentAt, deadline };
     const { error } = outcome;
     // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.

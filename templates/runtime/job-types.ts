@@ -5,6 +5,10 @@
  * client and the model catalogue.
  */
 import type { ApiResult, RequestOptions } from "./client-core.js";
+import type { RequestLimit } from "./rate-gate.js";
+
+/** The job operations a batch sends, by their `x-model-endpoint-role`. */
+export type JobOperation = "run" | "runsync" | "status";
 
 /** The fields of a job every model shares. */
 export interface JobLike {
@@ -59,6 +63,8 @@ export interface ModelCatalog {
   readonly terminalStatuses: Readonly<Record<string, "success" | "failure">>;
   /** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), in milliseconds. */
   readonly syncWaitMs?: { readonly minimum: number; readonly maximum: number };
+  /** What the service takes of each job operation (its `x-request-limits`): a batch paces itself by it when no `RateLimit` header says more. */
+  readonly requestLimits?: Readonly<Partial<Record<JobOperation, RequestLimit>>>;
   /** A copy of the input with the schema's defaults filled in (known models only). */
   withDefaults?(model: string, input: unknown): unknown;
   /** Problems of an input for a known model (none for other models). */

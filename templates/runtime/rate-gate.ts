@@ -1,7 +1,9 @@
 /**
  * A gate that keeps many requests (a batch) within the rate limits the server reports in its
- * `RateLimit` headers (parsed by rate-limit.ts), so that an honest quota never answers 429; the cap
- * on what a server may make the job helpers wait, and the error of a job the limits hold too long.
+ * `RateLimit` headers (parsed by rate-limit.ts), or, while it reports none, within the limits the
+ * contract documents per operation (`x-request-limits`), so that an honest quota never answers 429;
+ * the cap on what a server may make the job helpers wait, and the error of a job the limits hold
+ * too long.
  */
 import { SdkError, nameClass } from "./error-base.js";
 import type { RateLimitState } from "./rate-limit.js";
@@ -13,14 +15,36 @@ import { abortable, sleep as abortableSleep } from "./signals.js";
  */
 export const MAX_RATE_LIMIT_WAIT_MS = 24 * 3600 * 1000;
 
+/** What the contract says the service takes of an operation (its `x-request-limits`). */
+export interface RequestLimit {
+  readonly requests: number;
+  readonly windowSeconds: number;
+  /** Requests in flight at once. */
+  readonly concurrent?: number | undefined;
+}
+
 /**
  * What holds the next request at the gate: the window, the pause, and the window's reset in seconds
  * as the server reported it, before the cap (after a reset, as reckoned from the window's length).
+ * A limit of the contract (`source: "contract"`) is named by its operation, its reset reckoned here.
  */
 export interface GateHold {
   window: string;
   delayMs: number;
   reportedResetSeconds: number;
+  source?: "contract" | undefined;
+  /** The contract's limit that holds the request. */
+  limit?: RequestLimit | undefined;
+}
+
+/** The contract's limit of one operation, as the gate keeps it: when each request of the last window went, how many are in flight. */
+interface OperationPace {
+  readonly limit: RequestLimit;
+  /** Oldest first; none older than the window. */
+  readonly sentAt: number[];
+  inFlight: number;
+  /** Requests waiting for one in flight to end; each ending wakes them all, to look again. */
+  readonly waiting: Array<() => void>;
 }
 
 /**
@@ -37,23 +61,33 @@ export class RateLimitWaitError extends SdkError {
   /** The window's reset as the server reported it, in seconds (before the cap). */
   readonly reportedResetSeconds: number | undefined;
   readonly capped: boolean;
+  /** Whose limit held it: the server's `RateLimit` window, or the contract's `x-request-limits` (`window` is then the operation). */
+  readonly source: "server" | "contract" | undefined;
   readonly timeoutMs: number;
 
   constructor(hold: GateHold | undefined, timeoutMs: number) {
     const capped = hold !== undefined && hold.reportedResetSeconds * 1000 > MAX_RATE_LIMIT_WAIT_MS;
-    const window = hold === undefined ? "" : ` (window "${hold.window}", reset in ${hold.reportedResetSeconds} s${capped ? `, counted as ${MAX_RATE_LIMIT_WAIT_MS / 1000} s` : ""})`;
     const wait = hold === undefined ? "" : ` ${Math.ceil(hold.delayMs / 1000)} s,`;
-    super("rate_limit", `the service's rate limit${window} would hold this job's submission${wait} past its timeoutMs of ${timeoutMs} ms; nothing was sent`);
+    super("rate_limit", `${describeHold(hold, capped)} would hold this job's submission${wait} past its timeoutMs of ${timeoutMs} ms; nothing was sent`);
     this.window = hold?.window;
     this.waitMs = hold?.delayMs ?? 0;
     this.reportedResetSeconds = hold?.reportedResetSeconds;
     this.capped = capped;
+    this.source = hold === undefined ? undefined : (hold.source ?? "server");
     this.timeoutMs = timeoutMs;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), window: this.window, waitMs: this.waitMs, reportedResetSeconds: this.reportedResetSeconds, capped: this.capped, timeoutMs: this.timeoutMs };
+    return { ...super.toJSON(), window: this.window, waitMs: this.waitMs, reportedResetSeconds: this.reportedResetSeconds, capped: this.capped, source: this.source, timeoutMs: this.timeoutMs };
   }
+}
+
+function describeHold(hold: GateHold | undefined, capped: boolean): string {
+  if (hold === undefined) return "the service's rate limit";
+  if (hold.source === "contract" && hold.limit !== undefined) {
+    return `the service's documented limit of "${hold.window}" (${hold.limit.requests} request${hold.limit.requests === 1 ? "" : "s"} per ${hold.limit.windowSeconds} s; the next turn in ${hold.reportedResetSeconds} s)`;
+  }
+  return `the service's rate limit (window "${hold.window}", reset in ${hold.reportedResetSeconds} s${capped ? `, counted as ${MAX_RATE_LIMIT_WAIT_MS / 1000} s` : ""})`;
 }
 
 /**
@@ -63,6 +97,13 @@ export class RateLimitWaitError extends SdkError {
  * flight, must not raise it) unless it speaks of a later period. At a reset the window starts again
  * at its quota (`RateLimit-Policy`), not unlimited, so waiting workers do not all go at once. With
  * none left, a request waits for the reset: an honest quota then never answers 429.
+ *
+ * Until an answer carries a `RateLimit` header, the contract's limits of each operation (`limits`,
+ * by the name `acquire` is given) hold too: no more requests in any span of the window than it
+ * allows (a span, not the server's aligned windows, which the client cannot see: within every span
+ * means within every window). Once the server reports its own state, that replaces them: the
+ * service raises its limits with its workers, and its answer knows by how much. The number of
+ * requests in flight at once is held to the contract's `concurrent` whatever the headers say.
  */
 export class RateGate {
   readonly #windows = new Map<string, { remaining: number; resetAt: number; quota: number | undefined; windowMs: number | undefined; reportedResetSeconds: number }>();
@@ -71,22 +112,32 @@ export class RateGate {
   #firstAnswer: { promise: Promise<void>; resolve(): void } | undefined;
   readonly #now: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #paces = new Map<string, OperationPace>();
+  /** An answer carried a usable `RateLimit`: the server's word replaces the contract's windows. */
+  #serverReports = false;
 
-  constructor(now: () => number = Date.now, sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep) {
+  constructor(
+    now: () => number = Date.now,
+    sleep: (ms: number, signal?: AbortSignal) => Promise<void> = abortableSleep,
+    limits: Readonly<Record<string, RequestLimit | undefined>> = {},
+  ) {
     this.#now = now;
     this.#sleep = sleep;
+    for (const [operation, limit] of Object.entries(limits)) {
+      if (limit !== undefined) this.#paces.set(operation, { limit, sentAt: [], inFlight: 0, waiting: [] });
+    }
     let resolve!: () => void;
     const promise = new Promise<void>((settle) => (resolve = settle));
     this.#firstAnswer = { promise, resolve };
   }
 
-  /** Milliseconds until a request may be sent (0: now). */
-  delayMs(): number {
-    return this.holding()?.delayMs ?? 0;
+  /** Milliseconds until a request (of `operation`, when named) may be sent (0: now). */
+  delayMs(operation?: string): number {
+    return this.holding(operation)?.delayMs ?? 0;
   }
 
-  /** What holds the next request, the window that holds it longest; undefined when it may go now. */
-  holding(): GateHold | undefined {
+  /** What holds the next request (of `operation`), the window that holds it longest; undefined when it may go now. */
+  holding(operation?: string): GateHold | undefined {
     const now = this.#now();
     let hold: GateHold | undefined;
     for (const [name, window] of this.#windows) {
@@ -105,32 +156,66 @@ export class RateGate {
         hold = { window: name, delayMs: delay, reportedResetSeconds: window.reportedResetSeconds };
       }
     }
-    return hold;
+    const documented = this.#documentedHold(operation, now);
+    return documented !== undefined && documented.delayMs > (hold?.delayMs ?? 0) ? documented : hold;
+  }
+
+  /** The contract's window of `operation`, while the server reports none: full, until its oldest request leaves it. */
+  #documentedHold(operation: string | undefined, now: number): GateHold | undefined {
+    const pace = operation === undefined || this.#serverReports ? undefined : this.#paces.get(operation);
+    if (pace === undefined) return undefined;
+    const { requests, windowSeconds } = pace.limit;
+    forget(pace, now);
+    if (pace.sentAt.length < requests) return undefined;
+    const delayMs = pace.sentAt[pace.sentAt.length - requests]! + windowSeconds * 1000 - now;
+    return { window: operation!, delayMs, reportedResetSeconds: Math.ceil(delayMs / 1000), source: "contract", limit: pace.limit };
   }
 
   /**
-   * Waits for a request's turn and takes it. False, without taking one, when the limits would hold
-   * it past `deadline` (`holding()` then says why).
+   * Waits for a request's turn (a request of `operation`, whose contract limits then apply too) and
+   * takes it. False, without taking one, when the limits would hold it past `deadline` (`holding()`
+   * then says why). A wait for one of `concurrent` requests to end is not bounded ahead (each has a
+   * timeout of its own), but nothing is taken once it ends past the deadline.
    */
-  async acquire(signal?: AbortSignal, deadline = Infinity): Promise<boolean> {
+  async acquire(signal?: AbortSignal, deadline = Infinity, operation?: string): Promise<boolean> {
     // Until a first answer tells the limits, one request at a time: a burst could overrun a small quota.
     while (this.#firstAnswer !== undefined && this.#inFlight > 0) await abortable(this.#firstAnswer.promise, signal);
-    for (let delay = this.delayMs(); delay > 0; delay = this.delayMs()) {
-      if (this.#now() + delay > deadline) return false;
-      await this.#sleep(delay, signal);
+    const pace = operation === undefined ? undefined : this.#paces.get(operation);
+    for (;;) {
+      const delay = this.delayMs(operation);
+      if (delay > 0) {
+        if (this.#now() + delay > deadline) return false;
+        await this.#sleep(delay, signal);
+        continue;
+      }
+      if (pace?.limit.concurrent === undefined || pace.inFlight < pace.limit.concurrent) break;
+      await abortable(new Promise<void>((resolve) => pace.waiting.push(resolve)), signal);
+      if (this.#now() > deadline) return false;
     }
     this.#inFlight += 1;
     for (const window of this.#windows.values()) window.remaining -= 1;
+    if (pace !== undefined) {
+      pace.inFlight += 1;
+      pace.sentAt.push(this.#now());
+      forget(pace, this.#now());
+    }
     return true;
   }
 
-  release(rateLimit: RateLimitState | undefined): void {
+  /** Gives back the turn `acquire` took (for the same `operation`), with what the answer said of the limits. */
+  release(rateLimit: RateLimitState | undefined, operation?: string): void {
     this.#inFlight -= 1;
     this.#firstAnswer?.resolve();
     this.#firstAnswer = undefined;
+    const pace = operation === undefined ? undefined : this.#paces.get(operation);
+    if (pace !== undefined) {
+      pace.inFlight -= 1;
+      for (const wake of pace.waiting.splice(0)) wake();
+    }
     const now = this.#now();
     for (const { name, remaining, resetSeconds, quota, windowSeconds } of rateLimit?.windows ?? []) {
       if (remaining === undefined || resetSeconds === undefined) continue;
+      this.#serverReports = true;
       const resetAt = now + Math.min(resetSeconds * 1000, MAX_RATE_LIMIT_WAIT_MS);
       // Requests still in flight may not be counted in this answer yet: assume they are not.
       const serverView = remaining - this.#inFlight;
@@ -150,6 +235,14 @@ export class RateGate {
       }
     }
   }
+}
+
+/** Drops the requests that left the contract's window (so that `sentAt` never outgrows its limit). */
+function forget(pace: OperationPace, now: number): void {
+  const since = now - pace.limit.windowSeconds * 1000;
+  let gone = 0;
+  while (gone < pace.sentAt.length && pace.sentAt[gone]! <= since) gone += 1;
+  if (gone > 0) pace.sentAt.splice(0, gone);
 }
 
 /** The `rateLimit` of an answer or an error; anything may be thrown, `undefined` included. */

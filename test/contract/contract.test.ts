@@ -48,6 +48,25 @@ describe("the contract encodes the service description", () => {
     expect(Object.keys(deref(document, responses["429"]).headers)).toContain("Retry-After");
   });
 
+  it("gives every problem example the status of the response it is listed under, and a default none", () => {
+    let checked = 0;
+    for (const { path, method, operation } of operations) {
+      for (const [code, response] of Object.entries<any>(operation.responses)) {
+        const media = deref(document, response).content?.["application/problem+json"];
+        if (!media) continue;
+        const examples = Object.values<any>(media.examples ?? {}).map((example) => deref(document, example).value);
+        if (media.example !== undefined) examples.push(media.example);
+        // A default stands for many codes: any status written in its example would be wrong for the others.
+        if (code === "default") expect(examples, `${method} ${path} default`).toEqual([]);
+        for (const example of examples) {
+          expect(example.status, `${method} ${path} ${code}`).toBe(Number(code));
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(11);
+  });
+
   it("has includeClusterPods as an optional boolean defaulting to false", () => {
     const [parameter] = document.paths["/v2/pods"].get.parameters.map((p: any) => deref(document, p));
     expect(parameter).toMatchObject({ name: "includeClusterPods", in: "query", required: false, schema: { type: "boolean", default: false } });

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { loadContract } from "../../generator/load.ts";
 import { buildModel } from "../../generator/model.ts";
 import { readXSdk } from "../../generator/x-sdk.ts";
+import { describeRequestLimits, readRequestLimits } from "../../generator/request-limits.ts";
 
 const fixture = fileURLToPath(new URL("../fixtures/load/model-data/openapi.yaml", import.meta.url));
 const emitDir = fileURLToPath(new URL("../../generator/emit/", import.meta.url));
@@ -97,5 +98,42 @@ describe("x-model-endpoints pricing", () => {
     ["      rate: 0.02\n", "      rate: -1\n", /pricing\/rate: must be a non-negative number/],
   ])("refuses a pricing it cannot compute, located (%#)", async (from, to, message) => {
     await expect(variant(from, to)).rejects.toThrow(message);
+  });
+});
+
+describe("x-request-limits", () => {
+  const at = "/paths/~1v2~1{model_endpoint_id}~1run/post";
+
+  it("reads each job operation's documented limits from the contract", async () => {
+    const api = buildModel(await loadContract(fileURLToPath(new URL("../../openapi/openapi.yaml", import.meta.url))));
+    const limits = Object.fromEntries(api.operations.filter((o) => o.requestLimits).map((o) => [o.operationId, o.requestLimits]));
+    expect(limits).toEqual({
+      runSync: { requests: 2000, windowSeconds: 10, concurrent: 400 },
+      run: { requests: 1000, windowSeconds: 10, concurrent: 200 },
+      getJobStatus: { requests: 2000, windowSeconds: 10 },
+      streamJob: { requests: 2000, windowSeconds: 10 },
+      cancelJob: { requests: 100, windowSeconds: 10, concurrent: 20 },
+      purgeQueue: { requests: 2, windowSeconds: 10 },
+    });
+    expect(api.operations.find((o) => o.operationId === "listPods")!.requestLimits).toBeUndefined();
+  });
+
+  it("reads requests per window and, when given, the concurrent cap", () => {
+    expect(readRequestLimits({}, at)).toBeUndefined();
+    expect(readRequestLimits({ "x-request-limits": { requests: 5, windowSeconds: 0.5 } }, at)).toEqual({ requests: 5, windowSeconds: 0.5 });
+    expect(describeRequestLimits({ requests: 1, windowSeconds: 10, concurrent: 1 })).toBe("1 request per 10 s, 1 at once");
+  });
+
+  it.each([
+    [[1000], "", /must be an object/],
+    [{ windowSeconds: 10 }, "/requests", /must be a positive integer \(requests allowed per window\)/],
+    [{ requests: 1.5, windowSeconds: 10 }, "/requests", /positive integer/],
+    [{ requests: 10, windowSeconds: 0 }, "/windowSeconds", /positive number of seconds/],
+    [{ requests: 10, windowSeconds: "10" }, "/windowSeconds", /positive number of seconds/],
+    [{ requests: 10, windowSeconds: 10, concurrent: 0 }, "/concurrent", /requests in flight at once/],
+    [{ requests: 10, windowSeconds: 10, concurent: 2 }, "/concurent", /is not a request limit/],
+    [{ requests: 10, windowSeconds: 10, "a/b": 2 }, "/a~1b", /is not a request limit/],
+  ])("refuses %j, located at x-request-limits%s", (limits, where, message) => {
+    expect(() => readRequestLimits({ "x-request-limits": limits }, at)).toThrow(expect.objectContaining({ pointer: `${at}/x-request-limits${where}`, message: expect.stringMatching(message) }));
   });
 });

@@ -12,6 +12,7 @@ import {
   InvalidRequestError,
   JobFailedError,
   JobWaitError,
+  MODEL_CATALOG,
   RateLimitError,
   RateLimitWaitError,
   estimateCost,
@@ -519,6 +520,65 @@ describe("runMany", () => {
     expect(error.acceptedJobIds).toHaveLength(2);
     expect(error.acceptedJobIds.every((id: string) => fake.jobs.has(id))).toBe(true);
     expect(fake.jobs.size).toBe(2);
+  });
+});
+
+describe("runMany within the limits the contract documents (x-request-limits)", () => {
+  const small = { run: { requests: 3, windowSeconds: 10 }, status: { requests: 4, windowSeconds: 10 } };
+  const paced = (requestLimits?: typeof small) => ({ ...MODEL_CATALOG, requestLimits });
+
+  it("paces a batch by them while the service sends no RateLimit header: not one 429, where without them there are", async () => {
+    for (const requestLimits of [small, undefined]) {
+      await fake?.stop();
+      time = simulatedTime();
+      await startFake({ quotas: [], endpointLimits: small, plan: () => ({ queuedPolls: 1, runningPolls: 0, outcome: "COMPLETED" }) });
+      // The transport would retry a refused poll after Retry-After in real time; the job helpers do it on the simulated clock.
+      client = new GpuCloudClient({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, maxRetries: 0 });
+      const batch = await runtimeJobs.runMany(client, paced(requestLimits), VIDEO, Array.from({ length: 8 }, (_, n) => input(n)), { concurrency: 4, now: time.now, sleep: time.sleep });
+      expect(batch.succeeded).toBe(8);
+      expect(fake.duplicateSubmissions()).toBe(0);
+      if (requestLimits) expect(fake.tooManyRequests).toBe(0);
+      else expect(fake.tooManyRequests).toBeGreaterThan(0);
+    }
+  });
+
+  it("keeps the contract's runs in flight at once to its concurrent cap, with the generated catalog", async () => {
+    // The contract: run takes 1,000 requests per 10 s, 200 at once; 260 jobs at a concurrency of 260.
+    expect(MODEL_CATALOG.requestLimits?.run).toEqual({ requests: 1000, windowSeconds: 10, concurrent: 200 });
+    await startFake({ quotas: [], endpointLimits: { run: MODEL_CATALOG.requestLimits!.run! }, latencyMs: 200, plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    const inputs = Array.from({ length: 260 }, (_, n) => input(n));
+    const batch = await runMany(client, VIDEO, inputs, { concurrency: 260, now: time.now, sleep: time.sleep });
+    expect(batch.succeeded).toBe(260);
+    expect(fake.tooManyRequests).toBe(0);
+    expect(fake.peakInFlight.get("run")).toBe(200);
+  });
+
+  it("leaves pacing to the server's RateLimit once an answer carries it", async () => {
+    const longPauses: number[][] = [];
+    for (const quotas of [[{ name: "minute", quota: 100, seconds: 60 }], []]) {
+      await fake?.stop();
+      time = simulatedTime();
+      await startFake({ quotas, plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+      const tight = { run: { requests: 1, windowSeconds: 10 } };
+      const batch = await runtimeJobs.runMany(client, { ...MODEL_CATALOG, requestLimits: tight }, VIDEO, [input(1), input(2), input(3)], { concurrency: 3, now: time.now, sleep: time.sleep });
+      expect(batch.succeeded).toBe(3);
+      longPauses.push(time.clock.pauses.filter((ms) => ms >= 5_000));
+    }
+    // With headers: no 10 s turn of the contract's window; without: the second and third runs wait theirs.
+    expect(longPauses[0]).toEqual([]);
+    expect(longPauses[1]!.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("does not hold a submission at the contract's window past its timeoutMs, and says which limit held it", async () => {
+    await startFake({ quotas: [], plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    const batch = await runtimeJobs.runMany(client, paced({ ...small, run: { requests: 1, windowSeconds: 10 } }), VIDEO, [input(1), input(2)], { timeoutMs: 5_000, concurrency: 2, now: time.now, sleep: time.sleep });
+    const [first, second] = batch.items;
+    expect(first!.ok).toBe(true);
+    const error = second!.ok ? undefined : second!.error;
+    expect(error).toBeInstanceOf(RateLimitWaitError);
+    expect(error).toMatchObject({ source: "contract", window: "run", waitMs: 8_000 });
+    expect(String(error)).toMatch(/documented limit of "run" \(1 request per 10 s; the next turn in 8 s\)/);
+    expect(fake.log.filter((l) => l.method === "POST")).toHaveLength(1);
   });
 });
 

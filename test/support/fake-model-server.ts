@@ -6,7 +6,11 @@
  * - `runsync` finishes jobs shorter than `syncLimitPolls` steps and otherwise gives up early,
  *   returning the unfinished job (`sync-` id) to be polled.
  * - Per-user rate limits over three windows with `RateLimit`/`RateLimit-Policy` headers that count
- *   down; over quota → 429 with `Retry-After` and a problem naming the window.
+ *   down; over quota → 429 with `Retry-After` and a problem naming the window. With `quotas: []`
+ *   no such header is sent.
+ * - Optionally, the reference's limits per endpoint and operation (`endpointLimits`): requests per
+ *   window (windows aligned on the clock, as a server counts them) and in flight at once; over
+ *   them → 429 with `Retry-After` and no rate-limit header. `peakInFlight` records the most seen.
  * - Cost from the contract's pricing (`x-model-endpoints`), defaults applied.
  * - Counters of submissions per input and of 429s, to prove nothing is submitted twice.
  * - The job operations of the service's reference: cancel (the job ends CANCELLED), retry (a
@@ -39,6 +43,8 @@ export interface FakeOptions {
   onSyncHold?(): void;
   /** How long a finished job's results are kept, by how it was submitted. */
   retentionMs?: { run: number; runsync: number };
+  /** Limits per operation (the path's segment after the model: run, status, cancel...), counted per model. */
+  endpointLimits?: Record<string, { requests: number; windowSeconds: number; concurrent?: number }>;
 }
 
 interface FakeJob {
@@ -86,9 +92,13 @@ export class FakeModelServer {
   readonly submissions = new Map<string, number>();
   readonly log: Array<{ method: string; path: string; query: string; status: number }> = [];
   tooManyRequests = 0;
+  /** The most requests of each operation seen in flight at once (with `endpointLimits`). */
+  readonly peakInFlight = new Map<string, number>();
   baseUrl = "";
+  readonly #inFlight = new Map<string, number>();
+  readonly #endpointWindows = new Map<string, { start: number; used: number }>();
   #server: http.Server;
-  #options: Required<Omit<FakeOptions, "plan" | "onSyncHold">> & Pick<FakeOptions, "plan" | "onSyncHold">;
+  #options: Required<Omit<FakeOptions, "plan" | "onSyncHold" | "endpointLimits">> & Pick<FakeOptions, "plan" | "onSyncHold" | "endpointLimits">;
   #windows: Array<{ name: string; quota: number; seconds: number; used: number; startedAt: number | undefined }>;
   #nextId = 1;
 
@@ -105,12 +115,14 @@ export class FakeModelServer {
       now: options.now ?? Date.now,
       onSyncHold: options.onSyncHold,
       retentionMs: options.retentionMs ?? { run: 30 * 60_000, runsync: 60_000 },
+      endpointLimits: options.endpointLimits,
     };
     this.#windows = this.#options.quotas.map((q) => ({ ...q, used: 0, startedAt: undefined }));
     this.#server = http.createServer((req, res) => {
       let body = "";
       req.on("data", (chunk) => (body += chunk));
       req.on("end", () => {
+        if (this.#overEndpointLimit(req, res)) return;
         const respond = () => this.#handle(req, res, body);
         if (this.#options.latencyMs) setTimeout(respond, this.#options.latencyMs);
         else respond();
@@ -134,7 +146,37 @@ export class FakeModelServer {
     return [...this.submissions.values()].filter((count) => count > 1).length;
   }
 
+  /** Refuses (429) a request over its operation's endpoint limit; otherwise counts it, in flight until answered. */
+  #overEndpointLimit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+    const [, model, operation] = /^\/v2\/([a-z0-9-]+)\/([a-z-]+)/.exec(new URL(req.url!, "http://x").pathname) ?? [];
+    const limit = operation === undefined ? undefined : this.#options.endpointLimits?.[operation];
+    if (limit === undefined) return false;
+    const refuse = (retryAfter: number, detail: string): true => {
+      this.tooManyRequests += 1;
+      this.log.push({ method: req.method!, path: new URL(req.url!, "http://x").pathname, query: "", status: 429 });
+      res.writeHead(429, { "content-type": "application/json", "Retry-After": String(retryAfter) });
+      res.end(JSON.stringify({ error: detail }));
+      return true;
+    };
+    const inFlight = (this.#inFlight.get(operation!) ?? 0) + 1;
+    if (limit.concurrent !== undefined && inFlight > limit.concurrent) return refuse(1, `more than ${limit.concurrent} ${operation} requests at once`);
+    const now = this.#options.now();
+    const windowMs = limit.windowSeconds * 1000;
+    const start = Math.floor(now / windowMs) * windowMs;
+    const key = `${model}/${operation}`;
+    const window = this.#endpointWindows.get(key);
+    const current = window?.start === start ? window : { start, used: 0 };
+    this.#endpointWindows.set(key, current);
+    if (current.used >= limit.requests) return refuse(Math.max(1, Math.ceil((start + windowMs - now) / 1000)), `more than ${limit.requests} ${operation} requests in ${limit.windowSeconds} s`);
+    current.used += 1;
+    this.#inFlight.set(operation!, inFlight);
+    this.peakInFlight.set(operation!, Math.max(this.peakInFlight.get(operation!) ?? 0, inFlight));
+    res.on("close", () => this.#inFlight.set(operation!, this.#inFlight.get(operation!)! - 1));
+    return false;
+  }
+
   #rateHeaders(): Record<string, string> {
+    if (this.#windows.length === 0) return {};
     const now = this.#options.now();
     const parts = this.#windows.map((w) => {
       const reset = w.startedAt === undefined ? w.seconds : Math.max(0, Math.ceil((w.startedAt + w.seconds * 1000 - now) / 1000));
