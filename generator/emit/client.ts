@@ -343,7 +343,7 @@ function operationDoc(operation: OperationModel): string {
       ? `Cookie parameters (${cookies.join(", ")}) are sent in one \`Cookie\` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie) and sends its own cookies instead.`
       : "",
     operation.errorStatuses.length ? `Errors: ${operation.errorStatuses.join(", ")} (typed, see the errors module).` : "",
-    operation.requestLimits ? `Service limits of this operation: ${describeRequestLimits(operation.requestLimits)}${operation.modelRole ? "; runMany paces itself by them while the service sends no RateLimit header" : ""}.` : "",
+    operation.requestLimits ? `Service limits of this operation: ${describeRequestLimits(operation.requestLimits)}${operation.modelRole ? "; runMany paces itself by them" : ""}.` : "",
     operation.deprecated ? "@deprecated" : "",
   ].filter(Boolean);
   return docComment([lines, ...tail].filter(Boolean).join("\n\n"));

@@ -6,7 +6,7 @@ import { SERVER_WAIT_MARGIN_MS } from "./client-core.js";
 import type { ApiResult } from "./client-core.js";
 import { AbortedError, BadRequestError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
 import { enforceCostLimit } from "./job-cost.js";
-import type { JobClient, JobLike, ModelCatalog, SyncRequestOptions } from "./job-types.js";
+import type { JobClient, JobLike, JobOperation, ModelCatalog, SyncRequestOptions } from "./job-types.js";
 import { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, checkWaitOptions, jobAnswerProblem, waitForJob } from "./job-wait.js";
 import type { JobResult, WaitOptions } from "./job-wait.js";
 import { MAX_RATE_LIMIT_WAIT_MS, RateLimitWaitError, rateLimitOf } from "./rate-gate.js";
@@ -89,15 +89,15 @@ function unanswered(error: unknown, expired: boolean, timeoutMs: number): unknow
  * arrives. Without limits in the contract, the service holds runsync as long as it likes: the
  * request may last what is left, and with less than the margin left the job goes to `run` too.
  */
-function submission(client: JobClient, catalog: ModelCatalog, options: RunOptions, remaining: number): { call: JobClient["runModel"]; options: SyncRequestOptions } {
+function submission(client: JobClient, catalog: ModelCatalog, options: RunOptions, remaining: number): { operation: JobOperation; call: JobClient["runModel"]; options: SyncRequestOptions } {
   const base = { signal: options.signal, maxRetries: 0, checkResponse: submittedJobProblem(catalog) };
-  if (!options.sync) return { call: client.runModel, options: base };
+  if (!options.sync) return { operation: "run", call: client.runModel, options: base };
   if (client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
   const limits = catalog.syncWaitMs;
-  if (remaining < (limits?.minimum ?? 0) + SERVER_WAIT_MARGIN_MS) return { call: client.runModel, options: base };
-  if (limits === undefined) return { call: client.runModelSync, options: { ...base, timeoutMs: remaining } };
+  if (remaining < (limits?.minimum ?? 0) + SERVER_WAIT_MARGIN_MS) return { operation: "run", call: client.runModel, options: base };
+  if (limits === undefined) return { operation: "runsync", call: client.runModelSync, options: { ...base, timeoutMs: remaining } };
   const waitMs = Math.min(limits.maximum, Math.floor(remaining - SERVER_WAIT_MARGIN_MS));
-  return { call: client.runModelSync, options: { ...base, waitMs, timeoutMs: waitMs + SERVER_WAIT_MARGIN_MS } };
+  return { operation: "runsync", call: client.runModelSync, options: { ...base, waitMs, timeoutMs: waitMs + SERVER_WAIT_MARGIN_MS } };
 }
 
 /**
@@ -121,11 +121,12 @@ async function submit(
   const queuedUntil = now() + timeoutMs;
   let deadline: number | undefined;
   let refusal: RateLimitError | undefined;
-  // The operation whose limits the gate applies: the one meant (runsync may yet give way to run when too little time is left).
-  const operation = options.sync ? "runsync" : "run";
   for (;;) {
+    // The operation the gate holds the submission under: as it would be sent now (a first attempt has all of timeoutMs).
+    const operation = submission(client, catalog, options, deadline === undefined ? timeoutMs : deadline - now()).operation;
     // A submission the gate would hold past the deadline is not sent: the last refusal stands, or the wait is the error.
-    if (gate !== undefined && !(await gate.acquire(options.signal, deadline ?? queuedUntil, operation))) throw refusal ?? new RateLimitWaitError(gate.holding(operation), timeoutMs);
+    const turn = gate === undefined ? true : await gate.acquire(options.signal, deadline ?? queuedUntil, operation);
+    if (turn !== true) throw refusal ?? new RateLimitWaitError(turn, timeoutMs);
     const sentAt = now();
     deadline ??= sentAt + timeoutMs;
     // The run's deadline bounds the request too, whatever the client's own timeout.
@@ -133,8 +134,13 @@ async function submit(
     let outcome: { ok: true; submitted: ApiResult<JobLike> } | { ok: false; error: unknown };
     try {
       // maxRetries 0: the transport never resends a POST anyway; 429s are handled here.
-      const { call, options: requestOptions } = submission(client, catalog, { ...options, signal: bound.signal }, deadline - sentAt);
-      outcome = { ok: true, submitted: await call.call(client, model, input as never, requestOptions) };
+      const chosen = submission(client, catalog, { ...options, signal: bound.signal }, deadline - sentAt);
+      if (gate !== undefined && chosen.operation !== operation) {
+        // The wait at the gate left runsync too little time: its turn goes back, and the job waits for one of run's.
+        gate.unsent(operation);
+        continue;
+      }
+      outcome = { ok: true, submitted: await chosen.call.call(client, model, input as never, chosen.options) };
     } catch (error) {
       outcome = { ok: false, error: unanswered(error, bound.expired(), timeoutMs) };
     } finally {

@@ -1,9 +1,8 @@
 /**
  * A gate that keeps many requests (a batch) within the rate limits the server reports in its
- * `RateLimit` headers (parsed by rate-limit.ts), or, while it reports none, within the limits the
- * contract documents per operation (`x-request-limits`), so that an honest quota never answers 429;
- * the cap on what a server may make the job helpers wait, and the error of a job the limits hold
- * too long.
+ * `RateLimit` headers (parsed by rate-limit.ts) and the limits the contract documents per operation
+ * (`x-request-limits`), so that an honest quota never answers 429; the cap on what a server may
+ * make the job helpers wait, and the error of a job the limits hold too long.
  */
 import { SdkError, nameClass } from "./error-base.js";
 import type { RateLimitState } from "./rate-limit.js";
@@ -26,7 +25,8 @@ export interface RequestLimit {
 /**
  * What holds the next request at the gate: the window, the pause, and the window's reset in seconds
  * as the server reported it, before the cap (after a reset, as reckoned from the window's length).
- * A limit of the contract (`source: "contract"`) is named by its operation, its reset reckoned here.
+ * A limit of the contract (`source: "contract"`) is named by its operation, its reset reckoned
+ * here; `atOnce` when it is the number in flight that held it (`delayMs` is then how long it did).
  */
 export interface GateHold {
   window: string;
@@ -35,6 +35,7 @@ export interface GateHold {
   source?: "contract" | undefined;
   /** The contract's limit that holds the request. */
   limit?: RequestLimit | undefined;
+  atOnce?: boolean | undefined;
 }
 
 /** The contract's limit of one operation, as the gate keeps it: when each request of the last window went, how many are in flight. */
@@ -68,7 +69,8 @@ export class RateLimitWaitError extends SdkError {
   constructor(hold: GateHold | undefined, timeoutMs: number) {
     const capped = hold !== undefined && hold.reportedResetSeconds * 1000 > MAX_RATE_LIMIT_WAIT_MS;
     const wait = hold === undefined ? "" : ` ${Math.ceil(hold.delayMs / 1000)} s,`;
-    super("rate_limit", `${describeHold(hold, capped)} would hold this job's submission${wait} past its timeoutMs of ${timeoutMs} ms; nothing was sent`);
+    const held = hold?.atOnce ? `held this job's submission${wait}` : `would hold this job's submission${wait}`;
+    super("rate_limit", `${describeHold(hold, capped)} ${held} past its timeoutMs of ${timeoutMs} ms; nothing was sent`);
     this.window = hold?.window;
     this.waitMs = hold?.delayMs ?? 0;
     this.reportedResetSeconds = hold?.reportedResetSeconds;
@@ -84,6 +86,9 @@ export class RateLimitWaitError extends SdkError {
 
 function describeHold(hold: GateHold | undefined, capped: boolean): string {
   if (hold === undefined) return "the service's rate limit";
+  if (hold.source === "contract" && hold.limit !== undefined && hold.atOnce) {
+    return `the service's documented limit of "${hold.window}" (${hold.limit.concurrent} at once)`;
+  }
   if (hold.source === "contract" && hold.limit !== undefined) {
     return `the service's documented limit of "${hold.window}" (${hold.limit.requests} request${hold.limit.requests === 1 ? "" : "s"} per ${hold.limit.windowSeconds} s; the next turn in ${hold.reportedResetSeconds} s)`;
   }
@@ -98,12 +103,13 @@ function describeHold(hold: GateHold | undefined, capped: boolean): string {
  * at its quota (`RateLimit-Policy`), not unlimited, so waiting workers do not all go at once. With
  * none left, a request waits for the reset: an honest quota then never answers 429.
  *
- * Until an answer carries a `RateLimit` header, the contract's limits of each operation (`limits`,
- * by the name `acquire` is given) hold too: no more requests in any span of the window than it
- * allows (a span, not the server's aligned windows, which the client cannot see: within every span
- * means within every window). Once the server reports its own state, that replaces them: the
- * service raises its limits with its workers, and its answer knows by how much. The number of
- * requests in flight at once is held to the contract's `concurrent` whatever the headers say.
+ * The contract's limits of each operation (`limits`, by the name `acquire` is given) hold too: no
+ * more requests in any span of the window than it allows (a span, not the server's aligned windows,
+ * which the client cannot see: within every span means within every window), and no more in
+ * flight at once than `concurrent`. They are the least the service allows (it raises them with its
+ * workers), so a window of the contract gives way once the server reports, in `RateLimit-Policy`,
+ * a window as short as it or shorter: the server's word on that timescale. A per-user minute or
+ * day window says nothing of a 10-second limit per endpoint, and does not replace it.
  */
 export class RateGate {
   readonly #windows = new Map<string, { remaining: number; resetAt: number; quota: number | undefined; windowMs: number | undefined; reportedResetSeconds: number }>();
@@ -113,8 +119,8 @@ export class RateGate {
   readonly #now: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #paces = new Map<string, OperationPace>();
-  /** An answer carried a usable `RateLimit`: the server's word replaces the contract's windows. */
-  #serverReports = false;
+  /** The shortest window length, in seconds, the server has reported (`RateLimit-Policy`'s `w`). */
+  #shortestServerWindow = Infinity;
 
   constructor(
     now: () => number = Date.now,
@@ -162,8 +168,8 @@ export class RateGate {
 
   /** The contract's window of `operation`, while the server reports none: full, until its oldest request leaves it. */
   #documentedHold(operation: string | undefined, now: number): GateHold | undefined {
-    const pace = operation === undefined || this.#serverReports ? undefined : this.#paces.get(operation);
-    if (pace === undefined) return undefined;
+    const pace = operation === undefined ? undefined : this.#paces.get(operation);
+    if (pace === undefined || this.#shortestServerWindow <= pace.limit.windowSeconds) return undefined;
     const { requests, windowSeconds } = pace.limit;
     forget(pace, now);
     if (pace.sentAt.length < requests) return undefined;
@@ -173,24 +179,26 @@ export class RateGate {
 
   /**
    * Waits for a request's turn (a request of `operation`, whose contract limits then apply too) and
-   * takes it. False, without taking one, when the limits would hold it past `deadline` (`holding()`
-   * then says why). A wait for one of `concurrent` requests to end is not bounded ahead (each has a
+   * takes it: true. Without taking one, what holds it when the limits would hold it past
+   * `deadline`. A wait for one of `concurrent` requests to end is not bounded ahead (each has a
    * timeout of its own), but nothing is taken once it ends past the deadline.
    */
-  async acquire(signal?: AbortSignal, deadline = Infinity, operation?: string): Promise<boolean> {
+  async acquire(signal?: AbortSignal, deadline = Infinity, operation?: string): Promise<true | GateHold> {
     // Until a first answer tells the limits, one request at a time: a burst could overrun a small quota.
     while (this.#firstAnswer !== undefined && this.#inFlight > 0) await abortable(this.#firstAnswer.promise, signal);
     const pace = operation === undefined ? undefined : this.#paces.get(operation);
     for (;;) {
-      const delay = this.delayMs(operation);
-      if (delay > 0) {
-        if (this.#now() + delay > deadline) return false;
-        await this.#sleep(delay, signal);
+      const hold = this.holding(operation);
+      if (hold !== undefined && hold.delayMs > 0) {
+        if (this.#now() + hold.delayMs > deadline) return hold;
+        await this.#sleep(hold.delayMs, signal);
         continue;
       }
       if (pace?.limit.concurrent === undefined || pace.inFlight < pace.limit.concurrent) break;
+      const since = this.#now();
       await abortable(new Promise<void>((resolve) => pace.waiting.push(resolve)), signal);
-      if (this.#now() > deadline) return false;
+      const waited = this.#now() - since;
+      if (this.#now() > deadline) return { window: operation!, delayMs: waited, reportedResetSeconds: 0, source: "contract", limit: pace.limit, atOnce: true };
     }
     this.#inFlight += 1;
     for (const window of this.#windows.values()) window.remaining -= 1;
@@ -202,20 +210,36 @@ export class RateGate {
     return true;
   }
 
+  /**
+   * Gives back a turn `acquire` took for a request that was then not sent (as if it had not been
+   * taken; the first answer is still awaited).
+   */
+  unsent(operation?: string): void {
+    this.#inFlight -= 1;
+    for (const window of this.#windows.values()) window.remaining += 1;
+    const pace = operation === undefined ? undefined : this.#paces.get(operation);
+    if (pace !== undefined) {
+      pace.sentAt.pop();
+      this.#free(pace);
+    }
+  }
+
+  #free(pace: OperationPace): void {
+    pace.inFlight -= 1;
+    for (const wake of pace.waiting.splice(0)) wake();
+  }
+
   /** Gives back the turn `acquire` took (for the same `operation`), with what the answer said of the limits. */
   release(rateLimit: RateLimitState | undefined, operation?: string): void {
     this.#inFlight -= 1;
     this.#firstAnswer?.resolve();
     this.#firstAnswer = undefined;
     const pace = operation === undefined ? undefined : this.#paces.get(operation);
-    if (pace !== undefined) {
-      pace.inFlight -= 1;
-      for (const wake of pace.waiting.splice(0)) wake();
-    }
+    if (pace !== undefined) this.#free(pace);
     const now = this.#now();
     for (const { name, remaining, resetSeconds, quota, windowSeconds } of rateLimit?.windows ?? []) {
+      if (windowSeconds !== undefined && windowSeconds > 0) this.#shortestServerWindow = Math.min(this.#shortestServerWindow, windowSeconds);
       if (remaining === undefined || resetSeconds === undefined) continue;
-      this.#serverReports = true;
       const resetAt = now + Math.min(resetSeconds * 1000, MAX_RATE_LIMIT_WAIT_MS);
       // Requests still in flight may not be counted in this answer yet: assume they are not.
       const serverView = remaining - this.#inFlight;

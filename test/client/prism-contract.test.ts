@@ -39,7 +39,13 @@ const calls = {
     client.runSync({ path: { model_endpoint_id: "wan-2-6-i2v" }, body: { input: { prompt: "a fox", image: "https://images.example.org/fox.jpg" } } }, o),
   run: (o?: object) => client.run({ path: { model_endpoint_id: "black-forest-labs-flux-1-dev" }, body: { input: { prompt: "a lighthouse" } } }, o),
   getJobStatus: (o?: object) => client.getJobStatus({ path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } }, o),
+  cancelJob: (o?: object) => client.cancelJob({ path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } }, o),
+  retryJob: (o?: object) => client.retryJob({ path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } }, o),
+  streamJob: (o?: object) => client.streamJob({ path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } }, o),
+  purgeQueue: (o?: object) => client.purgeQueue({ path: { model_endpoint_id: "wan-2-6-i2v" } }, o),
+  getEndpointHealth: (o?: object) => client.getEndpointHealth({ path: { model_endpoint_id: "wan-2-6-i2v" } }, o),
 };
+const MODEL_ENDPOINT_CALLS: ReadonlySet<string> = new Set(["runSync", "run", "getJobStatus", "cancelJob", "retryJob", "streamJob", "purgeQueue", "getEndpointHealth"]);
 
 const errorClassFor: Record<number, new (...args: never[]) => ApiError> = {
   400: BadRequestError,
@@ -56,7 +62,12 @@ const documented: Record<keyof typeof calls, number[]> = {
   deleteRegistry: [400, 401, 403, 404, 429, 500],
   runSync: [400, 401, 403, 429, 500],
   run: [400, 401, 403, 429, 500],
-  getJobStatus: [401, 403, 429, 500],
+  getJobStatus: [401, 403, 404, 429, 500],
+  cancelJob: [401, 403, 404, 429, 500],
+  retryJob: [401, 403, 404, 429, 500],
+  streamJob: [401, 403, 404, 429, 500],
+  purgeQueue: [401, 403, 429, 500],
+  getEndpointHealth: [401, 403, 429, 500],
 };
 
 describe("the generated client against the Prism mock", () => {
@@ -98,6 +109,22 @@ describe("the generated client against the Prism mock", () => {
     expect(status.data.status).toBe("COMPLETED");
   });
 
+  it("calls the job operations of the service's reference, each answer validated against the contract", async () => {
+    const validating = new GpuCloudClient({ apiKey: KEY, baseUrl: prism.baseUrl, publicEndpointBaseUrl: prism.baseUrl, maxRetries: 0, validateResponses: true });
+    const job = { path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } };
+    const endpoint = { path: { model_endpoint_id: "wan-2-6-i2v" } };
+    expect((await validating.cancelJob(job)).data.status).toBe("CANCELLED");
+    expect((await validating.retryJob(job)).data.status).toBe("IN_QUEUE");
+    const { data: stream } = await validating.streamJob(job);
+    expect(Array.isArray(stream.stream)).toBe(true);
+    expect(typeof (await validating.purgeQueue(endpoint)).data.removed).toBe("number");
+    const { data: health } = await validating.getEndpointHealth(endpoint);
+    expect(health.jobs).toBeTypeOf("object");
+    expect(health.workers).toBeTypeOf("object");
+    const { data: status } = await validating.getJobStatus({ ...job, query: { ttl: 6000 } });
+    expect(status.id).toBeTruthy();
+  });
+
   it("offers typed per-model calls", async () => {
     const { data: job } = await client.runModelSync("wan-2-6-i2v", { prompt: "a fox", image: "https://images.example.org/fox.jpg", duration: 10 });
     expect(job.output?.video_url).toMatch(/^https:/);
@@ -117,7 +144,7 @@ describe("the generated client against the Prism mock", () => {
       if (code === 400 && (name === "runSync" || name === "run")) {
         // The model endpoints answer a failed job, not a problem.
         expect(apiError.problem).toMatchObject({ status: "FAILED", error: expect.any(String) });
-      } else if (name === "runSync" || name === "run" || name === "getJobStatus") {
+      } else if (MODEL_ENDPOINT_CALLS.has(name)) {
         // Nothing says what the model endpoints' other error bodies hold: typed by status alone.
         expect(apiError.problem).toBeUndefined();
       } else {
@@ -127,7 +154,7 @@ describe("the generated client against the Prism mock", () => {
       if (code === 429) {
         expect((apiError as RateLimitError).retryAfter).toBe(12);
         // A model endpoint's 429 may come from its own limits or a full queue, not the user's windows.
-        const modelEndpoint = name === "runSync" || name === "run" || name === "getJobStatus";
+        const modelEndpoint = MODEL_ENDPOINT_CALLS.has(name);
         expect(apiError.rateLimit?.windows[0]).toMatchObject({ name: "minute", ...(modelEndpoint ? {} : { remaining: 0 }) });
       }
       if (code !== 401) expect(apiError.rateLimit?.windows).toHaveLength(3);

@@ -31,6 +31,14 @@ describe("real-shaped pods", () => {
     expect(isPod(pod)).toBe(true);
   });
 
+  it("takes a GPU pod's gpu without count (the reference's GpuConfig: 1 by default)", () => {
+    const gpuPod = pods.find((p) => p.pod.gpu !== undefined)!.pod;
+    const withoutCount = { ...gpuPod, gpu: { id: (gpuPod.gpu as { id: string }).id } };
+    expect(ajvPod(withoutCount), JSON.stringify(ajvPod.errors)).toBe(true);
+    expect(validatePod(withoutCount)).toEqual([]);
+    expect(ajvPod({ ...gpuPod, gpu: { count: 1 } })).toBe(false);
+  });
+
   it.each(pods)("$file still fails where it breaks the contract", ({ pod }) => {
     for (const broken of [{ ...pod, runtime: "up" }, { ...pod, cudaVersion: 12.8 }, { ...pod, ssh: { proxy: null } }]) {
       expect(ajvPod(broken)).toBe(false);
@@ -61,8 +69,9 @@ describe("real-shaped pods", () => {
       .getPreEmitDiagnostics(program)
       .filter((d) => d.file?.fileName === file)
       .map((d) => `${d.file!.getLineAndCharacterOfPosition(d.start!).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
-    // Line 3 gets two: runtime may be null, and uptime may be absent (a provisioning pod's `{}`).
-    expect(found).toHaveLength(5);
+    // Lines 3 and 6 get two each: runtime may be null and uptime absent (a provisioning pod's `{}`);
+    // gpu may be absent (a CPU pod) and its count too (1 by default).
+    expect(found).toHaveLength(6);
     expect(found).toEqual(
       expect.arrayContaining([
         "3: 'pod.runtime' is possibly 'null'.",
@@ -70,6 +79,7 @@ describe("real-shaped pods", () => {
         "4: 'pod.ssh.direct' is possibly 'null'.",
         expect.stringMatching(/^5: Type 'string \| null' is not assignable to type 'string'/),
         "6: 'pod.gpu' is possibly 'undefined'.",
+        expect.stringMatching(/^6: Type 'number \| undefined' is not assignable to type 'number'/),
       ]),
     );
   }, 60_000);

@@ -110,8 +110,8 @@ describe("x-request-limits", () => {
     expect(limits).toEqual({
       runSync: { requests: 2000, windowSeconds: 10, concurrent: 400 },
       run: { requests: 1000, windowSeconds: 10, concurrent: 200 },
-      getJobStatus: { requests: 2000, windowSeconds: 10 },
-      streamJob: { requests: 2000, windowSeconds: 10 },
+      getJobStatus: { requests: 2000, windowSeconds: 10, concurrent: 400 },
+      streamJob: { requests: 2000, windowSeconds: 10, concurrent: 400 },
       cancelJob: { requests: 100, windowSeconds: 10, concurrent: 20 },
       purgeQueue: { requests: 2, windowSeconds: 10 },
     });

@@ -553,9 +553,10 @@ describe("runMany within the limits the contract documents (x-request-limits)", 
     expect(fake.peakInFlight.get("run")).toBe(200);
   });
 
-  it("leaves pacing to the server's RateLimit once an answer carries it", async () => {
+  it("gives a window of the contract up to a server window as short, not to a longer one", async () => {
     const longPauses: number[][] = [];
-    for (const quotas of [[{ name: "minute", quota: 100, seconds: 60 }], []]) {
+    const serverWindows = [[{ name: "ten", quota: 100, seconds: 10 }], [{ name: "minute", quota: 100, seconds: 60 }], []];
+    for (const quotas of serverWindows) {
       await fake?.stop();
       time = simulatedTime();
       await startFake({ quotas, plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
@@ -564,9 +565,48 @@ describe("runMany within the limits the contract documents (x-request-limits)", 
       expect(batch.succeeded).toBe(3);
       longPauses.push(time.clock.pauses.filter((ms) => ms >= 5_000));
     }
-    // With headers: no 10 s turn of the contract's window; without: the second and third runs wait theirs.
+    // A 10 s window of the server's: no turn of the contract's; a minute window, or none: the second and third runs wait theirs.
     expect(longPauses[0]).toEqual([]);
     expect(longPauses[1]!.length).toBeGreaterThanOrEqual(2);
+    expect(longPauses[2]!.length).toBeGreaterThanOrEqual(2);
+  });
+
+  const answered = (id: string, status = "COMPLETED") => ({ data: { id, status, output: {} }, status: 200, headers: new Headers(), rateLimit: undefined });
+
+  it("holds a runsync that gives way to run under run's limits", async () => {
+    // 5 s is too little for runsync's shortest wait and its margin: every job goes to run, whose window takes one per 10 s.
+    const stub = { runModel: vi.fn(async () => answered(`job-${stub.runModel.mock.calls.length}`)), runModelSync: vi.fn(), getModelJob: vi.fn(async (_m: string, id: string) => answered(id)) };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const }, syncWaitMs: { minimum: 1_000, maximum: 300_000 }, requestLimits: { run: { requests: 1, windowSeconds: 10 }, runsync: { requests: 100, windowSeconds: 10 } } };
+    const batch = await runtimeJobs.runMany(stub as never, catalog, "m", [{}, {}, {}], { sync: true, timeoutMs: 5_000, concurrency: 3, now: time.now, sleep: time.sleep });
+    expect(stub.runModelSync).not.toHaveBeenCalled();
+    expect(stub.runModel).toHaveBeenCalledTimes(1);
+    expect(batch.items.map((item) => (item.ok ? "ok" : (item.error as RateLimitWaitError).window))).toEqual(["ok", "run", "run"]);
+  });
+
+  it("says so when the contract's requests at once held a submission past its timeoutMs", async () => {
+    // concurrent 1: the first answer comes at once; the second run lasts 30 s, and the third waits for it past its 5 s.
+    let release!: () => void;
+    const stub = {
+      runModel: vi.fn(async () => {
+        const n = stub.runModel.mock.calls.length;
+        if (n === 2) {
+          time.clock.now += 30_000;
+          await new Promise<void>((resolve) => (release = resolve));
+        }
+        return answered(`job-${n}`);
+      }),
+      getModelJob: vi.fn(async (_m: string, id: string) => answered(id)),
+    };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const }, requestLimits: { run: { requests: 100, windowSeconds: 10, concurrent: 1 } } };
+    const running = runtimeJobs.runMany(stub as never, catalog, "m", [{}, {}, {}], { timeoutMs: 5_000, concurrency: 3, now: time.now, sleep: time.sleep });
+    await vi.waitFor(() => expect(stub.runModel).toHaveBeenCalledTimes(2));
+    release();
+    const batch = await running;
+    expect(stub.runModel).toHaveBeenCalledTimes(2);
+    const third = batch.items[2]!;
+    const error = third.ok ? undefined : (third.error as RateLimitWaitError);
+    expect(error).toMatchObject({ source: "contract", window: "run", waitMs: 30_000 });
+    expect(String(error)).toContain('documented limit of "run" (1 at once) held this job\'s submission 30 s, past its timeoutMs of 5000 ms; nothing was sent');
   });
 
   it("does not hold a submission at the contract's window past its timeoutMs, and says which limit held it", async () => {
@@ -576,8 +616,11 @@ describe("runMany within the limits the contract documents (x-request-limits)", 
     expect(first!.ok).toBe(true);
     const error = second!.ok ? undefined : second!.error;
     expect(error).toBeInstanceOf(RateLimitWaitError);
-    expect(error).toMatchObject({ source: "contract", window: "run", waitMs: 8_000 });
-    expect(String(error)).toMatch(/documented limit of "run" \(1 request per 10 s; the next turn in 8 s\)/);
+    // The first job's run took the window's one turn; the second is held what is left of its 10 s (less the first job's poll, when that came first).
+    expect(error).toMatchObject({ source: "contract", window: "run" });
+    expect((error as RateLimitWaitError).waitMs).toBeGreaterThanOrEqual(8_000);
+    expect((error as RateLimitWaitError).waitMs).toBeLessThanOrEqual(10_000);
+    expect(String(error)).toMatch(/documented limit of "run" \(1 request per 10 s; the next turn in (8|9|10) s\) would hold/);
     expect(fake.log.filter((l) => l.method === "POST")).toHaveLength(1);
   });
 });
