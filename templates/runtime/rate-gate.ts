@@ -166,7 +166,7 @@ export class RateGate {
     return documented !== undefined && documented.delayMs > (hold?.delayMs ?? 0) ? documented : hold;
   }
 
-  /** The contract's window of `operation`, while the server reports none: full, until its oldest request leaves it. */
+  /** The contract's window of `operation`, unless a server window as short replaces it: full, until its oldest request leaves it. */
   #documentedHold(operation: string | undefined, now: number): GateHold | undefined {
     const pace = operation === undefined ? undefined : this.#paces.get(operation);
     if (pace === undefined || this.#shortestServerWindow <= pace.limit.windowSeconds) return undefined;
