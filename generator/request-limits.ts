@@ -1,7 +1,7 @@
 /**
  * `x-request-limits` on an operation: how many requests the service takes in a window and at once,
- * as its documentation states them, so that a generated client can pace itself when the service
- * sends no `RateLimit` header. The one place that reads and checks it.
+ * as its documentation states them, so that a generated client can pace itself by limits the
+ * service's `RateLimit` headers do not report. The one place that reads and checks it.
  */
 import { ContractError } from "./errors.ts";
 import { escapeSegment } from "./json-pointer.ts";

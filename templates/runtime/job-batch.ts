@@ -1,7 +1,7 @@
 /**
  * Many jobs of one model at once: `concurrency` in flight, all within the rate limits the server
- * reports, or while it reports none, the ones the contract documents (one RateGate for the batch),
- * each result or failure kept in input order.
+ * reports and the ones the contract documents (one RateGate for the batch), each result or failure
+ * kept in input order.
  */
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";

@@ -63,7 +63,7 @@ export interface ModelCatalog {
   readonly terminalStatuses: Readonly<Record<string, "success" | "failure">>;
   /** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), in milliseconds. */
   readonly syncWaitMs?: { readonly minimum: number; readonly maximum: number };
-  /** What the service takes of each job operation (its `x-request-limits`): a batch paces itself by it when no `RateLimit` header says more. */
+  /** What the service takes of each job operation (its `x-request-limits`): a batch paces itself by it. */
   readonly requestLimits?: Readonly<Partial<Record<JobOperation, RequestLimit>>>;
   /** A copy of the input with the schema's defaults filled in (known models only). */
   withDefaults?(model: string, input: unknown): unknown;

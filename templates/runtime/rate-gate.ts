@@ -106,10 +106,9 @@ function describeHold(hold: GateHold | undefined, capped: boolean): string {
  * The contract's limits of each operation (`limits`, by the name `acquire` is given) hold too: no
  * more requests in any span of the window than it allows (a span, not the server's aligned windows,
  * which the client cannot see: within every span means within every window), and no more in
- * flight at once than `concurrent`. They are the least the service allows (it raises them with its
- * workers), so a window of the contract gives way once the server reports, in `RateLimit-Policy`,
- * a window as short as it or shorter: the server's word on that timescale. A per-user minute or
- * day window says nothing of a 10-second limit per endpoint, and does not replace it.
+ * flight at once than `concurrent`, whatever the server's headers say: they speak of per-user
+ * windows, not of an endpoint's, and a documented limit is the least the service allows (it raises
+ * them with its workers), so keeping to it never meets a 429.
  */
 export class RateGate {
   readonly #windows = new Map<string, { remaining: number; resetAt: number; quota: number | undefined; windowMs: number | undefined; reportedResetSeconds: number }>();
@@ -119,8 +118,6 @@ export class RateGate {
   readonly #now: () => number;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #paces = new Map<string, OperationPace>();
-  /** The shortest window length, in seconds, the server has reported (`RateLimit-Policy`'s `w`). */
-  #shortestServerWindow = Infinity;
 
   constructor(
     now: () => number = Date.now,
@@ -166,10 +163,10 @@ export class RateGate {
     return documented !== undefined && documented.delayMs > (hold?.delayMs ?? 0) ? documented : hold;
   }
 
-  /** The contract's window of `operation`, unless a server window as short replaces it: full, until its oldest request leaves it. */
+  /** The contract's window of `operation`: full, until its oldest request leaves it. */
   #documentedHold(operation: string | undefined, now: number): GateHold | undefined {
     const pace = operation === undefined ? undefined : this.#paces.get(operation);
-    if (pace === undefined || this.#shortestServerWindow <= pace.limit.windowSeconds) return undefined;
+    if (pace === undefined) return undefined;
     const { requests, windowSeconds } = pace.limit;
     forget(pace, now);
     if (pace.sentAt.length < requests) return undefined;
@@ -238,7 +235,6 @@ export class RateGate {
     if (pace !== undefined) this.#free(pace);
     const now = this.#now();
     for (const { name, remaining, resetSeconds, quota, windowSeconds } of rateLimit?.windows ?? []) {
-      if (windowSeconds !== undefined && windowSeconds > 0) this.#shortestServerWindow = Math.min(this.#shortestServerWindow, windowSeconds);
       if (remaining === undefined || resetSeconds === undefined) continue;
       const resetAt = now + Math.min(resetSeconds * 1000, MAX_RATE_LIMIT_WAIT_MS);
       // Requests still in flight may not be counted in this answer yet: assume they are not.

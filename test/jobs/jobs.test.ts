@@ -553,8 +553,7 @@ describe("runMany within the limits the contract documents (x-request-limits)", 
     expect(fake.peakInFlight.get("run")).toBe(200);
   });
 
-  it("gives a window of the contract up to a server window as short, not to a longer one", async () => {
-    const longPauses: number[][] = [];
+  it("keeps to the contract's window whatever windows the server reports", async () => {
     const serverWindows = [[{ name: "ten", quota: 100, seconds: 10 }], [{ name: "minute", quota: 100, seconds: 60 }], []];
     for (const quotas of serverWindows) {
       await fake?.stop();
@@ -563,12 +562,28 @@ describe("runMany within the limits the contract documents (x-request-limits)", 
       const tight = { run: { requests: 1, windowSeconds: 10 } };
       const batch = await runtimeJobs.runMany(client, { ...MODEL_CATALOG, requestLimits: tight }, VIDEO, [input(1), input(2), input(3)], { concurrency: 3, now: time.now, sleep: time.sleep });
       expect(batch.succeeded).toBe(3);
-      longPauses.push(time.clock.pauses.filter((ms) => ms >= 5_000));
+      // The server's windows (per user) say nothing of the endpoint's: the second and third runs wait for their turn.
+      const runs = fake.log.filter((l) => l.method === "POST").length;
+      expect(runs).toBe(3);
+      expect(time.clock.pauses.filter((ms) => ms >= 5_000).length, JSON.stringify(quotas)).toBeGreaterThanOrEqual(2);
     }
-    // A 10 s window of the server's: no turn of the contract's; a minute window, or none: the second and third runs wait theirs.
-    expect(longPauses[0]).toEqual([]);
-    expect(longPauses[1]!.length).toBeGreaterThanOrEqual(2);
-    expect(longPauses[2]!.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("gives back runsync's turn when the wait at the gate left it too little time, and sends run in its own turn", async () => {
+    // runsync is refused (429, retry after 1 s); its window takes one request per 10 s, so the resubmission waits 9 s at
+    // the gate, which leaves 2 s of the 12 s: too little for runsync's shortest wait and margin. It goes to run instead.
+    const refusal = new RateLimitError({ message: "429", status: 429, rawBody: "", headers: {}, method: "POST", url: "https://x.test/v2/m/runsync", retryAfterMs: 1_000, rateLimit: undefined });
+    const stub = {
+      runModel: vi.fn(async () => answered("job-1")),
+      runModelSync: vi.fn(async () => Promise.reject(refusal)),
+      getModelJob: vi.fn(async (_m: string, id: string) => answered(id)),
+    };
+    const catalog = { endpoints: {}, terminalStatuses: { COMPLETED: "success" as const }, syncWaitMs: { minimum: 1_000, maximum: 300_000 }, requestLimits: { run: { requests: 10, windowSeconds: 10 }, runsync: { requests: 1, windowSeconds: 10 } } };
+    const batch = await runtimeJobs.runMany(stub as never, catalog, "m", [{}], { sync: true, timeoutMs: 12_000, now: time.now, sleep: time.sleep });
+    expect(batch.items.map((item) => (item.ok ? item.jobId : String(item.error)))).toEqual(["job-1"]);
+    expect(stub.runModelSync).toHaveBeenCalledTimes(1);
+    expect(stub.runModel).toHaveBeenCalledTimes(1);
+    expect(time.clock.pauses.slice(0, 2)).toEqual([1_000, 9_000]);
   });
 
   const answered = (id: string, status = "COMPLETED") => ({ data: { id, status, output: {} }, status: 200, headers: new Headers(), rateLimit: undefined });
