@@ -148,12 +148,13 @@ export class FakeModelServer {
 
   /** Refuses (429) a request over its operation's endpoint limit; otherwise counts it, in flight until answered. */
   #overEndpointLimit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-    const [, model, operation] = /^\/v2\/([a-z0-9-]+)\/([a-z-]+)/.exec(new URL(req.url!, "http://x").pathname) ?? [];
+    const { pathname } = new URL(req.url!, "http://x");
+    const [, model, operation] = /^\/v2\/([a-z0-9-]+)\/([a-z-]+)/.exec(pathname) ?? [];
     const limit = operation === undefined ? undefined : this.#options.endpointLimits?.[operation];
     if (limit === undefined) return false;
     const refuse = (retryAfter: number, detail: string): true => {
       this.tooManyRequests += 1;
-      this.log.push({ method: req.method!, path: new URL(req.url!, "http://x").pathname, query: "", status: 429 });
+      this.log.push({ method: req.method!, path: pathname, query: "", status: 429 });
       res.writeHead(429, { "content-type": "application/json", "Retry-After": String(retryAfter) });
       res.end(JSON.stringify({ error: detail }));
       return true;
