@@ -18,6 +18,7 @@ import { mediaTypeKind } from "../media-types.ts";
 import { compareStrings } from "../compare.ts";
 import { Warnings } from "../warnings.ts";
 import type { UnknownFormats } from "./validators/keywords/format.ts";
+import type { ParameterTableSpec, ParameterValue } from "./validators/parameters.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
 const PARAMS_ROOT = "x-generated-operation-parameters";
@@ -39,30 +40,49 @@ function ref(at: string): { $ref: string } {
  * What a parameter's value is checked against: its schema; a `content` parameter of another media
  * type than JSON is sent as it is, a string; one of JSON without a schema takes any value.
  */
-function parameterValueSchema(parameter: OperationModel["parameters"][number]): object {
-  if (parameter.schemaPointer !== undefined) return ref(parameter.schemaPointer);
-  return parameter.mediaType !== undefined && mediaTypeKind(parameter.mediaType) !== "json" ? { type: "string" } : {};
+function parameterValue(parameter: OperationModel["parameters"][number]): ParameterValue {
+  if (parameter.schemaPointer !== undefined) return { pointer: parameter.schemaPointer };
+  return parameter.mediaType !== undefined && mediaTypeKind(parameter.mediaType) !== "json" ? "string" : "any";
 }
 
-/** The parameters of one call as one schema: `{ path: {...}, query: {...}, header: {...}, cookie: {...}, body }`. */
-function parameterSchema(operation: OperationModel): object {
-  const properties: Record<string, unknown> = {};
-  const required: string[] = [];
+/** The parameters of one call, `{ path: {...}, query: {...}, header: {...}, cookie: {...}, body }`, as the validators' table. */
+function parameterTableSpec(operation: OperationModel): ParameterTableSpec {
+  const groups: ParameterTableSpec["groups"] = [];
   for (const location of ["path", "query", "header", "cookie"] as const) {
     const present = operation.parameters.filter((p) => p.in === location);
     if (present.length === 0) continue;
-    properties[location] = {
-      type: "object",
-      properties: Object.fromEntries(present.map((p) => [p.name, parameterValueSchema(p)])),
-      required: present.filter((p) => p.required).map((p) => p.name),
-    };
-    if (present.some((p) => p.required)) required.push(location);
+    groups.push({ location, required: present.some((p) => p.required), parameters: present.map((p) => ({ name: p.name, required: p.required, value: parameterValue(p) })) });
   }
+  const body = operation.requestBody;
   // Only JSON bodies are checked: form, multipart and binary bodies hold Blobs and FormData.
-    // Without a schema any body is valid: an empty schema, so a required body is still required.
-  if (operation.requestBody && mediaTypeKind(operation.requestBody.mediaType) === "json") {
-    properties.body = operation.requestBody.schemaPointer === undefined ? {} : ref(operation.requestBody.schemaPointer);
-    if (operation.requestBody.required) required.push("body");
+  // Without a schema any body is valid, but a required body is still required.
+  if (!body || mediaTypeKind(body.mediaType) !== "json") return { groups };
+  return { groups, body: { required: body.required, value: body.schemaPointer === undefined ? "any" : { pointer: body.schemaPointer } } };
+}
+
+function valueSchema(value: ParameterValue): object {
+  if (value === "any") return {};
+  return value === "string" ? { type: "string" } : ref(value.pointer);
+}
+
+/**
+ * The same parameters as one schema: the validators check them through the table, the schema
+ * gives `withDefaults…` its walk and the issues about the call's shape their pointer.
+ */
+function parameterSchema(spec: ParameterTableSpec): object {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const group of spec.groups) {
+    properties[group.location] = {
+      type: "object",
+      properties: Object.fromEntries(group.parameters.map((p) => [p.name, valueSchema(p.value)])),
+      required: group.parameters.filter((p) => p.required).map((p) => p.name),
+    };
+    if (group.required) required.push(group.location);
+  }
+  if (spec.body !== undefined) {
+    properties["body"] = valueSchema(spec.body.value);
+    if (spec.body.required) required.push("body");
   }
   return { type: "object", properties, required };
 }
@@ -155,8 +175,9 @@ function validatorEntries(model: ApiModel, stems: Stems, jsonResponses: readonly
     const entry: { request?: string; response?: string } = {};
     if (operation.parameters.length > 0 || operation.requestBody) {
       const stem = stems.params[index]!;
-      composed[stem] = parameterSchema(operation);
-      entries.push({ name: stem, pointer: pointer(PARAMS_ROOT, stem) });
+      const parameters = parameterTableSpec(operation);
+      composed[stem] = parameterSchema(parameters);
+      entries.push({ name: stem, pointer: pointer(PARAMS_ROOT, stem), parameters });
       entry.request = stem;
     }
     jsonResponses[index]!.forEach((json, position) => {

@@ -18,12 +18,13 @@ import { ContractError } from "../errors.ts";
 import { parsePointer, pointer } from "../json-pointer.ts";
 import { jsDoc, stringLiteral } from "../escape.ts";
 import type { Warnings } from "../warnings.ts";
-import { Block, code, name, raw, type Declaration } from "./validators/code.ts";
+import { Block, code, name, raw, type Code, type Declaration } from "./validators/code.ts";
 import type { UnknownFormats } from "./validators/keywords/format.ts";
 import { ValidatorCompiler } from "./validators/compile.ts";
 import type { Unit } from "./validators/context.ts";
 import { DefaultsCompiler } from "./validators/defaults.ts";
 import { moduleText } from "./validators/module.ts";
+import { ParameterTables, type ParameterTableSpec } from "./validators/parameters.ts";
 import { isIdentifierName } from "./validators/property-access.ts";
 import { runtime } from "./validators/runtime-helpers.ts";
 import { isObject, valueAt } from "./validators/schema-object.ts";
@@ -35,6 +36,11 @@ export interface ValidatorEntry {
   pointer: string;
   /** TypeScript type of a valid value (code, not contract text), e.g. `components["schemas"]["Pod"]`; default `unknown`. */
   typeName?: string;
+  /**
+   * For an operation's parameters: checked through a table (validators/parameters.ts), `pointer`
+   * being the same parameters as one schema (for `withDefaults…` and the issues about the call's shape).
+   */
+  parameters?: ParameterTableSpec;
 }
 
 export interface EmitValidatorsOptions {
@@ -79,23 +85,27 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
   const runtimeImport = options.runtimeImport ?? "./runtime/validation.js";
   const compiler = new ValidatorCompiler(options.document, options);
   const defaults = new DefaultsCompiler(compiler);
-  const roots = entryUnits(options, compiler);
-  const declarations: Declaration[] = compiler.compilePending();
+  const tables = new ParameterTables(compiler);
+  const roots = entryRoots(options, compiler, tables);
+  const declarations: Declaration[] = compiler.compilePending().concat(tables.declarations);
 
   const exported = new Block();
   /** Per entry name, its `validateX` function: what a view exports. */
   const validateFunctions = new Map<string, Block>();
   const withDefaults: string[] = [];
-  for (const { entry, unit } of roots) {
-    const validate = validateFunction(entry, unit);
+  for (const root of roots) {
+    const { entry } = root;
+    const validate = validateFunction(root);
     validateFunctions.set(entry.name, validate);
-    exported.append(guardFunction(entry, unit)).append(validate);
+    exported.append(guardFunction(root)).append(validate);
+    // A parameter table's schema gets its unit only now: its functions are never compiled.
+    const unit = root.unit ?? compiler.unitAt(root.at, entry.name);
     if (!defaults.unitHasDefaults(unit)) continue;
     withDefaults.push(entry.name);
     exported.append(withDefaultsFunction(entry, unit, defaults));
   }
   if (withDefaults.length > 0) {
-    for (const unit of compiler.units.values()) {
+    for (const unit of compiler.functionUnits()) {
       if (defaults.unitHasDefaults(unit)) declarations.push(defaults.fillFunction(unit));
     }
   }
@@ -109,16 +119,36 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
   return { source: moduleText(available, exported, options.typeImport, runtimeImport), views, withDefaults };
 }
 
-/** Each entry with its unit, the entry's name and schema checked. */
-function entryUnits(options: EmitValidatorsOptions, compiler: ValidatorCompiler): Array<{ entry: ValidatorEntry; unit: Unit }> {
+/** An entry as the exports see it: where its schema is, and the code that checks a `value`. */
+interface Root {
+  entry: ValidatorEntry;
+  at: string;
+  schema: unknown;
+  /** The schema's unit; none for a parameter table. */
+  unit: Unit | undefined;
+  /** Whether `value` matches (an expression). */
+  passes: Code;
+  /** Records every issue of `value` in `issues` (a statement). */
+  collect: Code;
+}
+
+/** Each entry, checked by its schema's unit or by its parameter table. */
+function entryRoots(options: EmitValidatorsOptions, compiler: ValidatorCompiler, tables: ParameterTables): Root[] {
   const seen = new Set<string>();
   return options.entries.map((entry) => {
     if (!isIdentifierName(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is not an identifier`);
     if (seen.has(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is used twice`);
     seen.add(entry.name);
     const at = pointer(...parsePointer(entry.pointer));
-    if (valueAt(options.document, parsePointer(at)) === undefined) throw new ContractError(at, `no schema for the ${entry.name} validator`);
-    return { entry, unit: compiler.unitAt(at, entry.name) };
+    const schema = valueAt(options.document, parsePointer(at));
+    if (schema === undefined) throw new ContractError(at, `no schema for the ${entry.name} validator`);
+    if (entry.parameters !== undefined) {
+      const table = tables.table(entry.name, at, entry.parameters);
+      const passes = code`${runtime("checkParameters")}(value, ${table})`;
+      return { entry, at, schema, unit: undefined, passes, collect: code`${runtime("collectParameters")}(value, "", issues, ${at}, ${table});` };
+    }
+    const unit = compiler.unitAt(at, entry.name);
+    return { entry, at, schema, unit, passes: code`${name(unit.check)}(value)`, collect: code`${name(unit.collect)}(value, "", issues, ${unit.pointer});` };
   });
 }
 
@@ -133,28 +163,28 @@ function viewFunctions(view: string, names: readonly string[], validateFunctions
 }
 
 /** Where the entry's schema is, for doc comments: `` `Pod` (`#/components/schemas/Pod`) ``. */
-function described(entry: ValidatorEntry, unit: Unit): string {
-  return `\`${entry.name}\` (\`#${unit.pointer}\`)`;
+function described(entry: ValidatorEntry, at: string): string {
+  return `\`${entry.name}\` (\`#${at}\`)`;
 }
 
-function guardFunction(entry: ValidatorEntry, unit: Unit): Block {
-  const description = isObject(unit.schema) && typeof unit.schema["description"] === "string" ? unit.schema["description"] : undefined;
+function guardFunction({ entry, at, schema, passes }: Root): Block {
+  const description = isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
   return new Block().add(
-    raw(jsDoc(`Whether a value matches the schema ${described(entry, unit)}; agrees with \`validate${entry.name}\`, faster.${description === undefined ? "" : `\n\n${description}`}`)),
+    raw(jsDoc(`Whether a value matches the schema ${described(entry, at)}; agrees with \`validate${entry.name}\`, faster.${description === undefined ? "" : `\n\n${description}`}`)),
     code`export function is${raw(entry.name)}(value: unknown): value is ${raw(entry.typeName ?? "unknown")} {`,
-    code`  return ${name(unit.check)}(value);`,
+    code`  return ${passes};`,
     raw("}"),
     raw(""),
   );
 }
 
-function validateFunction(entry: ValidatorEntry, unit: Unit): Block {
+function validateFunction({ entry, at, passes, collect }: Root): Block {
   const issue = runtime("ValidationIssue");
   return new Block().add(
-    raw(jsDoc(`Every way a value breaks the schema ${described(entry, unit)}; empty when it matches.`)),
+    raw(jsDoc(`Every way a value breaks the schema ${described(entry, at)}; empty when it matches.`)),
     code`export function validate${raw(entry.name)}(value: unknown): ${issue}[] {`,
     code`  const issues: ${issue}[] = [];`,
-    code`  if (!${name(unit.check)}(value)) ${name(unit.collect)}(value, "", issues);`,
+    code`  if (!${passes}) ${collect}`,
     raw("  return issues;"),
     raw("}"),
     raw(""),

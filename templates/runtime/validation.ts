@@ -1,13 +1,16 @@
 /**
- * Helpers of the generated validators (`validators.ts`): issue records, deep equality, code-point
- * length, the `format` checkers and `withDefaults` copying; `escapeSegment` comes from json-pointer.ts.
+ * Helpers of the generated validators (`validators.ts`): issue records, the walk over an operation's
+ * parameter table, deep equality, code-point length, the `format` checkers and `withDefaults`
+ * copying; `escapeSegment` comes from json-pointer.ts.
  * Plain TypeScript importing nothing else and no `eval`, so it runs in browsers, workers and under
  * a strict Content-Security-Policy.
  *
  * Formats follow RFC 3339 (`date-time`, `date`), RFC 3986 (`uri`, `uri-reference`), RFC 4122 (`uuid`) and
  * RFC 5321 (`email`: dot-atom or quoted local part; host name, `[IPv4]` or `[IPv6:...]` domain).
  */
-export { escapeSegment } from "./json-pointer.js";
+import { escapeSegment } from "./json-pointer.js";
+
+export { escapeSegment };
 
 /** One way a value breaks its schema. */
 export interface ValidationIssue {
@@ -29,9 +32,13 @@ export type DefaultsInput<T, K extends PropertyKey> = T extends object
   ? Omit<T, K> & { [P in Extract<K, keyof T>]?: T[P] }
   : T;
 
-/** Appends an issue (kept out of line so the generated code stays small). */
-export function addIssue(issues: ValidationIssue[], path: string, keyword: string, message: string, schemaPath: string): void {
-  issues.push({ path, keyword, message, schemaPath });
+/**
+ * Appends an issue (kept out of line so the generated code stays small). The keyword's pointer
+ * comes in two parts, the schema's place and the keyword's place below it: schemas written alike
+ * in several places of a contract share their validator, which learns its place from the caller.
+ */
+export function addIssue(issues: ValidationIssue[], path: string, keyword: string, message: string, schemaAt: string, keywordAt: string): void {
+  issues.push({ path, keyword, message, schemaPath: schemaAt + keywordAt });
 }
 
 /**
@@ -44,12 +51,13 @@ export function collapseIssues(
   path: string,
   keyword: string,
   prefix: string,
-  schemaPath: string,
+  schemaAt: string,
+  keywordAt: string,
 ): void {
   const reasons: string[] = [];
   for (let i = start; i < issues.length; i++) reasons.push((issues[i] as ValidationIssue).message);
   issues.length = start;
-  issues.push({ path, keyword, message: `${prefix}: ${reasons.join("; ")}`, schemaPath });
+  issues.push({ path, keyword, message: `${prefix}: ${reasons.join("; ")}`, schemaPath: schemaAt + keywordAt });
 }
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -69,6 +77,93 @@ export function setOwn(object: object, key: string, value: unknown): void {
   } else {
     (object as Record<string, unknown>)[key] = value;
   }
+}
+
+/** A schema's boolean check, and its issue-collecting function told the schema's pointer. */
+export type SchemaCheck = (value: any) => boolean;
+export type SchemaCollect = (value: any, path: string, issues: ValidationIssue[], schemaAt: string) => void;
+
+/**
+ * One parameter (or the body) of an operation: its name, whether it is required, and its schema's
+ * functions and pointer (null functions: any value is valid).
+ */
+export type ParameterRule = readonly [name: string, required: boolean, check: SchemaCheck | null, collect: SchemaCollect | null, schemaAt: string];
+/** The parameters of one location (`path`, `query`, `header`, `cookie`) and whether the location is required. */
+export type ParameterGroup = readonly [location: string, required: boolean, rules: readonly ParameterRule[]];
+/**
+ * The parameters of an operation's call, `{ path, query, header, cookie, body }`, as data: a large
+ * contract has thousands of operations, and code per operation would be most of its validators.
+ */
+export type ParameterTable = readonly [groups: readonly ParameterGroup[], body: ParameterRule | null];
+
+function isRecord(value: any): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Whether a call's parameters match their table (the fast path: stops at the first failure). */
+export function checkParameters(value: any, table: ParameterTable): boolean {
+  if (!isRecord(value)) return false;
+  const groups = table[0];
+  for (let g = 0; g < groups.length; g++) {
+    const entry = groups[g] as ParameterGroup;
+    const group = value[entry[0]];
+    if (group === undefined) {
+      if (entry[1]) return false;
+      continue;
+    }
+    const rules = entry[2];
+    if (!isRecord(group)) return false;
+    for (let r = 0; r < rules.length; r++) {
+      const rule = rules[r] as ParameterRule;
+      const member = own(group, rule[0]);
+      if (member === undefined ? rule[1] : rule[2] !== null && !rule[2](member)) return false;
+    }
+  }
+  const body = table[1];
+  if (body === null) return true;
+  const member = value.body;
+  return member === undefined ? !body[1] : body[2] === null || body[2](member);
+}
+
+/**
+ * Every way a call's parameters break their table, as the schema `{ path: {...}, ..., body }` at
+ * `schemaAt` would report it; each value's own issues point into its schema in the contract.
+ */
+export function collectParameters(value: any, path: string, issues: ValidationIssue[], schemaAt: string, table: ParameterTable): void {
+  if (!isRecord(value)) {
+    addIssue(issues, path, "type", "must be an object", schemaAt, "/type");
+    return;
+  }
+  for (const [location, required, rules] of table[0]) {
+    const group = value[location];
+    const groupAt = `/properties/${location}`;
+    if (group === undefined) {
+      if (required) addIssue(issues, path, "required", `must have required property ${JSON.stringify(location)}`, schemaAt, "/required");
+    } else if (!isRecord(group)) {
+      addIssue(issues, `${path}/${location}`, "type", "must be an object", schemaAt, `${groupAt}/type`);
+    } else {
+      for (const rule of rules) collectMember(own(group, rule[0]), `${path}/${location}`, `${groupAt}/required`, rule, issues, schemaAt);
+    }
+  }
+  if (table[1] !== null) collectMember(value.body, path, "/required", table[1], issues, schemaAt);
+}
+
+function collectMember(member: any, path: string, requiredAt: string, rule: ParameterRule, issues: ValidationIssue[], schemaAt: string): void {
+  const [name, required, check, collect, at] = rule;
+  if (member === undefined) {
+    if (required) addIssue(issues, path, "required", `must have required property ${JSON.stringify(name)}`, schemaAt, requiredAt);
+  } else if (check !== null && collect !== null && !check(member)) {
+    collect(member, `${path}/${escapeSegment(name)}`, issues, at);
+  }
+}
+
+/** The schema `{ type: "string" }`: a parameter of a media type other than JSON is sent as it is. */
+export function checkString(value: any): boolean {
+  return typeof value === "string";
+}
+
+export function collectString(value: any, path: string, issues: ValidationIssue[], schemaAt: string): void {
+  if (typeof value !== "string") addIssue(issues, path, "type", "must be a string", schemaAt, "/type");
 }
 
 /** Length in Unicode code points (what JSON Schema counts), like `[...s].length` without the array. */

@@ -12,8 +12,8 @@ import { repoRoot } from "../support/prism.ts";
 import { startRecordingServer, type Reply } from "../support/recording-server.ts";
 
 const INDEX = JSON.stringify(path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts"));
-/** A string only the pod list's response validator holds (the pointer of a pod's `createdAt` format). */
-const POD_VALIDATOR_MARK = "/components/schemas/Pod/properties/createdAt/format";
+/** A string only the pod list's response validator holds (the pointer of a pod's `createdAt` format, below the pod's schema). */
+const POD_VALIDATOR_MARK = "/properties/createdAt/format";
 
 /**
  * The app bundled as a browser app ships it (code splitting on, as Vite and Rollup do): the code

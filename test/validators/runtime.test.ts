@@ -180,7 +180,7 @@ describe("reporting", () => {
 
   it("collapses sub-issues into one", () => {
     const list: ValidationIssue[] = [issues[0] as ValidationIssue, { path: "", keyword: "maxLength", message: "too long", schemaPath: "/x" }, { path: "", keyword: "pattern", message: "bad", schemaPath: "/y" }];
-    collapseIssues(list, 1, "/o", "propertyNames", 'property name "k" is invalid', "/s");
-    expect(list).toEqual([issues[0], { path: "/o", keyword: "propertyNames", message: 'property name "k" is invalid: too long; bad', schemaPath: "/s" }]);
+    collapseIssues(list, 1, "/o", "propertyNames", 'property name "k" is invalid', "/s", "/propertyNames");
+    expect(list).toEqual([issues[0], { path: "/o", keyword: "propertyNames", message: 'property name "k" is invalid: too long; bad', schemaPath: "/s/propertyNames" }]);
   });
 });

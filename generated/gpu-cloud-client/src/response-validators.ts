@@ -45,11 +45,11 @@ function c_Port(v: any): boolean {
   return true;
 }
 
-function e_Port(v: any, p: string, issues: ValidationIssue[]): void {
+function e_Port(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "string") {
-    addIssue(issues, p, "type", "must be a string", "/components/schemas/Port/type");
+    addIssue(issues, p, "type", "must be a string", s, "/type");
   } else {
-    if (!match_1(v)) addIssue(issues, p, "pattern", "must match pattern \"^[0-9]{1,5}/[a-z]+$\"", "/components/schemas/Port/pattern");
+    if (!match_1(v)) addIssue(issues, p, "pattern", "must match pattern \"^[0-9]{1,5}/[a-z]+$\"", s, "/pattern");
   }
 }
 
@@ -62,14 +62,14 @@ function c_EnvironmentVariables(v: any): boolean {
   return true;
 }
 
-function e_EnvironmentVariables(v: any, p: string, issues: ValidationIssue[]): void {
+function e_EnvironmentVariables(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/EnvironmentVariables/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     for (const k1 in v) {
       const x2 = v[k1];
       if (typeof x2 !== "string") {
-        addIssue(issues, p + "/" + escapeSegment(k1), "type", "must be a string", "/components/schemas/EnvironmentVariables/additionalProperties/type");
+        addIssue(issues, p + "/" + escapeSegment(k1), "type", "must be a string", s, "/additionalProperties/type");
       }
     }
   }
@@ -80,9 +80,9 @@ function c_RegistryCredentialId(v: any): boolean {
   return true;
 }
 
-function e_RegistryCredentialId(v: any, p: string, issues: ValidationIssue[]): void {
+function e_RegistryCredentialId(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (!(typeof v === "string" || v === null)) {
-    addIssue(issues, p, "type", "must be a string or null", "/components/schemas/RegistryCredentialId/type");
+    addIssue(issues, p, "type", "must be a string or null", s, "/type");
   }
 }
 
@@ -112,31 +112,31 @@ function c_Mounts(v: any): boolean {
   return true;
 }
 
-function e_Mounts(v: any, p: string, issues: ValidationIssue[]): void {
+function e_Mounts(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/Mounts/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.persistent;
     if (x1 !== undefined) {
       if (typeof x1 !== "object" || x1 === null || Array.isArray(x1)) {
-        addIssue(issues, p + "/persistent", "type", "must be an object", "/components/schemas/Mounts/properties/persistent/type");
+        addIssue(issues, p + "/persistent", "type", "must be an object", s, "/properties/persistent/type");
       } else {
         const x2 = x1.size;
         if (x2 === undefined) {
-          addIssue(issues, p + "/persistent", "required", "must have required property \"size\"", "/components/schemas/Mounts/properties/persistent/required");
+          addIssue(issues, p + "/persistent", "required", "must have required property \"size\"", s, "/properties/persistent/required");
         } else {
           if (!Number.isInteger(x2)) {
-            addIssue(issues, p + "/persistent" + "/size", "type", "must be an integer", "/components/schemas/Mounts/properties/persistent/properties/size/type");
+            addIssue(issues, p + "/persistent" + "/size", "type", "must be an integer", s, "/properties/persistent/properties/size/type");
           } else {
-            if (x2 < 10) addIssue(issues, p + "/persistent" + "/size", "minimum", "must be >= 10", "/components/schemas/Mounts/properties/persistent/properties/size/minimum");
+            if (x2 < 10) addIssue(issues, p + "/persistent" + "/size", "minimum", "must be >= 10", s, "/properties/persistent/properties/size/minimum");
           }
         }
         const x3 = x1.path;
         if (x3 === undefined) {
-          addIssue(issues, p + "/persistent", "required", "must have required property \"path\"", "/components/schemas/Mounts/properties/persistent/required");
+          addIssue(issues, p + "/persistent", "required", "must have required property \"path\"", s, "/properties/persistent/required");
         } else {
           if (typeof x3 !== "string") {
-            addIssue(issues, p + "/persistent" + "/path", "type", "must be a string", "/components/schemas/Mounts/properties/persistent/properties/path/type");
+            addIssue(issues, p + "/persistent" + "/path", "type", "must be a string", s, "/properties/persistent/properties/path/type");
           }
         }
       }
@@ -144,27 +144,27 @@ function e_Mounts(v: any, p: string, issues: ValidationIssue[]): void {
     const x4 = v.network;
     if (x4 !== undefined) {
       if (!Array.isArray(x4)) {
-        addIssue(issues, p + "/network", "type", "must be an array", "/components/schemas/Mounts/properties/network/type");
+        addIssue(issues, p + "/network", "type", "must be an array", s, "/properties/network/type");
       } else {
         for (let i5 = 0; i5 < x4.length; i5++) {
           const x6 = x4[i5];
           if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) {
-            addIssue(issues, p + "/network" + "/" + i5, "type", "must be an object", "/components/schemas/Mounts/properties/network/items/type");
+            addIssue(issues, p + "/network" + "/" + i5, "type", "must be an object", s, "/properties/network/items/type");
           } else {
             const x7 = x6.volumeId;
             if (x7 === undefined) {
-              addIssue(issues, p + "/network" + "/" + i5, "required", "must have required property \"volumeId\"", "/components/schemas/Mounts/properties/network/items/required");
+              addIssue(issues, p + "/network" + "/" + i5, "required", "must have required property \"volumeId\"", s, "/properties/network/items/required");
             } else {
               if (typeof x7 !== "string") {
-                addIssue(issues, p + "/network" + "/" + i5 + "/volumeId", "type", "must be a string", "/components/schemas/Mounts/properties/network/items/properties/volumeId/type");
+                addIssue(issues, p + "/network" + "/" + i5 + "/volumeId", "type", "must be a string", s, "/properties/network/items/properties/volumeId/type");
               }
             }
             const x8 = x6.path;
             if (x8 === undefined) {
-              addIssue(issues, p + "/network" + "/" + i5, "required", "must have required property \"path\"", "/components/schemas/Mounts/properties/network/items/required");
+              addIssue(issues, p + "/network" + "/" + i5, "required", "must have required property \"path\"", s, "/properties/network/items/required");
             } else {
               if (typeof x8 !== "string") {
-                addIssue(issues, p + "/network" + "/" + i5 + "/path", "type", "must be a string", "/components/schemas/Mounts/properties/network/items/properties/path/type");
+                addIssue(issues, p + "/network" + "/" + i5 + "/path", "type", "must be a string", s, "/properties/network/items/properties/path/type");
               }
             }
           }
@@ -188,16 +188,16 @@ function c_PodStatus(v: any): boolean {
   return true;
 }
 
-function e_PodStatus(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodStatus(v: any, p: string, issues: ValidationIssue[], s: string): void {
   L1: {
     const m2 = issues.length;
     {
       const n3 = issues.length;
       const v4: any = v;
       if (typeof v4 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/PodStatus/anyOf/0/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/0/type");
       } else {
-        if ((v4 as unknown) !== "PROVISIONING" && (v4 as unknown) !== "STARTING" && (v4 as unknown) !== "RUNNING" && (v4 as unknown) !== "EXITED" && (v4 as unknown) !== "ERROR" && (v4 as unknown) !== "TERMINATED") addIssue(issues, p, "enum", "must be one of \"PROVISIONING\", \"STARTING\", \"RUNNING\", \"EXITED\", \"ERROR\", \"TERMINATED\"", "/components/schemas/PodStatus/anyOf/0/enum");
+        if ((v4 as unknown) !== "PROVISIONING" && (v4 as unknown) !== "STARTING" && (v4 as unknown) !== "RUNNING" && (v4 as unknown) !== "EXITED" && (v4 as unknown) !== "ERROR" && (v4 as unknown) !== "TERMINATED") addIssue(issues, p, "enum", "must be one of \"PROVISIONING\", \"STARTING\", \"RUNNING\", \"EXITED\", \"ERROR\", \"TERMINATED\"", s, "/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -208,14 +208,14 @@ function e_PodStatus(v: any, p: string, issues: ValidationIssue[]): void {
       const n5 = issues.length;
       const v6: any = v;
       if (typeof v6 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/PodStatus/anyOf/1/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/1/type");
       }
       if (issues.length === n5) {
         issues.length = m2;
         break L1;
       }
     }
-    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", "/components/schemas/PodStatus/anyOf");
+    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", s, "/anyOf");
   }
 }
 
@@ -233,16 +233,16 @@ function c_PodAction(v: any): boolean {
   return true;
 }
 
-function e_PodAction(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodAction(v: any, p: string, issues: ValidationIssue[], s: string): void {
   L1: {
     const m2 = issues.length;
     {
       const n3 = issues.length;
       const v4: any = v;
       if (typeof v4 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/PodAction/anyOf/0/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/0/type");
       } else {
-        if ((v4 as unknown) !== "start" && (v4 as unknown) !== "stop" && (v4 as unknown) !== "restart" && (v4 as unknown) !== "terminate") addIssue(issues, p, "enum", "must be one of \"start\", \"stop\", \"restart\", \"terminate\"", "/components/schemas/PodAction/anyOf/0/enum");
+        if ((v4 as unknown) !== "start" && (v4 as unknown) !== "stop" && (v4 as unknown) !== "restart" && (v4 as unknown) !== "terminate") addIssue(issues, p, "enum", "must be one of \"start\", \"stop\", \"restart\", \"terminate\"", s, "/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -253,14 +253,14 @@ function e_PodAction(v: any, p: string, issues: ValidationIssue[]): void {
       const n5 = issues.length;
       const v6: any = v;
       if (typeof v6 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/PodAction/anyOf/1/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/1/type");
       }
       if (issues.length === n5) {
         issues.length = m2;
         break L1;
       }
     }
-    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", "/components/schemas/PodAction/anyOf");
+    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", s, "/anyOf");
   }
 }
 
@@ -278,16 +278,16 @@ function c_Cloud(v: any): boolean {
   return true;
 }
 
-function e_Cloud(v: any, p: string, issues: ValidationIssue[]): void {
+function e_Cloud(v: any, p: string, issues: ValidationIssue[], s: string): void {
   L1: {
     const m2 = issues.length;
     {
       const n3 = issues.length;
       const v4: any = v;
       if (typeof v4 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/Cloud/anyOf/0/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/0/type");
       } else {
-        if ((v4 as unknown) !== "SECURE" && (v4 as unknown) !== "COMMUNITY") addIssue(issues, p, "enum", "must be one of \"SECURE\", \"COMMUNITY\"", "/components/schemas/Cloud/anyOf/0/enum");
+        if ((v4 as unknown) !== "SECURE" && (v4 as unknown) !== "COMMUNITY") addIssue(issues, p, "enum", "must be one of \"SECURE\", \"COMMUNITY\"", s, "/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -298,14 +298,14 @@ function e_Cloud(v: any, p: string, issues: ValidationIssue[]): void {
       const n5 = issues.length;
       const v6: any = v;
       if (typeof v6 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/Cloud/anyOf/1/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/1/type");
       }
       if (issues.length === n5) {
         issues.length = m2;
         break L1;
       }
     }
-    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", "/components/schemas/Cloud/anyOf");
+    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", s, "/anyOf");
   }
 }
 
@@ -323,16 +323,16 @@ function c_TemplateCategory(v: any): boolean {
   return true;
 }
 
-function e_TemplateCategory(v: any, p: string, issues: ValidationIssue[]): void {
+function e_TemplateCategory(v: any, p: string, issues: ValidationIssue[], s: string): void {
   L1: {
     const m2 = issues.length;
     {
       const n3 = issues.length;
       const v4: any = v;
       if (typeof v4 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/TemplateCategory/anyOf/0/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/0/type");
       } else {
-        if ((v4 as unknown) !== "CPU" && (v4 as unknown) !== "NVIDIA" && (v4 as unknown) !== "AMD") addIssue(issues, p, "enum", "must be one of \"CPU\", \"NVIDIA\", \"AMD\"", "/components/schemas/TemplateCategory/anyOf/0/enum");
+        if ((v4 as unknown) !== "CPU" && (v4 as unknown) !== "NVIDIA" && (v4 as unknown) !== "AMD") addIssue(issues, p, "enum", "must be one of \"CPU\", \"NVIDIA\", \"AMD\"", s, "/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -343,14 +343,14 @@ function e_TemplateCategory(v: any, p: string, issues: ValidationIssue[]): void 
       const n5 = issues.length;
       const v6: any = v;
       if (typeof v6 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/TemplateCategory/anyOf/1/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/1/type");
       }
       if (issues.length === n5) {
         issues.length = m2;
         break L1;
       }
     }
-    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", "/components/schemas/TemplateCategory/anyOf");
+    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", s, "/anyOf");
   }
 }
 
@@ -374,36 +374,36 @@ function c_PodGpu(v: any): boolean {
   return true;
 }
 
-function e_PodGpu(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodGpu(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/PodGpu/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.id;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"id\"", "/components/schemas/PodGpu/required");
+      addIssue(issues, p, "required", "must have required property \"id\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/PodGpu/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/properties/id/type");
       }
     }
     const x2 = v.count;
     if (x2 !== undefined) {
       if (!Number.isInteger(x2)) {
-        addIssue(issues, p + "/count", "type", "must be an integer", "/components/schemas/PodGpu/properties/count/type");
+        addIssue(issues, p + "/count", "type", "must be an integer", s, "/properties/count/type");
       } else {
-        if (x2 < 1) addIssue(issues, p + "/count", "minimum", "must be >= 1", "/components/schemas/PodGpu/properties/count/minimum");
+        if (x2 < 1) addIssue(issues, p + "/count", "minimum", "must be >= 1", s, "/properties/count/minimum");
       }
     }
     const x3 = v.vcpuCount;
     if (x3 !== undefined) {
       if (!Number.isInteger(x3)) {
-        addIssue(issues, p + "/vcpuCount", "type", "must be an integer", "/components/schemas/PodGpu/properties/vcpuCount/type");
+        addIssue(issues, p + "/vcpuCount", "type", "must be an integer", s, "/properties/vcpuCount/type");
       }
     }
     const x4 = v.memory;
     if (x4 !== undefined) {
       if (!Number.isInteger(x4)) {
-        addIssue(issues, p + "/memory", "type", "must be an integer", "/components/schemas/PodGpu/properties/memory/type");
+        addIssue(issues, p + "/memory", "type", "must be an integer", s, "/properties/memory/type");
       }
     }
   }
@@ -422,30 +422,30 @@ function c_PodCpu(v: any): boolean {
   return true;
 }
 
-function e_PodCpu(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodCpu(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/PodCpu/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.id;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"id\"", "/components/schemas/PodCpu/required");
+      addIssue(issues, p, "required", "must have required property \"id\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/PodCpu/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/properties/id/type");
       }
     }
     const x2 = v.vcpuCount;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"vcpuCount\"", "/components/schemas/PodCpu/required");
+      addIssue(issues, p, "required", "must have required property \"vcpuCount\"", s, "/required");
     } else {
       if (!Number.isInteger(x2)) {
-        addIssue(issues, p + "/vcpuCount", "type", "must be an integer", "/components/schemas/PodCpu/properties/vcpuCount/type");
+        addIssue(issues, p + "/vcpuCount", "type", "must be an integer", s, "/properties/vcpuCount/type");
       }
     }
     const x3 = v.memory;
     if (x3 !== undefined) {
       if (!Number.isInteger(x3)) {
-        addIssue(issues, p + "/memory", "type", "must be an integer", "/components/schemas/PodCpu/properties/memory/type");
+        addIssue(issues, p + "/memory", "type", "must be an integer", s, "/properties/memory/type");
       }
     }
   }
@@ -466,43 +466,43 @@ function c_SshEndpoint(v: any): boolean {
   return true;
 }
 
-function e_SshEndpoint(v: any, p: string, issues: ValidationIssue[]): void {
+function e_SshEndpoint(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/SshEndpoint/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.host;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"host\"", "/components/schemas/SshEndpoint/required");
+      addIssue(issues, p, "required", "must have required property \"host\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/host", "type", "must be a string", "/components/schemas/SshEndpoint/properties/host/type");
+        addIssue(issues, p + "/host", "type", "must be a string", s, "/properties/host/type");
       }
     }
     const x2 = v.port;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"port\"", "/components/schemas/SshEndpoint/required");
+      addIssue(issues, p, "required", "must have required property \"port\"", s, "/required");
     } else {
       if (!Number.isInteger(x2)) {
-        addIssue(issues, p + "/port", "type", "must be an integer", "/components/schemas/SshEndpoint/properties/port/type");
+        addIssue(issues, p + "/port", "type", "must be an integer", s, "/properties/port/type");
       } else {
-        if (x2 < 1) addIssue(issues, p + "/port", "minimum", "must be >= 1", "/components/schemas/SshEndpoint/properties/port/minimum");
-        if (x2 > 65535) addIssue(issues, p + "/port", "maximum", "must be <= 65535", "/components/schemas/SshEndpoint/properties/port/maximum");
+        if (x2 < 1) addIssue(issues, p + "/port", "minimum", "must be >= 1", s, "/properties/port/minimum");
+        if (x2 > 65535) addIssue(issues, p + "/port", "maximum", "must be <= 65535", s, "/properties/port/maximum");
       }
     }
     const x3 = v.username;
     if (x3 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"username\"", "/components/schemas/SshEndpoint/required");
+      addIssue(issues, p, "required", "must have required property \"username\"", s, "/required");
     } else {
       if (typeof x3 !== "string") {
-        addIssue(issues, p + "/username", "type", "must be a string", "/components/schemas/SshEndpoint/properties/username/type");
+        addIssue(issues, p + "/username", "type", "must be a string", s, "/properties/username/type");
       }
     }
     const x4 = v.command;
     if (x4 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"command\"", "/components/schemas/SshEndpoint/required");
+      addIssue(issues, p, "required", "must have required property \"command\"", s, "/required");
     } else {
       if (typeof x4 !== "string") {
-        addIssue(issues, p + "/command", "type", "must be a string", "/components/schemas/SshEndpoint/properties/command/type");
+        addIssue(issues, p + "/command", "type", "must be a string", s, "/properties/command/type");
       }
     }
   }
@@ -533,19 +533,19 @@ function c_PodSsh(v: any): boolean {
   return true;
 }
 
-function e_PodSsh(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodSsh(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/PodSsh/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.proxy;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"proxy\"", "/components/schemas/PodSsh/required");
+      addIssue(issues, p, "required", "must have required property \"proxy\"", s, "/required");
     } else {
       L2: {
         const m3 = issues.length;
         {
           const n4 = issues.length;
-          if (!c_SshEndpoint(x1)) e_SshEndpoint(x1, p + "/proxy", issues);
+          if (!c_SshEndpoint(x1)) e_SshEndpoint(x1, p + "/proxy", issues, "/components/schemas/SshEndpoint");
           if (issues.length === n4) {
             issues.length = m3;
             break L2;
@@ -555,25 +555,25 @@ function e_PodSsh(v: any, p: string, issues: ValidationIssue[]): void {
           const n5 = issues.length;
           const v6: any = x1;
           if (v6 !== null) {
-            addIssue(issues, p + "/proxy", "type", "must be null", "/components/schemas/PodSsh/properties/proxy/anyOf/1/type");
+            addIssue(issues, p + "/proxy", "type", "must be null", s, "/properties/proxy/anyOf/1/type");
           }
           if (issues.length === n5) {
             issues.length = m3;
             break L2;
           }
         }
-        addIssue(issues, p + "/proxy", "anyOf", "must match at least one schema in anyOf", "/components/schemas/PodSsh/properties/proxy/anyOf");
+        addIssue(issues, p + "/proxy", "anyOf", "must match at least one schema in anyOf", s, "/properties/proxy/anyOf");
       }
     }
     const x7 = v.direct;
     if (x7 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"direct\"", "/components/schemas/PodSsh/required");
+      addIssue(issues, p, "required", "must have required property \"direct\"", s, "/required");
     } else {
       L8: {
         const m9 = issues.length;
         {
           const n10 = issues.length;
-          if (!c_SshEndpoint(x7)) e_SshEndpoint(x7, p + "/direct", issues);
+          if (!c_SshEndpoint(x7)) e_SshEndpoint(x7, p + "/direct", issues, "/components/schemas/SshEndpoint");
           if (issues.length === n10) {
             issues.length = m9;
             break L8;
@@ -583,14 +583,14 @@ function e_PodSsh(v: any, p: string, issues: ValidationIssue[]): void {
           const n11 = issues.length;
           const v12: any = x7;
           if (v12 !== null) {
-            addIssue(issues, p + "/direct", "type", "must be null", "/components/schemas/PodSsh/properties/direct/anyOf/1/type");
+            addIssue(issues, p + "/direct", "type", "must be null", s, "/properties/direct/anyOf/1/type");
           }
           if (issues.length === n11) {
             issues.length = m9;
             break L8;
           }
         }
-        addIssue(issues, p + "/direct", "anyOf", "must match at least one schema in anyOf", "/components/schemas/PodSsh/properties/direct/anyOf");
+        addIssue(issues, p + "/direct", "anyOf", "must match at least one schema in anyOf", s, "/properties/direct/anyOf");
       }
     }
   }
@@ -617,32 +617,32 @@ function c_RuntimePort(v: any): boolean {
   return true;
 }
 
-function e_RuntimePort(v: any, p: string, issues: ValidationIssue[]): void {
+function e_RuntimePort(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/RuntimePort/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.private;
     if (x1 !== undefined) {
       if (!Number.isInteger(x1)) {
-        addIssue(issues, p + "/private", "type", "must be an integer", "/components/schemas/RuntimePort/properties/private/type");
+        addIssue(issues, p + "/private", "type", "must be an integer", s, "/properties/private/type");
       }
     }
     const x2 = v.public;
     if (x2 !== undefined) {
       if (!(Number.isInteger(x2) || x2 === null)) {
-        addIssue(issues, p + "/public", "type", "must be an integer or null", "/components/schemas/RuntimePort/properties/public/type");
+        addIssue(issues, p + "/public", "type", "must be an integer or null", s, "/properties/public/type");
       }
     }
     const x3 = v.type;
     if (x3 !== undefined) {
       if (typeof x3 !== "string") {
-        addIssue(issues, p + "/type", "type", "must be a string", "/components/schemas/RuntimePort/properties/type/type");
+        addIssue(issues, p + "/type", "type", "must be a string", s, "/properties/type/type");
       }
     }
     const x4 = v.ip;
     if (x4 !== undefined) {
       if (!(typeof x4 === "string" || x4 === null)) {
-        addIssue(issues, p + "/ip", "type", "must be a string or null", "/components/schemas/RuntimePort/properties/ip/type");
+        addIssue(issues, p + "/ip", "type", "must be a string or null", s, "/properties/ip/type");
       }
     }
   }
@@ -657,14 +657,14 @@ function c_Utilization(v: any): boolean {
   return true;
 }
 
-function e_Utilization(v: any, p: string, issues: ValidationIssue[]): void {
+function e_Utilization(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/Utilization/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.util;
     if (x1 !== undefined) {
       if (!Number.isInteger(x1)) {
-        addIssue(issues, p + "/util", "type", "must be an integer", "/components/schemas/Utilization/properties/util/type");
+        addIssue(issues, p + "/util", "type", "must be an integer", s, "/properties/util/type");
       }
     }
   }
@@ -711,47 +711,47 @@ function c_PodRuntime(v: any): boolean {
   return true;
 }
 
-function e_PodRuntime(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodRuntime(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/PodRuntime/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.uptime;
     if (x1 !== undefined) {
       if (!Number.isInteger(x1)) {
-        addIssue(issues, p + "/uptime", "type", "must be an integer", "/components/schemas/PodRuntime/properties/uptime/type");
+        addIssue(issues, p + "/uptime", "type", "must be an integer", s, "/properties/uptime/type");
       }
     }
     const x2 = v.ports;
     if (x2 !== undefined) {
       if (!Array.isArray(x2)) {
-        addIssue(issues, p + "/ports", "type", "must be an array", "/components/schemas/PodRuntime/properties/ports/type");
+        addIssue(issues, p + "/ports", "type", "must be an array", s, "/properties/ports/type");
       } else {
         for (let i3 = 0; i3 < x2.length; i3++) {
           const x4 = x2[i3];
-          if (!c_RuntimePort(x4)) e_RuntimePort(x4, p + "/ports" + "/" + i3, issues);
+          if (!c_RuntimePort(x4)) e_RuntimePort(x4, p + "/ports" + "/" + i3, issues, "/components/schemas/RuntimePort");
         }
       }
     }
     const x5 = v.gpus;
     if (x5 !== undefined) {
       if (!Array.isArray(x5)) {
-        addIssue(issues, p + "/gpus", "type", "must be an array", "/components/schemas/PodRuntime/properties/gpus/type");
+        addIssue(issues, p + "/gpus", "type", "must be an array", s, "/properties/gpus/type");
       } else {
         for (let i6 = 0; i6 < x5.length; i6++) {
           const x7 = x5[i6];
           if (typeof x7 !== "object" || x7 === null || Array.isArray(x7)) {
-            addIssue(issues, p + "/gpus" + "/" + i6, "type", "must be an object", "/components/schemas/PodRuntime/properties/gpus/items/type");
+            addIssue(issues, p + "/gpus" + "/" + i6, "type", "must be an object", s, "/properties/gpus/items/type");
           } else {
             const x8 = x7.util;
             if (x8 !== undefined) {
               if (!Number.isInteger(x8)) {
-                addIssue(issues, p + "/gpus" + "/" + i6 + "/util", "type", "must be an integer", "/components/schemas/PodRuntime/properties/gpus/items/properties/util/type");
+                addIssue(issues, p + "/gpus" + "/" + i6 + "/util", "type", "must be an integer", s, "/properties/gpus/items/properties/util/type");
               }
             }
             const x9 = x7.memoryUtil;
             if (x9 !== undefined) {
               if (!Number.isInteger(x9)) {
-                addIssue(issues, p + "/gpus" + "/" + i6 + "/memoryUtil", "type", "must be an integer", "/components/schemas/PodRuntime/properties/gpus/items/properties/memoryUtil/type");
+                addIssue(issues, p + "/gpus" + "/" + i6 + "/memoryUtil", "type", "must be an integer", s, "/properties/gpus/items/properties/memoryUtil/type");
               }
             }
           }
@@ -760,11 +760,11 @@ function e_PodRuntime(v: any, p: string, issues: ValidationIssue[]): void {
     }
     const x10 = v.cpu;
     if (x10 !== undefined) {
-      if (!c_Utilization(x10)) e_Utilization(x10, p + "/cpu", issues);
+      if (!c_Utilization(x10)) e_Utilization(x10, p + "/cpu", issues, "/components/schemas/Utilization");
     }
     const x11 = v.memory;
     if (x11 !== undefined) {
-      if (!c_Utilization(x11)) e_Utilization(x11, p + "/memory", issues);
+      if (!c_Utilization(x11)) e_Utilization(x11, p + "/memory", issues, "/components/schemas/Utilization");
     }
   }
 }
@@ -795,24 +795,24 @@ function c_PodCluster(v: any): boolean {
   return true;
 }
 
-function e_PodCluster(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodCluster(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/PodCluster/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.id;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"id\"", "/components/schemas/PodCluster/required");
+      addIssue(issues, p, "required", "must have required property \"id\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/PodCluster/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/properties/id/type");
       }
     }
     const x2 = v.rank;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"rank\"", "/components/schemas/PodCluster/required");
+      addIssue(issues, p, "required", "must have required property \"rank\"", s, "/required");
     } else {
       if (!(Number.isInteger(x2) || x2 === null)) {
-        addIssue(issues, p + "/rank", "type", "must be an integer or null", "/components/schemas/PodCluster/properties/rank/type");
+        addIssue(issues, p + "/rank", "type", "must be an integer or null", s, "/properties/rank/type");
       }
     }
     const x3 = v.role;
@@ -823,9 +823,9 @@ function e_PodCluster(v: any, p: string, issues: ValidationIssue[]): void {
           const n6 = issues.length;
           const v7: any = x3;
           if (typeof v7 !== "string") {
-            addIssue(issues, p + "/role", "type", "must be a string", "/components/schemas/PodCluster/properties/role/anyOf/0/type");
+            addIssue(issues, p + "/role", "type", "must be a string", s, "/properties/role/anyOf/0/type");
           } else {
-            if ((v7 as unknown) !== "SLURM_CONTROLLER" && (v7 as unknown) !== "SLURM_COMPUTE" && (v7 as unknown) !== "RAY_HEAD" && (v7 as unknown) !== "RAY_WORKER") addIssue(issues, p + "/role", "enum", "must be one of \"SLURM_CONTROLLER\", \"SLURM_COMPUTE\", \"RAY_HEAD\", \"RAY_WORKER\"", "/components/schemas/PodCluster/properties/role/anyOf/0/enum");
+            if ((v7 as unknown) !== "SLURM_CONTROLLER" && (v7 as unknown) !== "SLURM_COMPUTE" && (v7 as unknown) !== "RAY_HEAD" && (v7 as unknown) !== "RAY_WORKER") addIssue(issues, p + "/role", "enum", "must be one of \"SLURM_CONTROLLER\", \"SLURM_COMPUTE\", \"RAY_HEAD\", \"RAY_WORKER\"", s, "/properties/role/anyOf/0/enum");
           }
           if (issues.length === n6) {
             issues.length = m5;
@@ -836,20 +836,20 @@ function e_PodCluster(v: any, p: string, issues: ValidationIssue[]): void {
           const n8 = issues.length;
           const v9: any = x3;
           if (typeof v9 !== "string") {
-            addIssue(issues, p + "/role", "type", "must be a string", "/components/schemas/PodCluster/properties/role/anyOf/1/type");
+            addIssue(issues, p + "/role", "type", "must be a string", s, "/properties/role/anyOf/1/type");
           }
           if (issues.length === n8) {
             issues.length = m5;
             break L4;
           }
         }
-        addIssue(issues, p + "/role", "anyOf", "must match at least one schema in anyOf", "/components/schemas/PodCluster/properties/role/anyOf");
+        addIssue(issues, p + "/role", "anyOf", "must match at least one schema in anyOf", s, "/properties/role/anyOf");
       }
     }
     const x10 = v.ip;
     if (x10 !== undefined) {
       if (typeof x10 !== "string") {
-        addIssue(issues, p + "/ip", "type", "must be a string", "/components/schemas/PodCluster/properties/ip/type");
+        addIssue(issues, p + "/ip", "type", "must be a string", s, "/properties/ip/type");
       }
     }
   }
@@ -959,198 +959,198 @@ function c_Pod(v: any): boolean {
   return true;
 }
 
-function e_Pod(v: any, p: string, issues: ValidationIssue[]): void {
+function e_Pod(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/Pod/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.id;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"id\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"id\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/Pod/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/properties/id/type");
       }
     }
     const x2 = v.name;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"name\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"name\"", s, "/required");
     } else {
       if (typeof x2 !== "string") {
-        addIssue(issues, p + "/name", "type", "must be a string", "/components/schemas/Pod/properties/name/type");
+        addIssue(issues, p + "/name", "type", "must be a string", s, "/properties/name/type");
       }
     }
     const x3 = v.image;
     if (x3 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"image\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"image\"", s, "/required");
     } else {
       if (typeof x3 !== "string") {
-        addIssue(issues, p + "/image", "type", "must be a string", "/components/schemas/Pod/properties/image/type");
+        addIssue(issues, p + "/image", "type", "must be a string", s, "/properties/image/type");
       }
     }
     const x4 = v.args;
     if (x4 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"args\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"args\"", s, "/required");
     } else {
       if (typeof x4 !== "string") {
-        addIssue(issues, p + "/args", "type", "must be a string", "/components/schemas/Pod/properties/args/type");
+        addIssue(issues, p + "/args", "type", "must be a string", s, "/properties/args/type");
       }
     }
     const x5 = v.disk;
     if (x5 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"disk\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"disk\"", s, "/required");
     } else {
       if (!Number.isInteger(x5)) {
-        addIssue(issues, p + "/disk", "type", "must be an integer", "/components/schemas/Pod/properties/disk/type");
+        addIssue(issues, p + "/disk", "type", "must be an integer", s, "/properties/disk/type");
       }
     }
     const x6 = v.ports;
     if (x6 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"ports\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"ports\"", s, "/required");
     } else {
       if (!Array.isArray(x6)) {
-        addIssue(issues, p + "/ports", "type", "must be an array", "/components/schemas/Pod/properties/ports/type");
+        addIssue(issues, p + "/ports", "type", "must be an array", s, "/properties/ports/type");
       } else {
         for (let i7 = 0; i7 < x6.length; i7++) {
           const x8 = x6[i7];
-          if (!c_Port(x8)) e_Port(x8, p + "/ports" + "/" + i7, issues);
+          if (!c_Port(x8)) e_Port(x8, p + "/ports" + "/" + i7, issues, "/components/schemas/Port");
         }
       }
     }
     const x9 = v.env;
     if (x9 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"env\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"env\"", s, "/required");
     } else {
-      if (!c_EnvironmentVariables(x9)) e_EnvironmentVariables(x9, p + "/env", issues);
+      if (!c_EnvironmentVariables(x9)) e_EnvironmentVariables(x9, p + "/env", issues, "/components/schemas/EnvironmentVariables");
     }
     const x10 = v.registry;
     if (x10 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"registry\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"registry\"", s, "/required");
     } else {
-      if (!c_RegistryCredentialId(x10)) e_RegistryCredentialId(x10, p + "/registry", issues);
+      if (!c_RegistryCredentialId(x10)) e_RegistryCredentialId(x10, p + "/registry", issues, "/components/schemas/RegistryCredentialId");
     }
     const x11 = v.status;
     if (x11 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"status\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"status\"", s, "/required");
     } else {
-      if (!c_PodStatus(x11)) e_PodStatus(x11, p + "/status", issues);
+      if (!c_PodStatus(x11)) e_PodStatus(x11, p + "/status", issues, "/components/schemas/PodStatus");
     }
     const x12 = v.actions;
     if (x12 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"actions\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"actions\"", s, "/required");
     } else {
       if (!Array.isArray(x12)) {
-        addIssue(issues, p + "/actions", "type", "must be an array", "/components/schemas/Pod/properties/actions/type");
+        addIssue(issues, p + "/actions", "type", "must be an array", s, "/properties/actions/type");
       } else {
         for (let i13 = 0; i13 < x12.length; i13++) {
           const x14 = x12[i13];
-          if (!c_PodAction(x14)) e_PodAction(x14, p + "/actions" + "/" + i13, issues);
+          if (!c_PodAction(x14)) e_PodAction(x14, p + "/actions" + "/" + i13, issues, "/components/schemas/PodAction");
         }
       }
     }
     const x15 = v.mounts;
     if (x15 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"mounts\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"mounts\"", s, "/required");
     } else {
-      if (!c_Mounts(x15)) e_Mounts(x15, p + "/mounts", issues);
+      if (!c_Mounts(x15)) e_Mounts(x15, p + "/mounts", issues, "/components/schemas/Mounts");
     }
     const x16 = v.gpu;
     if (x16 !== undefined) {
-      if (!c_PodGpu(x16)) e_PodGpu(x16, p + "/gpu", issues);
+      if (!c_PodGpu(x16)) e_PodGpu(x16, p + "/gpu", issues, "/components/schemas/PodGpu");
     }
     const x17 = v.cpu;
     if (x17 !== undefined) {
-      if (!c_PodCpu(x17)) e_PodCpu(x17, p + "/cpu", issues);
+      if (!c_PodCpu(x17)) e_PodCpu(x17, p + "/cpu", issues, "/components/schemas/PodCpu");
     }
     const x18 = v.cloud;
     if (x18 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"cloud\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"cloud\"", s, "/required");
     } else {
-      if (!c_Cloud(x18)) e_Cloud(x18, p + "/cloud", issues);
+      if (!c_Cloud(x18)) e_Cloud(x18, p + "/cloud", issues, "/components/schemas/Cloud");
     }
     const x19 = v.dataCenterId;
     if (x19 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"dataCenterId\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"dataCenterId\"", s, "/required");
     } else {
       if (!(typeof x19 === "string" || x19 === null)) {
-        addIssue(issues, p + "/dataCenterId", "type", "must be a string or null", "/components/schemas/Pod/properties/dataCenterId/type");
+        addIssue(issues, p + "/dataCenterId", "type", "must be a string or null", s, "/properties/dataCenterId/type");
       }
     }
     const x20 = v.cudaVersion;
     if (x20 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"cudaVersion\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"cudaVersion\"", s, "/required");
     } else {
       if (!(typeof x20 === "string" || x20 === null)) {
-        addIssue(issues, p + "/cudaVersion", "type", "must be a string or null", "/components/schemas/Pod/properties/cudaVersion/type");
+        addIssue(issues, p + "/cudaVersion", "type", "must be a string or null", s, "/properties/cudaVersion/type");
       }
     }
     const x21 = v.ssh;
     if (x21 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"ssh\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"ssh\"", s, "/required");
     } else {
-      if (!c_PodSsh(x21)) e_PodSsh(x21, p + "/ssh", issues);
+      if (!c_PodSsh(x21)) e_PodSsh(x21, p + "/ssh", issues, "/components/schemas/PodSsh");
     }
     const x22 = v.template;
     if (x22 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"template\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"template\"", s, "/required");
     } else {
       if (!(typeof x22 === "string" || x22 === null)) {
-        addIssue(issues, p + "/template", "type", "must be a string or null", "/components/schemas/Pod/properties/template/type");
+        addIssue(issues, p + "/template", "type", "must be a string or null", s, "/properties/template/type");
       }
     }
     const x23 = v.cost;
     if (x23 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"cost\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"cost\"", s, "/required");
     } else {
       if (typeof x23 !== "number" || !isFinite(x23)) {
-        addIssue(issues, p + "/cost", "type", "must be a number", "/components/schemas/Pod/properties/cost/type");
+        addIssue(issues, p + "/cost", "type", "must be a number", s, "/properties/cost/type");
       }
     }
     const x24 = v.locked;
     if (x24 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"locked\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"locked\"", s, "/required");
     } else {
       if (typeof x24 !== "boolean") {
-        addIssue(issues, p + "/locked", "type", "must be a boolean", "/components/schemas/Pod/properties/locked/type");
+        addIssue(issues, p + "/locked", "type", "must be a boolean", s, "/properties/locked/type");
       }
     }
     const x25 = v.globalNetworking;
     if (x25 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"globalNetworking\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"globalNetworking\"", s, "/required");
     } else {
       if (typeof x25 !== "object" || x25 === null || Array.isArray(x25)) {
-        addIssue(issues, p + "/globalNetworking", "type", "must be an object", "/components/schemas/Pod/properties/globalNetworking/type");
+        addIssue(issues, p + "/globalNetworking", "type", "must be an object", s, "/properties/globalNetworking/type");
       } else {
         const x26 = x25.enabled;
         if (x26 === undefined) {
-          addIssue(issues, p + "/globalNetworking", "required", "must have required property \"enabled\"", "/components/schemas/Pod/properties/globalNetworking/required");
+          addIssue(issues, p + "/globalNetworking", "required", "must have required property \"enabled\"", s, "/properties/globalNetworking/required");
         } else {
           if (typeof x26 !== "boolean") {
-            addIssue(issues, p + "/globalNetworking" + "/enabled", "type", "must be a boolean", "/components/schemas/Pod/properties/globalNetworking/properties/enabled/type");
+            addIssue(issues, p + "/globalNetworking" + "/enabled", "type", "must be a boolean", s, "/properties/globalNetworking/properties/enabled/type");
           }
         }
         const x27 = x25.ip;
         if (x27 !== undefined) {
           if (typeof x27 !== "string") {
-            addIssue(issues, p + "/globalNetworking" + "/ip", "type", "must be a string", "/components/schemas/Pod/properties/globalNetworking/properties/ip/type");
+            addIssue(issues, p + "/globalNetworking" + "/ip", "type", "must be a string", s, "/properties/globalNetworking/properties/ip/type");
           }
         }
         const x28 = x25.internalDns;
         if (x28 !== undefined) {
           if (typeof x28 !== "string") {
-            addIssue(issues, p + "/globalNetworking" + "/internalDns", "type", "must be a string", "/components/schemas/Pod/properties/globalNetworking/properties/internalDns/type");
+            addIssue(issues, p + "/globalNetworking" + "/internalDns", "type", "must be a string", s, "/properties/globalNetworking/properties/internalDns/type");
           }
         }
       }
     }
     const x29 = v.runtime;
     if (x29 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"runtime\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"runtime\"", s, "/required");
     } else {
       L30: {
         const m31 = issues.length;
         {
           const n32 = issues.length;
-          if (!c_PodRuntime(x29)) e_PodRuntime(x29, p + "/runtime", issues);
+          if (!c_PodRuntime(x29)) e_PodRuntime(x29, p + "/runtime", issues, "/components/schemas/PodRuntime");
           if (issues.length === n32) {
             issues.length = m31;
             break L30;
@@ -1160,35 +1160,35 @@ function e_Pod(v: any, p: string, issues: ValidationIssue[]): void {
           const n33 = issues.length;
           const v34: any = x29;
           if (v34 !== null) {
-            addIssue(issues, p + "/runtime", "type", "must be null", "/components/schemas/Pod/properties/runtime/anyOf/1/type");
+            addIssue(issues, p + "/runtime", "type", "must be null", s, "/properties/runtime/anyOf/1/type");
           }
           if (issues.length === n33) {
             issues.length = m31;
             break L30;
           }
         }
-        addIssue(issues, p + "/runtime", "anyOf", "must match at least one schema in anyOf", "/components/schemas/Pod/properties/runtime/anyOf");
+        addIssue(issues, p + "/runtime", "anyOf", "must match at least one schema in anyOf", s, "/properties/runtime/anyOf");
       }
     }
     const x35 = v.createdAt;
     if (x35 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"createdAt\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"createdAt\"", s, "/required");
     } else {
       if (typeof x35 !== "string") {
-        addIssue(issues, p + "/createdAt", "type", "must be a string", "/components/schemas/Pod/properties/createdAt/type");
+        addIssue(issues, p + "/createdAt", "type", "must be a string", s, "/properties/createdAt/type");
       } else {
-        if (!validDateTime(x35)) addIssue(issues, p + "/createdAt", "format", "must be an RFC 3339 date-time (format \"date-time\")", "/components/schemas/Pod/properties/createdAt/format");
+        if (!validDateTime(x35)) addIssue(issues, p + "/createdAt", "format", "must be an RFC 3339 date-time (format \"date-time\")", s, "/properties/createdAt/format");
       }
     }
     const x36 = v.startedAt;
     if (x36 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"startedAt\"", "/components/schemas/Pod/required");
+      addIssue(issues, p, "required", "must have required property \"startedAt\"", s, "/required");
     } else {
       if (!(typeof x36 === "string" || x36 === null)) {
-        addIssue(issues, p + "/startedAt", "type", "must be a string or null", "/components/schemas/Pod/properties/startedAt/type");
+        addIssue(issues, p + "/startedAt", "type", "must be a string or null", s, "/properties/startedAt/type");
       } else {
         if (typeof x36 === "string") {
-          if (!validDateTime(x36)) addIssue(issues, p + "/startedAt", "format", "must be an RFC 3339 date-time (format \"date-time\")", "/components/schemas/Pod/properties/startedAt/format");
+          if (!validDateTime(x36)) addIssue(issues, p + "/startedAt", "format", "must be an RFC 3339 date-time (format \"date-time\")", s, "/properties/startedAt/format");
         }
       }
     }
@@ -1198,7 +1198,7 @@ function e_Pod(v: any, p: string, issues: ValidationIssue[]): void {
         const m39 = issues.length;
         {
           const n40 = issues.length;
-          if (!c_PodCluster(x37)) e_PodCluster(x37, p + "/cluster", issues);
+          if (!c_PodCluster(x37)) e_PodCluster(x37, p + "/cluster", issues, "/components/schemas/PodCluster");
           if (issues.length === n40) {
             issues.length = m39;
             break L38;
@@ -1208,14 +1208,14 @@ function e_Pod(v: any, p: string, issues: ValidationIssue[]): void {
           const n41 = issues.length;
           const v42: any = x37;
           if (v42 !== null) {
-            addIssue(issues, p + "/cluster", "type", "must be null", "/components/schemas/Pod/properties/cluster/anyOf/1/type");
+            addIssue(issues, p + "/cluster", "type", "must be null", s, "/properties/cluster/anyOf/1/type");
           }
           if (issues.length === n41) {
             issues.length = m39;
             break L38;
           }
         }
-        addIssue(issues, p + "/cluster", "anyOf", "must match at least one schema in anyOf", "/components/schemas/Pod/properties/cluster/anyOf");
+        addIssue(issues, p + "/cluster", "anyOf", "must match at least one schema in anyOf", s, "/properties/cluster/anyOf");
       }
     }
   }
@@ -1232,20 +1232,20 @@ function c_PodList(v: any): boolean {
   return true;
 }
 
-function e_PodList(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PodList(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/PodList/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.pods;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"pods\"", "/components/schemas/PodList/required");
+      addIssue(issues, p, "required", "must have required property \"pods\"", s, "/required");
     } else {
       if (!Array.isArray(x1)) {
-        addIssue(issues, p + "/pods", "type", "must be an array", "/components/schemas/PodList/properties/pods/type");
+        addIssue(issues, p + "/pods", "type", "must be an array", s, "/properties/pods/type");
       } else {
         for (let i2 = 0; i2 < x1.length; i2++) {
           const x3 = x1[i2];
-          if (!c_Pod(x3)) e_Pod(x3, p + "/pods" + "/" + i2, issues);
+          if (!c_Pod(x3)) e_Pod(x3, p + "/pods" + "/" + i2, issues, "/components/schemas/Pod");
         }
       }
     }
@@ -1299,130 +1299,130 @@ function c_Template(v: any): boolean {
   return true;
 }
 
-function e_Template(v: any, p: string, issues: ValidationIssue[]): void {
+function e_Template(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/Template/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.id;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"id\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"id\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/Template/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/properties/id/type");
       }
     }
     const x2 = v.name;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"name\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"name\"", s, "/required");
     } else {
       if (typeof x2 !== "string") {
-        addIssue(issues, p + "/name", "type", "must be a string", "/components/schemas/Template/properties/name/type");
+        addIssue(issues, p + "/name", "type", "must be a string", s, "/properties/name/type");
       }
     }
     const x3 = v.image;
     if (x3 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"image\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"image\"", s, "/required");
     } else {
       if (typeof x3 !== "string") {
-        addIssue(issues, p + "/image", "type", "must be a string", "/components/schemas/Template/properties/image/type");
+        addIssue(issues, p + "/image", "type", "must be a string", s, "/properties/image/type");
       }
     }
     const x4 = v.args;
     if (x4 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"args\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"args\"", s, "/required");
     } else {
       if (typeof x4 !== "string") {
-        addIssue(issues, p + "/args", "type", "must be a string", "/components/schemas/Template/properties/args/type");
+        addIssue(issues, p + "/args", "type", "must be a string", s, "/properties/args/type");
       }
     }
     const x5 = v.disk;
     if (x5 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"disk\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"disk\"", s, "/required");
     } else {
       if (!Number.isInteger(x5)) {
-        addIssue(issues, p + "/disk", "type", "must be an integer", "/components/schemas/Template/properties/disk/type");
+        addIssue(issues, p + "/disk", "type", "must be an integer", s, "/properties/disk/type");
       }
     }
     const x6 = v.mounts;
     if (x6 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"mounts\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"mounts\"", s, "/required");
     } else {
-      if (!c_Mounts(x6)) e_Mounts(x6, p + "/mounts", issues);
+      if (!c_Mounts(x6)) e_Mounts(x6, p + "/mounts", issues, "/components/schemas/Mounts");
     }
     const x7 = v.ports;
     if (x7 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"ports\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"ports\"", s, "/required");
     } else {
       if (!Array.isArray(x7)) {
-        addIssue(issues, p + "/ports", "type", "must be an array", "/components/schemas/Template/properties/ports/type");
+        addIssue(issues, p + "/ports", "type", "must be an array", s, "/properties/ports/type");
       } else {
         for (let i8 = 0; i8 < x7.length; i8++) {
           const x9 = x7[i8];
-          if (!c_Port(x9)) e_Port(x9, p + "/ports" + "/" + i8, issues);
+          if (!c_Port(x9)) e_Port(x9, p + "/ports" + "/" + i8, issues, "/components/schemas/Port");
         }
       }
     }
     const x10 = v.env;
     if (x10 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"env\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"env\"", s, "/required");
     } else {
-      if (!c_EnvironmentVariables(x10)) e_EnvironmentVariables(x10, p + "/env", issues);
+      if (!c_EnvironmentVariables(x10)) e_EnvironmentVariables(x10, p + "/env", issues, "/components/schemas/EnvironmentVariables");
     }
     const x11 = v.registry;
     if (x11 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"registry\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"registry\"", s, "/required");
     } else {
-      if (!c_RegistryCredentialId(x11)) e_RegistryCredentialId(x11, p + "/registry", issues);
+      if (!c_RegistryCredentialId(x11)) e_RegistryCredentialId(x11, p + "/registry", issues, "/components/schemas/RegistryCredentialId");
     }
     const x12 = v.serverless;
     if (x12 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"serverless\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"serverless\"", s, "/required");
     } else {
       if (typeof x12 !== "boolean") {
-        addIssue(issues, p + "/serverless", "type", "must be a boolean", "/components/schemas/Template/properties/serverless/type");
+        addIssue(issues, p + "/serverless", "type", "must be a boolean", s, "/properties/serverless/type");
       }
     }
     const x13 = v.public;
     if (x13 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"public\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"public\"", s, "/required");
     } else {
       if (typeof x13 !== "boolean") {
-        addIssue(issues, p + "/public", "type", "must be a boolean", "/components/schemas/Template/properties/public/type");
+        addIssue(issues, p + "/public", "type", "must be a boolean", s, "/properties/public/type");
       }
     }
     const x14 = v.category;
     if (x14 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"category\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"category\"", s, "/required");
     } else {
-      if (!c_TemplateCategory(x14)) e_TemplateCategory(x14, p + "/category", issues);
+      if (!c_TemplateCategory(x14)) e_TemplateCategory(x14, p + "/category", issues, "/components/schemas/TemplateCategory");
     }
     const x15 = v.startSsh;
     if (x15 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"startSsh\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"startSsh\"", s, "/required");
     } else {
       if (typeof x15 !== "boolean") {
-        addIssue(issues, p + "/startSsh", "type", "must be a boolean", "/components/schemas/Template/properties/startSsh/type");
+        addIssue(issues, p + "/startSsh", "type", "must be a boolean", s, "/properties/startSsh/type");
       }
     }
     const x16 = v.startJupyter;
     if (x16 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"startJupyter\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"startJupyter\"", s, "/required");
     } else {
       if (typeof x16 !== "boolean") {
-        addIssue(issues, p + "/startJupyter", "type", "must be a boolean", "/components/schemas/Template/properties/startJupyter/type");
+        addIssue(issues, p + "/startJupyter", "type", "must be a boolean", s, "/properties/startJupyter/type");
       }
     }
     const x17 = v.allowedCudaVersions;
     if (x17 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"allowedCudaVersions\"", "/components/schemas/Template/required");
+      addIssue(issues, p, "required", "must have required property \"allowedCudaVersions\"", s, "/required");
     } else {
       if (!Array.isArray(x17)) {
-        addIssue(issues, p + "/allowedCudaVersions", "type", "must be an array", "/components/schemas/Template/properties/allowedCudaVersions/type");
+        addIssue(issues, p + "/allowedCudaVersions", "type", "must be an array", s, "/properties/allowedCudaVersions/type");
       } else {
         for (let i18 = 0; i18 < x17.length; i18++) {
           const x19 = x17[i18];
           if (typeof x19 !== "string") {
-            addIssue(issues, p + "/allowedCudaVersions" + "/" + i18, "type", "must be a string", "/components/schemas/Template/properties/allowedCudaVersions/items/type");
+            addIssue(issues, p + "/allowedCudaVersions" + "/" + i18, "type", "must be a string", s, "/properties/allowedCudaVersions/items/type");
           }
         }
       }
@@ -1441,20 +1441,20 @@ function c_TemplateList(v: any): boolean {
   return true;
 }
 
-function e_TemplateList(v: any, p: string, issues: ValidationIssue[]): void {
+function e_TemplateList(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/TemplateList/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.templates;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"templates\"", "/components/schemas/TemplateList/required");
+      addIssue(issues, p, "required", "must have required property \"templates\"", s, "/required");
     } else {
       if (!Array.isArray(x1)) {
-        addIssue(issues, p + "/templates", "type", "must be an array", "/components/schemas/TemplateList/properties/templates/type");
+        addIssue(issues, p + "/templates", "type", "must be an array", s, "/properties/templates/type");
       } else {
         for (let i2 = 0; i2 < x1.length; i2++) {
           const x3 = x1[i2];
-          if (!c_Template(x3)) e_Template(x3, p + "/templates" + "/" + i2, issues);
+          if (!c_Template(x3)) e_Template(x3, p + "/templates" + "/" + i2, issues, "/components/schemas/Template");
         }
       }
     }
@@ -1471,23 +1471,23 @@ function c_JobStateAnswer(v: any): boolean {
   return true;
 }
 
-function e_JobStateAnswer(v: any, p: string, issues: ValidationIssue[]): void {
+function e_JobStateAnswer(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/JobStateAnswer/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.id;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"id\"", "/components/schemas/JobStateAnswer/required");
+      addIssue(issues, p, "required", "must have required property \"id\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/JobStateAnswer/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/properties/id/type");
       }
     }
     const x2 = v.status;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"status\"", "/components/schemas/JobStateAnswer/required");
+      addIssue(issues, p, "required", "must have required property \"status\"", s, "/required");
     } else {
-      if (!c_JobStatus(x2)) e_JobStatus(x2, p + "/status", issues);
+      if (!c_JobStatus(x2)) e_JobStatus(x2, p + "/status", issues, "/components/schemas/JobStatus");
     }
   }
 }
@@ -1511,35 +1511,35 @@ function c_JobStream(v: any): boolean {
   return true;
 }
 
-function e_JobStream(v: any, p: string, issues: ValidationIssue[]): void {
+function e_JobStream(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/JobStream/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.status;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"status\"", "/components/schemas/JobStream/required");
+      addIssue(issues, p, "required", "must have required property \"status\"", s, "/required");
     } else {
-      if (!c_JobStatus(x1)) e_JobStatus(x1, p + "/status", issues);
+      if (!c_JobStatus(x1)) e_JobStatus(x1, p + "/status", issues, "/components/schemas/JobStatus");
     }
     const x2 = v.stream;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"stream\"", "/components/schemas/JobStream/required");
+      addIssue(issues, p, "required", "must have required property \"stream\"", s, "/required");
     } else {
       if (!Array.isArray(x2)) {
-        addIssue(issues, p + "/stream", "type", "must be an array", "/components/schemas/JobStream/properties/stream/type");
+        addIssue(issues, p + "/stream", "type", "must be an array", s, "/properties/stream/type");
       } else {
         for (let i3 = 0; i3 < x2.length; i3++) {
           const x4 = x2[i3];
           if (typeof x4 !== "object" || x4 === null || Array.isArray(x4)) {
-            addIssue(issues, p + "/stream" + "/" + i3, "type", "must be an object", "/components/schemas/JobStream/properties/stream/items/type");
+            addIssue(issues, p + "/stream" + "/" + i3, "type", "must be an object", s, "/properties/stream/items/type");
           } else {
             if (x4.output === undefined) {
-              addIssue(issues, p + "/stream" + "/" + i3, "required", "must have required property \"output\"", "/components/schemas/JobStream/properties/stream/items/required");
+              addIssue(issues, p + "/stream" + "/" + i3, "required", "must have required property \"output\"", s, "/properties/stream/items/required");
             }
             const x6 = x4.metrics;
             if (x6 !== undefined) {
               if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) {
-                addIssue(issues, p + "/stream" + "/" + i3 + "/metrics", "type", "must be an object", "/components/schemas/JobStream/properties/stream/items/properties/metrics/type");
+                addIssue(issues, p + "/stream" + "/" + i3 + "/metrics", "type", "must be an object", s, "/properties/stream/items/properties/metrics/type");
               }
             }
           }
@@ -1559,26 +1559,26 @@ function c_PurgeResult(v: any): boolean {
   return true;
 }
 
-function e_PurgeResult(v: any, p: string, issues: ValidationIssue[]): void {
+function e_PurgeResult(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/PurgeResult/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.removed;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"removed\"", "/components/schemas/PurgeResult/required");
+      addIssue(issues, p, "required", "must have required property \"removed\"", s, "/required");
     } else {
       if (!Number.isInteger(x1)) {
-        addIssue(issues, p + "/removed", "type", "must be an integer", "/components/schemas/PurgeResult/properties/removed/type");
+        addIssue(issues, p + "/removed", "type", "must be an integer", s, "/properties/removed/type");
       } else {
-        if (x1 < 0) addIssue(issues, p + "/removed", "minimum", "must be >= 0", "/components/schemas/PurgeResult/properties/removed/minimum");
+        if (x1 < 0) addIssue(issues, p + "/removed", "minimum", "must be >= 0", s, "/properties/removed/minimum");
       }
     }
     const x2 = v.status;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"status\"", "/components/schemas/PurgeResult/required");
+      addIssue(issues, p, "required", "must have required property \"status\"", s, "/required");
     } else {
       if (typeof x2 !== "string") {
-        addIssue(issues, p + "/status", "type", "must be a string", "/components/schemas/PurgeResult/properties/status/type");
+        addIssue(issues, p + "/status", "type", "must be a string", s, "/properties/status/type");
       }
     }
   }
@@ -1643,104 +1643,104 @@ function c_EndpointHealth(v: any): boolean {
   return true;
 }
 
-function e_EndpointHealth(v: any, p: string, issues: ValidationIssue[]): void {
+function e_EndpointHealth(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/EndpointHealth/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.jobs;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"jobs\"", "/components/schemas/EndpointHealth/required");
+      addIssue(issues, p, "required", "must have required property \"jobs\"", s, "/required");
     } else {
       if (typeof x1 !== "object" || x1 === null || Array.isArray(x1)) {
-        addIssue(issues, p + "/jobs", "type", "must be an object", "/components/schemas/EndpointHealth/properties/jobs/type");
+        addIssue(issues, p + "/jobs", "type", "must be an object", s, "/properties/jobs/type");
       } else {
         const x2 = x1.completed;
         if (x2 !== undefined) {
           if (!Number.isInteger(x2)) {
-            addIssue(issues, p + "/jobs" + "/completed", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/jobs/properties/completed/type");
+            addIssue(issues, p + "/jobs" + "/completed", "type", "must be an integer", s, "/properties/jobs/properties/completed/type");
           } else {
-            if (x2 < 0) addIssue(issues, p + "/jobs" + "/completed", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/jobs/properties/completed/minimum");
+            if (x2 < 0) addIssue(issues, p + "/jobs" + "/completed", "minimum", "must be >= 0", s, "/properties/jobs/properties/completed/minimum");
           }
         }
         const x3 = x1.failed;
         if (x3 !== undefined) {
           if (!Number.isInteger(x3)) {
-            addIssue(issues, p + "/jobs" + "/failed", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/jobs/properties/failed/type");
+            addIssue(issues, p + "/jobs" + "/failed", "type", "must be an integer", s, "/properties/jobs/properties/failed/type");
           } else {
-            if (x3 < 0) addIssue(issues, p + "/jobs" + "/failed", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/jobs/properties/failed/minimum");
+            if (x3 < 0) addIssue(issues, p + "/jobs" + "/failed", "minimum", "must be >= 0", s, "/properties/jobs/properties/failed/minimum");
           }
         }
         const x4 = x1.inProgress;
         if (x4 !== undefined) {
           if (!Number.isInteger(x4)) {
-            addIssue(issues, p + "/jobs" + "/inProgress", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/jobs/properties/inProgress/type");
+            addIssue(issues, p + "/jobs" + "/inProgress", "type", "must be an integer", s, "/properties/jobs/properties/inProgress/type");
           } else {
-            if (x4 < 0) addIssue(issues, p + "/jobs" + "/inProgress", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/jobs/properties/inProgress/minimum");
+            if (x4 < 0) addIssue(issues, p + "/jobs" + "/inProgress", "minimum", "must be >= 0", s, "/properties/jobs/properties/inProgress/minimum");
           }
         }
         const x5 = x1.inQueue;
         if (x5 !== undefined) {
           if (!Number.isInteger(x5)) {
-            addIssue(issues, p + "/jobs" + "/inQueue", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/jobs/properties/inQueue/type");
+            addIssue(issues, p + "/jobs" + "/inQueue", "type", "must be an integer", s, "/properties/jobs/properties/inQueue/type");
           } else {
-            if (x5 < 0) addIssue(issues, p + "/jobs" + "/inQueue", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/jobs/properties/inQueue/minimum");
+            if (x5 < 0) addIssue(issues, p + "/jobs" + "/inQueue", "minimum", "must be >= 0", s, "/properties/jobs/properties/inQueue/minimum");
           }
         }
         const x6 = x1.retried;
         if (x6 !== undefined) {
           if (!Number.isInteger(x6)) {
-            addIssue(issues, p + "/jobs" + "/retried", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/jobs/properties/retried/type");
+            addIssue(issues, p + "/jobs" + "/retried", "type", "must be an integer", s, "/properties/jobs/properties/retried/type");
           } else {
-            if (x6 < 0) addIssue(issues, p + "/jobs" + "/retried", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/jobs/properties/retried/minimum");
+            if (x6 < 0) addIssue(issues, p + "/jobs" + "/retried", "minimum", "must be >= 0", s, "/properties/jobs/properties/retried/minimum");
           }
         }
       }
     }
     const x7 = v.workers;
     if (x7 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"workers\"", "/components/schemas/EndpointHealth/required");
+      addIssue(issues, p, "required", "must have required property \"workers\"", s, "/required");
     } else {
       if (typeof x7 !== "object" || x7 === null || Array.isArray(x7)) {
-        addIssue(issues, p + "/workers", "type", "must be an object", "/components/schemas/EndpointHealth/properties/workers/type");
+        addIssue(issues, p + "/workers", "type", "must be an object", s, "/properties/workers/type");
       } else {
         const x8 = x7.idle;
         if (x8 !== undefined) {
           if (!Number.isInteger(x8)) {
-            addIssue(issues, p + "/workers" + "/idle", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/workers/properties/idle/type");
+            addIssue(issues, p + "/workers" + "/idle", "type", "must be an integer", s, "/properties/workers/properties/idle/type");
           } else {
-            if (x8 < 0) addIssue(issues, p + "/workers" + "/idle", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/workers/properties/idle/minimum");
+            if (x8 < 0) addIssue(issues, p + "/workers" + "/idle", "minimum", "must be >= 0", s, "/properties/workers/properties/idle/minimum");
           }
         }
         const x9 = x7.initializing;
         if (x9 !== undefined) {
           if (!Number.isInteger(x9)) {
-            addIssue(issues, p + "/workers" + "/initializing", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/workers/properties/initializing/type");
+            addIssue(issues, p + "/workers" + "/initializing", "type", "must be an integer", s, "/properties/workers/properties/initializing/type");
           } else {
-            if (x9 < 0) addIssue(issues, p + "/workers" + "/initializing", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/workers/properties/initializing/minimum");
+            if (x9 < 0) addIssue(issues, p + "/workers" + "/initializing", "minimum", "must be >= 0", s, "/properties/workers/properties/initializing/minimum");
           }
         }
         const x10 = x7.ready;
         if (x10 !== undefined) {
           if (!Number.isInteger(x10)) {
-            addIssue(issues, p + "/workers" + "/ready", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/workers/properties/ready/type");
+            addIssue(issues, p + "/workers" + "/ready", "type", "must be an integer", s, "/properties/workers/properties/ready/type");
           } else {
-            if (x10 < 0) addIssue(issues, p + "/workers" + "/ready", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/workers/properties/ready/minimum");
+            if (x10 < 0) addIssue(issues, p + "/workers" + "/ready", "minimum", "must be >= 0", s, "/properties/workers/properties/ready/minimum");
           }
         }
         const x11 = x7.running;
         if (x11 !== undefined) {
           if (!Number.isInteger(x11)) {
-            addIssue(issues, p + "/workers" + "/running", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/workers/properties/running/type");
+            addIssue(issues, p + "/workers" + "/running", "type", "must be an integer", s, "/properties/workers/properties/running/type");
           } else {
-            if (x11 < 0) addIssue(issues, p + "/workers" + "/running", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/workers/properties/running/minimum");
+            if (x11 < 0) addIssue(issues, p + "/workers" + "/running", "minimum", "must be >= 0", s, "/properties/workers/properties/running/minimum");
           }
         }
         const x12 = x7.throttled;
         if (x12 !== undefined) {
           if (!Number.isInteger(x12)) {
-            addIssue(issues, p + "/workers" + "/throttled", "type", "must be an integer", "/components/schemas/EndpointHealth/properties/workers/properties/throttled/type");
+            addIssue(issues, p + "/workers" + "/throttled", "type", "must be an integer", s, "/properties/workers/properties/throttled/type");
           } else {
-            if (x12 < 0) addIssue(issues, p + "/workers" + "/throttled", "minimum", "must be >= 0", "/components/schemas/EndpointHealth/properties/workers/properties/throttled/minimum");
+            if (x12 < 0) addIssue(issues, p + "/workers" + "/throttled", "minimum", "must be >= 0", s, "/properties/workers/properties/throttled/minimum");
           }
         }
       }
@@ -1762,16 +1762,16 @@ function c_JobStatus(v: any): boolean {
   return true;
 }
 
-function e_JobStatus(v: any, p: string, issues: ValidationIssue[]): void {
+function e_JobStatus(v: any, p: string, issues: ValidationIssue[], s: string): void {
   L1: {
     const m2 = issues.length;
     {
       const n3 = issues.length;
       const v4: any = v;
       if (typeof v4 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/JobStatus/anyOf/0/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/0/type");
       } else {
-        if (!set_4.has(v4)) addIssue(issues, p, "enum", "must be one of \"IN_QUEUE\", \"IN_PROGRESS\", \"RUNNING\", \"COMPLETED\", \"FAILED\", \"CANCELLED\", \"TIMED_OUT\"", "/components/schemas/JobStatus/anyOf/0/enum");
+        if (!set_4.has(v4)) addIssue(issues, p, "enum", "must be one of \"IN_QUEUE\", \"IN_PROGRESS\", \"RUNNING\", \"COMPLETED\", \"FAILED\", \"CANCELLED\", \"TIMED_OUT\"", s, "/anyOf/0/enum");
       }
       if (issues.length === n3) {
         issues.length = m2;
@@ -1782,14 +1782,14 @@ function e_JobStatus(v: any, p: string, issues: ValidationIssue[]): void {
       const n5 = issues.length;
       const v6: any = v;
       if (typeof v6 !== "string") {
-        addIssue(issues, p, "type", "must be a string", "/components/schemas/JobStatus/anyOf/1/type");
+        addIssue(issues, p, "type", "must be a string", s, "/anyOf/1/type");
       }
       if (issues.length === n5) {
         issues.length = m2;
         break L1;
       }
     }
-    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", "/components/schemas/JobStatus/anyOf");
+    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", s, "/anyOf");
   }
 }
 
@@ -1851,54 +1851,54 @@ function c_Job(v: any): boolean {
   return true;
 }
 
-function e_Job(v: any, p: string, issues: ValidationIssue[]): void {
+function e_Job(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/Job/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.id;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"id\"", "/components/schemas/Job/required");
+      addIssue(issues, p, "required", "must have required property \"id\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/Job/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/properties/id/type");
       }
     }
     const x2 = v.status;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"status\"", "/components/schemas/Job/required");
+      addIssue(issues, p, "required", "must have required property \"status\"", s, "/required");
     } else {
-      if (!c_JobStatus(x2)) e_JobStatus(x2, p + "/status", issues);
+      if (!c_JobStatus(x2)) e_JobStatus(x2, p + "/status", issues, "/components/schemas/JobStatus");
     }
     const x3 = v.delayTime;
     if (x3 !== undefined) {
       if (!Number.isInteger(x3)) {
-        addIssue(issues, p + "/delayTime", "type", "must be an integer", "/components/schemas/Job/properties/delayTime/type");
+        addIssue(issues, p + "/delayTime", "type", "must be an integer", s, "/properties/delayTime/type");
       } else {
-        if (x3 < 0) addIssue(issues, p + "/delayTime", "minimum", "must be >= 0", "/components/schemas/Job/properties/delayTime/minimum");
+        if (x3 < 0) addIssue(issues, p + "/delayTime", "minimum", "must be >= 0", s, "/properties/delayTime/minimum");
       }
     }
     const x4 = v.executionTime;
     if (x4 !== undefined) {
       if (!Number.isInteger(x4)) {
-        addIssue(issues, p + "/executionTime", "type", "must be an integer", "/components/schemas/Job/properties/executionTime/type");
+        addIssue(issues, p + "/executionTime", "type", "must be an integer", s, "/properties/executionTime/type");
       } else {
-        if (x4 < 0) addIssue(issues, p + "/executionTime", "minimum", "must be >= 0", "/components/schemas/Job/properties/executionTime/minimum");
+        if (x4 < 0) addIssue(issues, p + "/executionTime", "minimum", "must be >= 0", s, "/properties/executionTime/minimum");
       }
     }
     const x5 = v.workerId;
     if (x5 !== undefined) {
       if (typeof x5 !== "string") {
-        addIssue(issues, p + "/workerId", "type", "must be a string", "/components/schemas/Job/properties/workerId/type");
+        addIssue(issues, p + "/workerId", "type", "must be a string", s, "/properties/workerId/type");
       }
     }
     const x6 = v.output;
     if (x6 !== undefined) {
-      if (!c_GenerationOutput(x6)) e_GenerationOutput(x6, p + "/output", issues);
+      if (!c_GenerationOutput(x6)) e_GenerationOutput(x6, p + "/output", issues, "/components/schemas/GenerationOutput");
     }
     const x7 = v.error;
     if (x7 !== undefined) {
       if (typeof x7 !== "string") {
-        addIssue(issues, p + "/error", "type", "must be a string", "/components/schemas/Job/properties/error/type");
+        addIssue(issues, p + "/error", "type", "must be a string", s, "/properties/error/type");
       }
     }
     const v8: any = v;
@@ -1911,7 +1911,7 @@ function e_Job(v: any, p: string, issues: ValidationIssue[]): void {
       }
       const v13: any = v8;
       if (typeof v13 === "object" && v13 !== null && !Array.isArray(v13)) {
-        if (v13.output === undefined) addIssue(issues, p, "required", "must have required property \"output\"", "/components/schemas/Job/allOf/0/then/required");
+        if (v13.output === undefined) addIssue(issues, p, "required", "must have required property \"output\"", s, "/allOf/0/then/required");
       }
     }
     const v14: any = v;
@@ -1924,7 +1924,7 @@ function e_Job(v: any, p: string, issues: ValidationIssue[]): void {
       }
       const v19: any = v14;
       if (typeof v19 === "object" && v19 !== null && !Array.isArray(v19)) {
-        if (v19.error === undefined) addIssue(issues, p, "required", "must have required property \"error\"", "/components/schemas/Job/allOf/1/then/required");
+        if (v19.error === undefined) addIssue(issues, p, "required", "must have required property \"error\"", s, "/allOf/1/then/required");
       }
     }
   }
@@ -1942,18 +1942,18 @@ function c_SyncJob(v: any): boolean {
   return true;
 }
 
-function e_SyncJob(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_Job(v)) e_Job(v, p, issues);
+function e_SyncJob(v: any, p: string, issues: ValidationIssue[], s: string): void {
+  if (!c_Job(v)) e_Job(v, p, issues, "/components/schemas/Job");
   const v1: any = v;
   if (typeof v1 !== "object" || v1 === null || Array.isArray(v1)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/SyncJob/allOf/1/type");
+    addIssue(issues, p, "type", "must be an object", s, "/allOf/1/type");
   } else {
     const x2 = v1.id;
     if (x2 !== undefined) {
       if (typeof x2 !== "string") {
-        addIssue(issues, p + "/id", "type", "must be a string", "/components/schemas/SyncJob/allOf/1/properties/id/type");
+        addIssue(issues, p + "/id", "type", "must be a string", s, "/allOf/1/properties/id/type");
       } else {
-        if (!match_3(x2)) addIssue(issues, p + "/id", "pattern", "must match pattern \"^sync-\"", "/components/schemas/SyncJob/allOf/1/properties/id/pattern");
+        if (!match_3(x2)) addIssue(issues, p + "/id", "pattern", "must match pattern \"^sync-\"", s, "/allOf/1/properties/id/pattern");
       }
     }
   }
@@ -1964,8 +1964,8 @@ function c_QueuedJob(v: any): boolean {
   return true;
 }
 
-function e_QueuedJob(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_Job(v)) e_Job(v, p, issues);
+function e_QueuedJob(v: any, p: string, issues: ValidationIssue[], _s: string): void {
+  if (!c_Job(v)) e_Job(v, p, issues, "/components/schemas/Job");
 }
 
 function c_GenerationOutput(v: any): boolean {
@@ -1983,12 +1983,12 @@ function c_GenerationOutput(v: any): boolean {
   return true;
 }
 
-function e_GenerationOutput(v: any, p: string, issues: ValidationIssue[]): void {
+function e_GenerationOutput(v: any, p: string, issues: ValidationIssue[], s: string): void {
   L1: {
     const m2 = issues.length;
     {
       const n3 = issues.length;
-      if (!c_VideoOutput(v)) e_VideoOutput(v, p, issues);
+      if (!c_VideoOutput(v)) e_VideoOutput(v, p, issues, "/components/schemas/VideoOutput");
       if (issues.length === n3) {
         issues.length = m2;
         break L1;
@@ -1996,7 +1996,7 @@ function e_GenerationOutput(v: any, p: string, issues: ValidationIssue[]): void 
     }
     {
       const n4 = issues.length;
-      if (!c_ImageOutput(v)) e_ImageOutput(v, p, issues);
+      if (!c_ImageOutput(v)) e_ImageOutput(v, p, issues, "/components/schemas/ImageOutput");
       if (issues.length === n4) {
         issues.length = m2;
         break L1;
@@ -2004,13 +2004,13 @@ function e_GenerationOutput(v: any, p: string, issues: ValidationIssue[]): void 
     }
     {
       const n5 = issues.length;
-      if (!c_AudioOutput(v)) e_AudioOutput(v, p, issues);
+      if (!c_AudioOutput(v)) e_AudioOutput(v, p, issues, "/components/schemas/AudioOutput");
       if (issues.length === n5) {
         issues.length = m2;
         break L1;
       }
     }
-    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", "/components/schemas/GenerationOutput/anyOf");
+    addIssue(issues, p, "anyOf", "must match at least one schema in anyOf", s, "/anyOf");
   }
 }
 
@@ -2025,28 +2025,28 @@ function c_VideoOutput(v: any): boolean {
   return true;
 }
 
-function e_VideoOutput(v: any, p: string, issues: ValidationIssue[]): void {
+function e_VideoOutput(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/VideoOutput/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.video_url;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"video_url\"", "/components/schemas/VideoOutput/required");
+      addIssue(issues, p, "required", "must have required property \"video_url\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/video_url", "type", "must be a string", "/components/schemas/VideoOutput/properties/video_url/type");
+        addIssue(issues, p + "/video_url", "type", "must be a string", s, "/properties/video_url/type");
       } else {
-        if (!validUri(x1)) addIssue(issues, p + "/video_url", "format", "must be an absolute URI (format \"uri\")", "/components/schemas/VideoOutput/properties/video_url/format");
+        if (!validUri(x1)) addIssue(issues, p + "/video_url", "format", "must be an absolute URI (format \"uri\")", s, "/properties/video_url/format");
       }
     }
     const x2 = v.cost;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"cost\"", "/components/schemas/VideoOutput/required");
+      addIssue(issues, p, "required", "must have required property \"cost\"", s, "/required");
     } else {
       if (typeof x2 !== "number" || !isFinite(x2)) {
-        addIssue(issues, p + "/cost", "type", "must be a number", "/components/schemas/VideoOutput/properties/cost/type");
+        addIssue(issues, p + "/cost", "type", "must be a number", s, "/properties/cost/type");
       } else {
-        if (x2 < 0) addIssue(issues, p + "/cost", "minimum", "must be >= 0", "/components/schemas/VideoOutput/properties/cost/minimum");
+        if (x2 < 0) addIssue(issues, p + "/cost", "minimum", "must be >= 0", s, "/properties/cost/minimum");
       }
     }
   }
@@ -2063,28 +2063,28 @@ function c_ImageOutput(v: any): boolean {
   return true;
 }
 
-function e_ImageOutput(v: any, p: string, issues: ValidationIssue[]): void {
+function e_ImageOutput(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/ImageOutput/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.image_url;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"image_url\"", "/components/schemas/ImageOutput/required");
+      addIssue(issues, p, "required", "must have required property \"image_url\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/image_url", "type", "must be a string", "/components/schemas/ImageOutput/properties/image_url/type");
+        addIssue(issues, p + "/image_url", "type", "must be a string", s, "/properties/image_url/type");
       } else {
-        if (!validUri(x1)) addIssue(issues, p + "/image_url", "format", "must be an absolute URI (format \"uri\")", "/components/schemas/ImageOutput/properties/image_url/format");
+        if (!validUri(x1)) addIssue(issues, p + "/image_url", "format", "must be an absolute URI (format \"uri\")", s, "/properties/image_url/format");
       }
     }
     const x2 = v.cost;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"cost\"", "/components/schemas/ImageOutput/required");
+      addIssue(issues, p, "required", "must have required property \"cost\"", s, "/required");
     } else {
       if (typeof x2 !== "number" || !isFinite(x2)) {
-        addIssue(issues, p + "/cost", "type", "must be a number", "/components/schemas/ImageOutput/properties/cost/type");
+        addIssue(issues, p + "/cost", "type", "must be a number", s, "/properties/cost/type");
       } else {
-        if (x2 < 0) addIssue(issues, p + "/cost", "minimum", "must be >= 0", "/components/schemas/ImageOutput/properties/cost/minimum");
+        if (x2 < 0) addIssue(issues, p + "/cost", "minimum", "must be >= 0", s, "/properties/cost/minimum");
       }
     }
   }
@@ -2101,121 +2101,31 @@ function c_AudioOutput(v: any): boolean {
   return true;
 }
 
-function e_AudioOutput(v: any, p: string, issues: ValidationIssue[]): void {
+function e_AudioOutput(v: any, p: string, issues: ValidationIssue[], s: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    addIssue(issues, p, "type", "must be an object", "/components/schemas/AudioOutput/type");
+    addIssue(issues, p, "type", "must be an object", s, "/type");
   } else {
     const x1 = v.audio_url;
     if (x1 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"audio_url\"", "/components/schemas/AudioOutput/required");
+      addIssue(issues, p, "required", "must have required property \"audio_url\"", s, "/required");
     } else {
       if (typeof x1 !== "string") {
-        addIssue(issues, p + "/audio_url", "type", "must be a string", "/components/schemas/AudioOutput/properties/audio_url/type");
+        addIssue(issues, p + "/audio_url", "type", "must be a string", s, "/properties/audio_url/type");
       } else {
-        if (!validUri(x1)) addIssue(issues, p + "/audio_url", "format", "must be an absolute URI (format \"uri\")", "/components/schemas/AudioOutput/properties/audio_url/format");
+        if (!validUri(x1)) addIssue(issues, p + "/audio_url", "format", "must be an absolute URI (format \"uri\")", s, "/properties/audio_url/format");
       }
     }
     const x2 = v.cost;
     if (x2 === undefined) {
-      addIssue(issues, p, "required", "must have required property \"cost\"", "/components/schemas/AudioOutput/required");
+      addIssue(issues, p, "required", "must have required property \"cost\"", s, "/required");
     } else {
       if (typeof x2 !== "number" || !isFinite(x2)) {
-        addIssue(issues, p + "/cost", "type", "must be a number", "/components/schemas/AudioOutput/properties/cost/type");
+        addIssue(issues, p + "/cost", "type", "must be a number", s, "/properties/cost/type");
       } else {
-        if (x2 < 0) addIssue(issues, p + "/cost", "minimum", "must be >= 0", "/components/schemas/AudioOutput/properties/cost/minimum");
+        if (x2 < 0) addIssue(issues, p + "/cost", "minimum", "must be >= 0", s, "/properties/cost/minimum");
       }
     }
   }
-}
-
-function c_ListPodsResponse(v: any): boolean {
-  if (!c_PodList(v)) return false;
-  return true;
-}
-
-function e_ListPodsResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_PodList(v)) e_PodList(v, p, issues);
-}
-
-function c_ListTemplatesResponse(v: any): boolean {
-  if (!c_TemplateList(v)) return false;
-  return true;
-}
-
-function e_ListTemplatesResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_TemplateList(v)) e_TemplateList(v, p, issues);
-}
-
-function c_RunSyncResponse(v: any): boolean {
-  if (!c_SyncJob(v)) return false;
-  return true;
-}
-
-function e_RunSyncResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_SyncJob(v)) e_SyncJob(v, p, issues);
-}
-
-function c_RunResponse(v: any): boolean {
-  if (!c_QueuedJob(v)) return false;
-  return true;
-}
-
-function e_RunResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_QueuedJob(v)) e_QueuedJob(v, p, issues);
-}
-
-function c_GetJobStatusResponse(v: any): boolean {
-  if (!c_Job(v)) return false;
-  return true;
-}
-
-function e_GetJobStatusResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_Job(v)) e_Job(v, p, issues);
-}
-
-function c_CancelJobResponse(v: any): boolean {
-  if (!c_JobStateAnswer(v)) return false;
-  return true;
-}
-
-function e_CancelJobResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_JobStateAnswer(v)) e_JobStateAnswer(v, p, issues);
-}
-
-function c_RetryJobResponse(v: any): boolean {
-  if (!c_JobStateAnswer(v)) return false;
-  return true;
-}
-
-function e_RetryJobResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_JobStateAnswer(v)) e_JobStateAnswer(v, p, issues);
-}
-
-function c_StreamJobResponse(v: any): boolean {
-  if (!c_JobStream(v)) return false;
-  return true;
-}
-
-function e_StreamJobResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_JobStream(v)) e_JobStream(v, p, issues);
-}
-
-function c_PurgeQueueResponse(v: any): boolean {
-  if (!c_PurgeResult(v)) return false;
-  return true;
-}
-
-function e_PurgeQueueResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_PurgeResult(v)) e_PurgeResult(v, p, issues);
-}
-
-function c_GetEndpointHealthResponse(v: any): boolean {
-  if (!c_EndpointHealth(v)) return false;
-  return true;
-}
-
-function e_GetEndpointHealthResponse(v: any, p: string, issues: ValidationIssue[]): void {
-  if (!c_EndpointHealth(v)) e_EndpointHealth(v, p, issues);
 }
 
 /**
@@ -2223,7 +2133,7 @@ function e_GetEndpointHealthResponse(v: any, p: string, issues: ValidationIssue[
  */
 export function validateListPodsResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_ListPodsResponse(value)) e_ListPodsResponse(value, "", issues);
+  if (!c_PodList(value)) e_PodList(value, "", issues, "/components/schemas/PodList");
   return issues;
 }
 
@@ -2232,7 +2142,7 @@ export function validateListPodsResponse(value: unknown): ValidationIssue[] {
  */
 export function validateListTemplatesResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_ListTemplatesResponse(value)) e_ListTemplatesResponse(value, "", issues);
+  if (!c_TemplateList(value)) e_TemplateList(value, "", issues, "/components/schemas/TemplateList");
   return issues;
 }
 
@@ -2241,7 +2151,7 @@ export function validateListTemplatesResponse(value: unknown): ValidationIssue[]
  */
 export function validateRunSyncResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_RunSyncResponse(value)) e_RunSyncResponse(value, "", issues);
+  if (!c_SyncJob(value)) e_SyncJob(value, "", issues, "/components/schemas/SyncJob");
   return issues;
 }
 
@@ -2250,7 +2160,7 @@ export function validateRunSyncResponse(value: unknown): ValidationIssue[] {
  */
 export function validateRunResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_RunResponse(value)) e_RunResponse(value, "", issues);
+  if (!c_QueuedJob(value)) e_QueuedJob(value, "", issues, "/components/schemas/QueuedJob");
   return issues;
 }
 
@@ -2259,7 +2169,7 @@ export function validateRunResponse(value: unknown): ValidationIssue[] {
  */
 export function validateGetJobStatusResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_GetJobStatusResponse(value)) e_GetJobStatusResponse(value, "", issues);
+  if (!c_Job(value)) e_Job(value, "", issues, "/components/schemas/Job");
   return issues;
 }
 
@@ -2268,7 +2178,7 @@ export function validateGetJobStatusResponse(value: unknown): ValidationIssue[] 
  */
 export function validateCancelJobResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_CancelJobResponse(value)) e_CancelJobResponse(value, "", issues);
+  if (!c_JobStateAnswer(value)) e_JobStateAnswer(value, "", issues, "/components/schemas/JobStateAnswer");
   return issues;
 }
 
@@ -2277,7 +2187,7 @@ export function validateCancelJobResponse(value: unknown): ValidationIssue[] {
  */
 export function validateRetryJobResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_RetryJobResponse(value)) e_RetryJobResponse(value, "", issues);
+  if (!c_JobStateAnswer(value)) e_JobStateAnswer(value, "", issues, "/components/schemas/JobStateAnswer");
   return issues;
 }
 
@@ -2286,7 +2196,7 @@ export function validateRetryJobResponse(value: unknown): ValidationIssue[] {
  */
 export function validateStreamJobResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_StreamJobResponse(value)) e_StreamJobResponse(value, "", issues);
+  if (!c_JobStream(value)) e_JobStream(value, "", issues, "/components/schemas/JobStream");
   return issues;
 }
 
@@ -2295,7 +2205,7 @@ export function validateStreamJobResponse(value: unknown): ValidationIssue[] {
  */
 export function validatePurgeQueueResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_PurgeQueueResponse(value)) e_PurgeQueueResponse(value, "", issues);
+  if (!c_PurgeResult(value)) e_PurgeResult(value, "", issues, "/components/schemas/PurgeResult");
   return issues;
 }
 
@@ -2304,7 +2214,7 @@ export function validatePurgeQueueResponse(value: unknown): ValidationIssue[] {
  */
 export function validateGetEndpointHealthResponse(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  if (!c_GetEndpointHealthResponse(value)) e_GetEndpointHealthResponse(value, "", issues);
+  if (!c_EndpointHealth(value)) e_EndpointHealth(value, "", issues, "/components/schemas/EndpointHealth");
   return issues;
 }
 

@@ -12,12 +12,13 @@
  * (`return false;`, or `break L;` inside `anyOf` branches, `not`, `if`, `contains`), so no
  * closures or temporary results are needed. Contract text reaches code only as data (see code.ts).
  */
+import { createHash } from "node:crypto";
 import { parsePointer } from "../../json-pointer.ts";
 import { identifier } from "../../escape.ts";
 import { SchemaAudit } from "./audit.ts";
 import { code, functionDeclaration, name, raw, RETURN_FALSE, Scope, type Block, type Code, type Declaration } from "./code.ts";
 import { ModuleConstants } from "./constants.ts";
-import { ISSUES, PATH, VALUE, type Ctx, type Env, type Unit } from "./context.ts";
+import { ISSUES, PATH, SCHEMA_AT, VALUE, type Ctx, type Env, type Unit } from "./context.ts";
 import { IGNORED_FORMATS } from "./vocabulary.ts";
 import type { UnknownFormats } from "./keywords/format.ts";
 import { Warnings } from "../../warnings.ts";
@@ -26,6 +27,20 @@ import { RefResolver, schemaAt } from "./resolve.ts";
 import { runtime } from "./runtime-helpers.ts";
 import { sameValueCode, schemaCode } from "./schema.ts";
 import { Stems } from "./stems.ts";
+import { isObject } from "./schema-object.ts";
+
+/** Keywords a schema of only a `$ref` may have beside it: annotations, which change no check. */
+const REF_ONLY_KEYWORDS = new Set(["$ref", "description", "title", "$comment", "deprecated", "examples"]);
+
+/**
+ * The text two schemas share when they compile to the same functions: their JSON text (a `$ref`
+ * means the same wherever it is written: only the document's root `$id` sets a base), hashed
+ * when long so the map stays small.
+ */
+function sameTextKey(schema: unknown): string {
+  const text = JSON.stringify(schema);
+  return text.length <= 64 ? text : createHash("sha256").update(text).digest("base64");
+}
 
 export interface CompilerOptions {
   /** Formats that are annotations without a warning, on top of OpenAPI's data-type formats. */
@@ -37,7 +52,7 @@ export interface CompilerOptions {
 }
 
 export class ValidatorCompiler implements Env {
-  /** Per JSON pointer, its unit, in creation order. */
+  /** Per JSON pointer, its unit, in creation order (units sharing functions included). */
   readonly units = new Map<string, Unit>();
   readonly constants = new ModuleConstants();
   readonly recursion = new SameInstanceRefs();
@@ -45,6 +60,12 @@ export class ValidatorCompiler implements Env {
   private readonly audit: SchemaAudit;
   private readonly stems = new Stems();
   private readonly pending: Unit[] = [];
+  /** Units that share another's functions: audited, not compiled. */
+  private readonly auditOnly: Unit[] = [];
+  /** Per schema text (see sameTextKey), the unit whose functions it has. */
+  private readonly byText = new Map<string, Unit>();
+  /** Schemas of only a `$ref` being followed: a cycle of them gets units of its own (and is refused as one). */
+  private readonly following = new Set<string>();
 
   constructor(
     readonly document: unknown,
@@ -55,16 +76,54 @@ export class ValidatorCompiler implements Env {
     this.audit = new SchemaAudit(document, this.refs, ignoredFormats, options.unknownFormats ?? "warn", options.warnings ?? new Warnings());
   }
 
-  /** The unit of the schema at `at` (a normalized JSON pointer), created on first use. */
+  /**
+   * The unit of the schema at `at` (a normalized JSON pointer), created on first use. A schema
+   * that is only a `$ref` (and annotations) is its target's unit; one written exactly like an
+   * earlier unit's schema shares that unit's functions (real contracts repeat the same parameter
+   * and property schemas thousands of times).
+   */
   unitAt(at: string, stemHint?: string): Unit {
     const existing = this.units.get(at);
     if (existing !== undefined) return existing;
     const schema = schemaAt(this.document, at);
+    const target = this.refOnlyTarget(schema, at);
+    if (target !== undefined) {
+      this.following.add(at);
+      try {
+        const unit = this.unitAt(target);
+        this.units.set(at, unit);
+        return unit;
+      } finally {
+        this.following.delete(at);
+      }
+    }
+    const key = sameTextKey(schema);
+    const first = this.byText.get(key);
+    if (first !== undefined) {
+      const unit: Unit = { pointer: at, schema, stem: first.stem, check: first.check, collect: first.collect, functions: first };
+      this.units.set(at, unit);
+      this.auditOnly.push(unit);
+      return unit;
+    }
     const stem = this.stems.take(stemHint ?? identifier(parsePointer(at).at(-1) ?? "root"));
-    const unit: Unit = { pointer: at, schema, stem, check: `c_${stem}`, collect: `e_${stem}` };
+    const unit = { pointer: at, schema, stem, check: `c_${stem}`, collect: `e_${stem}` } as Unit;
+    unit.functions = unit;
     this.units.set(at, unit);
+    this.byText.set(key, unit);
     this.pending.push(unit);
     return unit;
+  }
+
+  /** The functions' units, each once. */
+  functionUnits(): Unit[] {
+    return [...this.byText.values()];
+  }
+
+  /** Where a schema of only `$ref` and annotations leads; undefined for any other (or a `$ref` cycle). */
+  private refOnlyTarget(schema: unknown, at: string): string | undefined {
+    if (!isObject(schema) || !("$ref" in schema) || this.following.has(at)) return undefined;
+    for (const keyword of Object.keys(schema)) if (!REF_ONLY_KEYWORDS.has(keyword)) return undefined;
+    return this.refs.resolve(schema["$ref"], `${at}/$ref`);
   }
 
   /** The JSON pointer a `$ref` (found at `at`) leads to, normalized. */
@@ -86,7 +145,9 @@ export class ValidatorCompiler implements Env {
       out.push(this.checkFunction(unit), this.collectFunction(unit));
     }
     this.pending.length = 0;
-    this.recursion.refuseCycles(this.units.values());
+    for (const unit of this.auditOnly) this.audit.auditUnit(unit.schema, unit.pointer);
+    this.auditOnly.length = 0;
+    this.recursion.refuseCycles(this.byText.values());
     return out;
   }
 
@@ -105,7 +166,7 @@ export class ValidatorCompiler implements Env {
 
   private collectFunction(unit: Unit): Declaration {
     const body = this.unitBody(unit, "collect");
-    const params = code`${parameter(body, VALUE)}: any, ${parameter(body, PATH)}: string, ${parameter(body, ISSUES)}: ${runtime("ValidationIssue")}[]`;
+    const params = code`${parameter(body, VALUE)}: any, ${parameter(body, PATH)}: string, ${parameter(body, ISSUES)}: ${runtime("ValidationIssue")}[], ${parameter(body, SCHEMA_AT)}: string`;
     return functionDeclaration(unit.collect, params, "void", body);
   }
 

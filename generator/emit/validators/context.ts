@@ -7,7 +7,11 @@ import { name, type Block, type Code, type Jump, type Scope } from "./code.ts";
 import type { ModuleConstants } from "./constants.ts";
 import type { SameInstanceRefs } from "./recursion.ts";
 
-/** A schema compiled to a function pair of its own: every entry and every `$ref` target. */
+/**
+ * A schema with a function pair: every entry and every `$ref` target. Schemas written alike
+ * (the same JSON text) share the pair of the first one: the issue-collecting function takes the
+ * schema's pointer as a parameter.
+ */
 export interface Unit {
   /** JSON pointer of the schema in the document. */
   pointer: string;
@@ -17,6 +21,8 @@ export interface Unit {
   check: string;
   /** Name of the issue-collecting function. */
   collect: string;
+  /** The unit whose functions these are: itself, or the first unit of the same schema text. */
+  functions: Unit;
 }
 
 /**
@@ -53,6 +59,8 @@ export interface Ctx {
 export const VALUE = name("v");
 export const PATH = name("p");
 export const ISSUES = name("issues");
+/** The collecting function's fourth parameter: the JSON pointer of the schema it checks against. */
+export const SCHEMA_AT = name("s");
 
 /** The context for a property or item held in `v`, at `path`. */
 export function child(ctx: Ctx, v: Code, path: Code): Ctx {

@@ -7,8 +7,12 @@ import { name, type Code } from "./code.ts";
 
 export const RUNTIME_VALUES = [
   "addIssue",
+  "checkParameters",
+  "checkString",
   "cloneJson",
   "collapseIssues",
+  "collectParameters",
+  "collectString",
   "countProperties",
   "decimalMultiple",
   "deepEqual",
@@ -24,7 +28,7 @@ export const RUNTIME_VALUES = [
   "validUriReference",
   "validUuid",
 ] as const;
-export const RUNTIME_TYPES = ["DefaultsInput", "ValidationIssue"] as const;
+export const RUNTIME_TYPES = ["DefaultsInput", "ParameterTable", "ValidationIssue"] as const;
 
 export type RuntimeValue = (typeof RUNTIME_VALUES)[number];
 export type RuntimeType = (typeof RUNTIME_TYPES)[number];

@@ -5,7 +5,7 @@
 import { pointer } from "../../../json-pointer.ts";
 import { Block, code, join, raw, type Code } from "../code.ts";
 import { child, ISSUES, type Ctx } from "../context.ts";
-import { failStatement } from "../failures.ts";
+import { failStatement, schemaPathArguments } from "../failures.ts";
 import { checkPattern, schemaMap } from "../keyword-values.ts";
 import { messages } from "../messages.ts";
 import { runtime } from "../runtime-helpers.ts";
@@ -62,6 +62,6 @@ function propertyNames(names: unknown, namesAt: string, k: Code, ctx: Ctx, body:
   }
   const n = ctx.scope.local("n");
   const inner = new Block().add(code`const ${n} = ${ISSUES}.length;`).append(aliased);
-  inner.add(code`if (${ISSUES}.length !== ${n}) ${runtime("collapseIssues")}(${ISSUES}, ${n}, ${ctx.path}, "propertyNames", ${messages.propertyName(k)}, ${namesAt});`);
+  inner.add(code`if (${ISSUES}.length !== ${n}) ${runtime("collapseIssues")}(${ISSUES}, ${n}, ${ctx.path}, "propertyNames", ${messages.propertyName(k)}, ${schemaPathArguments(ctx, namesAt)});`);
   body.wrap(raw("{"), inner);
 }
