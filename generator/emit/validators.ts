@@ -10,7 +10,8 @@
  *
  * The code is plain statements: no runtime dependency but `runtime/validation.ts`, no `eval` or
  * `new Function` (strict CSP), one export per function for tree-shaking. Every `$ref` target is
- * one internal function pair, so recursive schemas work and nothing is emitted twice. Keywords the
+ * one internal function pair, so recursive schemas work and nothing is emitted twice (schemas
+ * written alike share one); an operation's parameters are a table the runtime walks. Keywords the
  * emitter cannot compile correctly stop generation with a ContractError at their JSON pointer;
  * unknown ones are annotations, told in `warnings` (see `validators/vocabulary.ts`).
  */
@@ -128,8 +129,8 @@ interface Root {
   unit: Unit | undefined;
   /** Whether `value` matches (an expression). */
   passes: Code;
-  /** Records every issue of `value` in `issues` (a statement). */
-  collect: Code;
+  /** Every issue of `value` (an expression: an array, empty when it matches). */
+  issues: Code;
 }
 
 /** Each entry, checked by its schema's unit or by its parameter table. */
@@ -145,10 +146,10 @@ function entryRoots(options: EmitValidatorsOptions, compiler: ValidatorCompiler,
     if (entry.parameters !== undefined) {
       const table = tables.table(entry.name, at, entry.parameters);
       const passes = code`${runtime("checkParameters")}(value, ${table})`;
-      return { entry, at, schema, unit: undefined, passes, collect: code`${runtime("collectParameters")}(value, "", issues, ${at}, ${table});` };
+      return { entry, at, schema, unit: undefined, passes, issues: code`${runtime("parameterIssues")}(value, ${table}, ${at})` };
     }
     const unit = compiler.unitAt(at, entry.name);
-    return { entry, at, schema, unit, passes: code`${name(unit.check)}(value)`, collect: code`${name(unit.collect)}(value, "", issues, ${unit.pointer});` };
+    return { entry, at, schema, unit, passes: code`${name(unit.check)}(value)`, issues: code`${runtime("issuesOf")}(value, ${name(unit.check)}, ${name(unit.collect)}, ${unit.pointer})` };
   });
 }
 
@@ -178,14 +179,12 @@ function guardFunction({ entry, at, schema, passes }: Root): Block {
   );
 }
 
-function validateFunction({ entry, at, passes, collect }: Root): Block {
+function validateFunction({ entry, at, issues }: Root): Block {
   const issue = runtime("ValidationIssue");
   return new Block().add(
     raw(jsDoc(`Every way a value breaks the schema ${described(entry, at)}; empty when it matches.`)),
     code`export function validate${raw(entry.name)}(value: unknown): ${issue}[] {`,
-    code`  const issues: ${issue}[] = [];`,
-    code`  if (!${passes}) ${collect}`,
-    raw("  return issues;"),
+    code`  return ${issues};`,
     raw("}"),
     raw(""),
   );

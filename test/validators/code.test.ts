@@ -117,7 +117,7 @@ describe("property names are data", () => {
   const source = emitValidators({ document, entries: [{ name: "X", pointer: "" }] });
 
   it("import only the helpers the code calls", () => {
-    expect(source.split("\n")[0]).toBe('import { addIssue, type ValidationIssue } from "./runtime/validation.js";');
+    expect(source.split("\n")[0]).toBe('import { addIssue, issuesOf, type ValidationIssue } from "./runtime/validation.js";');
   });
 
   it("compile with zero diagnostics", () => {

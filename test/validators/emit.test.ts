@@ -462,7 +462,7 @@ describe("emitted code", () => {
 
   it("uses the runtime import it is given", () => {
     const code = emitValidators({ document: { type: "string" }, entries: [{ name: "S", pointer: "" }], runtimeImport: "../rt/v.js", typeImport: "// types" });
-    expect(code.split("\n").slice(0, 2)).toEqual(["// types", 'import { addIssue, type ValidationIssue } from "../rt/v.js";']);
+    expect(code.split("\n").slice(0, 2)).toEqual(["// types", 'import { addIssue, issuesOf, type ValidationIssue } from "../rt/v.js";']);
   });
 
   it("refuses entry names that are not identifiers, or repeated", () => {

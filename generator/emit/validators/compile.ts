@@ -4,9 +4,11 @@
  *
  * - `c_<Stem>(v): boolean` — the fast path: straight-line checks that return false at the first
  *   failure, no allocation;
- * - `e_<Stem>(v, p, issues)` — the reporting path, run only on values the fast path rejected: it
+ * - `e_<Stem>(v, p, issues, s)` — the reporting path, run only on values the fast path rejected: it
  *   records every failure with the value's JSON pointer (`p` + segments) and the keyword's pointer
- *   into the contract.
+ *   into the contract (`s`, the schema's pointer, + the keyword's place below it).
+ *
+ * Schemas with the same JSON text share the pair of the first one (see `unitAt`): only `s` differs.
  *
  * Subschemas under a unit are inlined (schema.ts, keywords/). In boolean mode a failed check jumps
  * (`return false;`, or `break L;` inside `anyOf` branches, `not`, `if`, `contains`), so no

@@ -84,6 +84,13 @@ export function setOwn(object: object, key: string, value: unknown): void {
 export type SchemaCheck = (value: any) => boolean;
 export type SchemaCollect = (value: any, path: string, issues: ValidationIssue[], schemaAt: string) => void;
 
+/** Every issue of `value` against a schema's functions (none when its check passes: valid values cost the check only). */
+export function issuesOf(value: unknown, check: SchemaCheck, collect: SchemaCollect, schemaAt: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!check(value)) collect(value, "", issues, schemaAt);
+  return issues;
+}
+
 /**
  * One parameter (or the body) of an operation: its name, whether it is required, and its schema's
  * functions and pointer (null functions: any value is valid).
@@ -156,6 +163,13 @@ function collectMember(member: any, path: string, requiredAt: string, rule: Para
   } else if (check !== null && collect !== null && !check(member)) {
     collect(member, `${path}/${escapeSegment(name)}`, issues, at);
   }
+}
+
+/** Every issue of a call's parameters against their table. */
+export function parameterIssues(value: unknown, table: ParameterTable, schemaAt: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (!checkParameters(value, table)) collectParameters(value, "", issues, schemaAt, table);
+  return issues;
 }
 
 /** The schema `{ type: "string" }`: a parameter of a media type other than JSON is sent as it is. */
