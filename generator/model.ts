@@ -49,7 +49,7 @@ function requestMediaRank(mediaType: string): number {
  * helpers, and Object.prototype's (a `toString` operation would fire a request from `String(client)`).
  */
 export const RESERVED_METHOD_NAMES = [
-  "request", "exchange", "describe", "assertValid", "serverWaitMs", "responseValidators", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob",
+  "request", "exchange", "describe", "assertValid", "serverWaitMs", "responseValidators", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob", "cancelModelJob", "retryModelJob", "streamModelJob",
   // A client with a `then` method is a thenable: `await` or returning it from an async function would call it.
   "then",
   ...Object.getOwnPropertyNames(Object.prototype),
@@ -125,6 +125,10 @@ function readStyle(parameter: any, where: string): ParameterStyle {
   return { style: chosen, explode: typeof explode === "boolean" ? explode : chosen === "form", allowReserved: location === "query" && parameter.allowReserved === true };
 }
 
+/** The job operations' roles (`x-model-endpoint-role`): each gives the client a per-model call. */
+export const MODEL_ROLES = ["runsync", "run", "status", "cancel", "retry", "stream"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
 export interface OperationModel {
   operationId: string;
   /** Method name on the client: a safe identifier. */
@@ -150,7 +154,7 @@ export interface OperationModel {
   /** Documented error statuses (numeric codes and `default`). */
   errorStatuses: string[];
   /** The role of this operation for per-model calls (`x-model-endpoint-role`). */
-  modelRole?: "run" | "runsync" | "status";
+  modelRole?: ModelRole;
   /** `x-request-limits`: what the service takes of this operation per window and at once. */
   requestLimits?: RequestLimits;
   /** Example arguments of the call, from the contract's examples; undefined when it takes none. */
@@ -443,10 +447,10 @@ function checkServerWait(parameters: ParameterModel[], modelRole: OperationModel
 function readModelRole(operation: OperationObject, at: string): OperationModel["modelRole"] {
   const role = operation["x-model-endpoint-role"];
   if (role === undefined) return undefined;
-  if (role !== "run" && role !== "runsync" && role !== "status") {
-    throw new ContractError(`${at}/x-model-endpoint-role`, `must be "run", "runsync" or "status", not ${JSON.stringify(role)}`);
+  if (!(MODEL_ROLES as readonly unknown[]).includes(role)) {
+    throw new ContractError(`${at}/x-model-endpoint-role`, `must be one of ${MODEL_ROLES.map((r) => JSON.stringify(r)).join(", ")}, not ${JSON.stringify(role)}`);
   }
-  return role;
+  return role as ModelRole;
 }
 
 function readParameters(

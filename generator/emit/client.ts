@@ -9,7 +9,7 @@ import { Scope, StructureKind, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import { runtimeExports, schemaAliases } from "./types.ts";
-import { runsyncServerWait, type ApiModel, type OperationModel } from "../model.ts";
+import { runsyncServerWait, type ApiModel, type ModelRole, type OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 import type { SecurityModel, SecurityRequirement } from "../security.ts";
 import { mediaTypeKind } from "../media-types.ts";
@@ -343,7 +343,7 @@ function operationDoc(operation: OperationModel): string {
       ? `Cookie parameters (${cookies.join(", ")}) are sent in one \`Cookie\` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie) and sends its own cookies instead.`
       : "",
     operation.errorStatuses.length ? `Errors: ${operation.errorStatuses.join(", ")} (typed, see the errors module).` : "",
-    operation.requestLimits ? `Service limits of this operation: ${describeRequestLimits(operation.requestLimits)}${operation.modelRole ? "; runMany paces itself by them" : ""}.` : "",
+    operation.requestLimits ? `Service limits of this operation: ${describeRequestLimits(operation.requestLimits)}${operation.modelRole !== undefined && PACED_ROLES.has(operation.modelRole) ? "; runMany paces itself by them" : ""}.` : "",
     operation.deprecated ? "@deprecated" : "",
   ].filter(Boolean);
   return docComment([lines, ...tail].filter(Boolean).join("\n\n"));
@@ -370,10 +370,13 @@ function objectText(members: readonly string[]): string {
   return members.length === 0 ? "{}" : `{ ${members.join(", ")} }`;
 }
 
+/** The job operations a batch sends (runMany), through its rate gate. */
+const PACED_ROLES: ReadonlySet<ModelRole> = new Set(["run", "runsync", "status", "cancel"]);
+
 /** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */
 function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<MethodDeclarationStructure>> {
   const methods: Array<OptionalKind<MethodDeclarationStructure>> = [];
-  const byRole = (role: "run" | "runsync" | "status") => api.operations.find((o) => o.modelRole === role);
+  const byRole = (role: ModelRole) => api.operations.find((o) => o.modelRole === role);
   const pathParameters = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path");
 
   const submit = (role: "run" | "runsync", methodName: string, doc: string) => {
@@ -407,28 +410,35 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
   submit("runsync", "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached.");
   submit("run", "runModel", "Queues a job on `model` (`run`) and returns it at once with its id.");
 
-  const status = byRole("status");
-  if (status) {
-    const parameters = pathParameters(status);
+  // The operations on one job take the model id, then the job id.
+  const onJob = (role: "status" | "cancel" | "retry" | "stream", methodName: string, doc: string) => {
+    const operation = byRole(role);
+    if (!operation) return;
+    const parameters = pathParameters(operation);
     if (parameters.length !== 2) {
-      throw new ContractError(status.pointer, 'an operation with x-model-endpoint-role "status" needs exactly two path parameters (the model id, then the job id)');
+      throw new ContractError(operation.pointer, `an operation with x-model-endpoint-role "${role}" needs exactly two path parameters (the model id, then the job id)`);
     }
     methods.push({
-      name: "getModelJob",
+      name: methodName,
       isAsync: true,
       typeParameters: [{ name: "M", constraint: "ModelId" }],
-      docs: ["The job's current state (`status`), with the model's typed output once it has finished."],
+      docs: [doc],
       parameters: [
         { name: "model", type: "M" },
         { name: "jobId", type: "string" },
         { name: "options", type: "RequestOptions", hasQuestionToken: true },
       ],
-      returnType: "Promise<ApiResult<ModelJob<M>>>",
+      // The status is the job with the model's typed output; the others answer as their operation says.
+      returnType: `Promise<ApiResult<${role === "status" ? "ModelJob<M>" : typeNames(operation).response}>>`,
       statements: [
-        `const params = { path: { ${propertyKeyForValue(parameters[0]!.name)}: model, ${propertyKeyForValue(parameters[1]!.name)}: jobId } } as unknown as ${status.typeName}Params;`,
-        `return this.request(OPERATIONS.${status.methodName}, params, options);`,
+        `const params = { path: { ${propertyKeyForValue(parameters[0]!.name)}: model, ${propertyKeyForValue(parameters[1]!.name)}: jobId } } as unknown as ${operation.typeName}Params;`,
+        `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
       ],
     });
-  }
+  };
+  onJob("status", "getModelJob", "The job's current state (`status`), with the model's typed output once it has finished.");
+  onJob("cancel", "cancelModelJob", "Cancels the job (`cancel`): queued or running, it ends `CANCELLED`; the answer is the job's state.");
+  onJob("retry", "retryModelJob", "Queues a `FAILED` or `TIMED_OUT` job again under the same id (`retry`), while the service keeps its results.");
+  onJob("stream", "streamModelJob", "The partial outputs a running job has produced since the last call (`stream`).");
   return methods;
 }

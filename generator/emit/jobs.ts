@@ -19,7 +19,7 @@ import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", validateModelI
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
 export { BatchAbortedError, CostLimitError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
-export type { BatchItem, BatchOptions, BatchProgress, BatchResult, RunOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
+export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, RunOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
 
 /** The contract's models, as the job helpers read them. */
 export const MODEL_CATALOG: ModelCatalog = {

@@ -88,6 +88,11 @@ export function emitPackageFiles(
       summary: m.summary,
       example: `const { data: job } = await client.${hasRunsync ? "runModelSync" : "runModel"}(${stringLiteral(m.id)}, ${jsValue(input)});`,
       waitExample: `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
+      cancelExample: [
+        "const controller = new AbortController();",
+        "setTimeout(() => controller.abort(), 60_000);",
+        `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)}, { signal: controller.signal, cancelOnAbort: true });`,
+      ].join("\n"),
     };
   });
   const { contact, changelog } = api;
@@ -112,6 +117,7 @@ export function emitPackageFiles(
     hasBin,
     binName,
     hasJobs: hasJobs && models.length > 0,
+    hasCancel: api.operations.some((o) => o.modelRole === "cancel"),
     // What the README says of runsync depends on whether it exists and whether its wait can be asked for.
     hasRunsync,
     hasSyncWait,

@@ -44,7 +44,7 @@ export interface CliDependencies {
 
 export function usage(name: string): string {
   return `usage:
-  ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--wait] [--sync] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
+  ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--wait] [--sync] [--cancel-on-abort] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} status <model> <job-id> [--json]
   ${name} wait <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} estimate <model> (--input FILE.json | --set KEY=VALUE ...) [--json]
@@ -52,6 +52,7 @@ export function usage(name: string): string {
 
 VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
 A wait ends after --timeout seconds (1800 unless given); the job keeps running, and the command prints how to wait again.
+With --cancel-on-abort, a wait that ends before the job (Ctrl-C or --timeout) cancels the job too, so it stops billing.
 Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.`;
 }
 
@@ -165,6 +166,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         set: { type: "string", multiple: true },
         wait: { type: "boolean", default: false },
         sync: { type: "boolean", default: false },
+        "cancel-on-abort": { type: "boolean", default: false },
         "max-cost": { type: "string" },
         timeout: { type: "string" },
         interval: { type: "string" },
@@ -208,13 +210,14 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
           return EXIT.ok;
         }
         const client = deps.createClient();
+        if (values["cancel-on-abort"] && !values.wait && !values.sync) throw new UsageError("--cancel-on-abort: only with --wait or --sync (without them the command does not wait)");
         if (!values.wait && !values.sync) {
           if (maxCost !== undefined) estimateOrRefuse(deps.catalog, model, input, maxCost);
           const { data } = await client.runModel(model, input as never, { signal: deps.signal });
           out(values.json ? JSON.stringify(data, null, 2) : `${data.id} ${data.status}\nfollow it with: ${deps.name} wait ${model} ${data.id}`);
           return EXIT.ok;
         }
-        const result = await runAndWait(client, deps.catalog, model, input, { ...waitOptions, sync: values.sync, maxCostUsd: maxCost }).finally(progress.done);
+        const result = await runAndWait(client, deps.catalog, model, input, { ...waitOptions, sync: values.sync, maxCostUsd: maxCost, cancelOnAbort: values["cancel-on-abort"] }).finally(progress.done);
         printResult(result);
         return EXIT.ok;
       }
@@ -286,7 +289,9 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     return EXIT.jobFailed;
   }
   if (error instanceof JobWaitError) {
-    err(`${name}: ${error.message}\nthe job keeps running; follow it with: ${name} wait ${model ?? "<model>"} ${error.jobId}`);
+    const cancelled = error.cancellation?.cancelled.includes(error.jobId) === true;
+    const after = cancelled ? "the job was cancelled: it stops billing" : `the job keeps running; follow it with: ${name} wait ${model ?? "<model>"} ${error.jobId}`;
+    err(`${name}: ${error.message}\n${after}`);
     return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
   if (error instanceof SdkError) {

@@ -6,11 +6,13 @@
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
 import { enforceCostLimit } from "./job-cost.js";
-import { submitAndWait } from "./job-submit.js";
+import { describeCancelReport, emptyCancelReport, mergeCancelReports } from "./job-cancel.js";
+import type { CancelReport } from "./job-cancel.js";
+import { checkCancelOnAbort, submitAndWait } from "./job-submit.js";
 import type { RunOptions } from "./job-submit.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import type { JobResult } from "./job-wait.js";
-import { checkWaitOptions } from "./job-wait.js";
+import { JobWaitError, checkWaitOptions } from "./job-wait.js";
 import { checkNumber } from "./option-checks.js";
 import { RateGate, rateLimitOf } from "./rate-gate.js";
 import type { RateLimitState } from "./rate-limit.js";
@@ -44,23 +46,34 @@ export interface BatchResult<Output = unknown> {
   totalCostUsd: number;
 }
 
-/** The batch was aborted: waiting stopped, but the accepted jobs still run on the service. */
+/**
+ * The batch was aborted: waiting stopped. Without `cancelOnAbort` the accepted jobs that had not
+ * ended still run on the service; with it, `cancellation` says which were cancelled, which had
+ * already ended and which could not be cancelled.
+ */
 export class BatchAbortedError extends SdkError {
   static {
     nameClass(this, "BatchAbortedError");
   }
-  /** Ids of the jobs the service accepted; they are not cancelled. */
+  /** Ids of the jobs the service accepted. */
   readonly acceptedJobIds: string[];
   readonly items: Array<BatchItem | undefined>;
+  /** With `cancelOnAbort`: what cancelling the unfinished jobs did. */
+  readonly cancellation: CancelReport | undefined;
 
-  constructor(acceptedJobIds: string[], items: Array<BatchItem | undefined>) {
-    super("aborted", `batch aborted; ${acceptedJobIds.length} accepted job(s) keep running: ${acceptedJobIds.join(", ") || "none"}`);
+  constructor(acceptedJobIds: string[], items: Array<BatchItem | undefined>, cancellation?: CancelReport) {
+    const what =
+      cancellation === undefined
+        ? `${acceptedJobIds.length} accepted job(s) keep running: ${acceptedJobIds.join(", ") || "none"}`
+        : `${acceptedJobIds.length} accepted job(s); ${describeCancelReport(cancellation) || "none was still running"}`;
+    super("aborted", `batch aborted; ${what}`);
     this.acceptedJobIds = acceptedJobIds;
     this.items = items;
+    this.cancellation = cancellation;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), acceptedJobIds: this.acceptedJobIds };
+    return { ...super.toJSON(), acceptedJobIds: this.acceptedJobIds, cancellation: this.cancellation };
   }
 }
 
@@ -89,7 +102,8 @@ function gatedPolling(client: JobClient, gate: RateGate): Pick<JobClient, "getMo
  * reported rate limits. Results come back in input order, each a success or a failure: one failed
  * job never loses the others. Aborting stops the waiting (not the accepted jobs) and throws a
  * `BatchAbortedError` naming the accepted job ids. The caller's signal gets one listener, however
- * many jobs are in flight.
+ * many jobs are in flight. With `cancelOnAbort`, an abort (or a job's `timeoutMs`) also cancels
+ * the accepted jobs that have not ended, each cancel within the cancel operation's limits.
  */
 export async function runMany(
   client: JobClient,
@@ -100,6 +114,7 @@ export async function runMany(
 ): Promise<BatchResult> {
   checkWaitOptions(options);
   checkNumber("concurrency", options.concurrency, { unit: "jobs", min: 1, integer: true });
+  checkCancelOnAbort(client, options);
   enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
   const gate = new RateGate(options.now, options.sleep, catalog.requestLimits);
   const polling = gatedPolling(client, gate);
@@ -110,6 +125,7 @@ export async function runMany(
   const { onProgress, concurrency = 4, ...rest } = options;
   const runOptions: RunOptions = { ...rest, maxCostUsd: undefined };
   const signals = fanOut(options.signal);
+  const cancellation = emptyCancelReport();
 
   const worker = async (): Promise<void> => {
     while (next < inputs.length && !options.signal?.aborted) {
@@ -128,6 +144,7 @@ export async function runMany(
         items[index] = { ok: true, index, jobId: result.id, result };
         progress.done += 1;
       } catch (error) {
+        if (error instanceof JobWaitError && error.cancellation !== undefined) mergeCancelReports(cancellation, error.cancellation);
         if (options.signal?.aborted) return;
         items[index] = { ok: false, index, jobId, error };
         progress.done += 1;
@@ -143,7 +160,7 @@ export async function runMany(
   } finally {
     signals.dispose();
   }
-  if (options.signal?.aborted) throw new BatchAbortedError(accepted, items);
+  if (options.signal?.aborted) throw new BatchAbortedError(accepted, items, options.cancelOnAbort ? cancellation : undefined);
 
   const done = items as Array<BatchItem>;
   const totalCostUsd = done.reduce((sum, item) => sum + (item.ok ? (item.result.costUsd ?? 0) : 0), 0);

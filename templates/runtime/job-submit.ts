@@ -7,7 +7,8 @@ import type { ApiResult } from "./client-core.js";
 import { AbortedError, BadRequestError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
 import { enforceCostLimit } from "./job-cost.js";
 import type { JobClient, JobLike, JobOperation, ModelCatalog, SyncRequestOptions } from "./job-types.js";
-import { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, checkWaitOptions, jobAnswerProblem, waitForJob } from "./job-wait.js";
+import { cancelJob } from "./job-cancel.js";
+import { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, JobWaitError, checkWaitOptions, jobAnswerProblem, waitForJob } from "./job-wait.js";
 import type { JobResult, WaitOptions } from "./job-wait.js";
 import { MAX_RATE_LIMIT_WAIT_MS, RateLimitWaitError, rateLimitOf } from "./rate-gate.js";
 import type { RateGate } from "./rate-gate.js";
@@ -18,6 +19,12 @@ export interface RunOptions extends WaitOptions {
   sync?: boolean | undefined;
   /** Refuse, before any request, a job whose estimated cost exceeds this many USD. */
   maxCostUsd?: number | undefined;
+  /**
+   * When the wait ends before the job (`signal` aborts, or `timeoutMs` passes), cancel the job
+   * too, so it stops billing: the `JobWaitError` says whether it was cancelled. Off by default:
+   * without it the job keeps running on the service.
+   */
+  cancelOnAbort?: boolean | undefined;
 }
 
 /**
@@ -34,8 +41,16 @@ export async function runAndWait(
   options: RunOptions = {},
 ): Promise<JobResult> {
   checkWaitOptions(options);
+  checkCancelOnAbort(client, options);
   enforceCostLimit(catalog, model, [input], options.maxCostUsd);
   return submitAndWait(client, catalog, model, input, options);
+}
+
+/** Refuses, before any request, `cancelOnAbort` on an API that has no cancel operation. */
+export function checkCancelOnAbort(client: JobClient, options: Pick<RunOptions, "cancelOnAbort">): void {
+  if (options.cancelOnAbort && client.cancelModelJob === undefined) {
+    throw new InvalidRequestError("cancelOnAbort: this API has no cancel operation, so a job cannot be stopped; leave cancelOnAbort out", { field: "cancelOnAbort" });
+  }
 }
 
 /** How a batch shares one rate gate: submissions take their turn in it; polls go through `polling`. */
@@ -51,7 +66,13 @@ export async function submitAndWait(client: JobClient, catalog: ModelCatalog, mo
   const { submitted, sentAt, deadline } = await submit(client, catalog, model, input, options, batch?.gate);
   batch?.onAccepted(submitted.data.id);
   const waitOptions = { ...options, timeoutMs: Math.max(0, deadline - now()) };
-  return waitForJob(batch?.polling ?? client, catalog, model, submitted.data.id, waitOptions, submitted, sentAt);
+  try {
+    return await waitForJob(batch?.polling ?? client, catalog, model, submitted.data.id, waitOptions, submitted, sentAt);
+  } catch (error) {
+    // The job was accepted and has not ended: it bills until cancelled.
+    if (!options.cancelOnAbort || !(error instanceof JobWaitError)) throw error;
+    throw error.withCancellation(await cancelJob(client, catalog, model, submitted.data.id, now, batch?.gate));
+  }
 }
 
 /** The shortest pause before submitting again after a 429, whatever `Retry-After` says. */

@@ -7,8 +7,8 @@
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import type { RequestLimit } from "./rate-gate.js";
 
-/** The job operations a batch sends, by their `x-model-endpoint-role`. */
-export type JobOperation = "run" | "runsync" | "status";
+/** The job operations, by their `x-model-endpoint-role`; a batch sends run, runsync, status and cancel. */
+export type JobOperation = "run" | "runsync" | "status" | "cancel" | "retry" | "stream";
 
 /** The fields of a job every model shares. */
 export interface JobLike {
@@ -24,12 +24,14 @@ export interface JobLike {
 /** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
 export type SyncRequestOptions = RequestOptions & { waitMs?: number | undefined };
 
-/** The three calls jobs need; the generated client has them. */
+/** The calls jobs need; the generated client has them. */
 export interface JobClient {
   runModel(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
   /** Absent when the contract has no `runsync` operation. */
   runModelSync?(model: string, input: never, options?: SyncRequestOptions): Promise<ApiResult<JobLike>>;
   getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  /** Absent when the contract has no `cancel` operation. */
+  cancelModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
 }
 
 /** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */

@@ -7,6 +7,8 @@ import { SdkError, nameClass } from "./error-base.js";
 import { AbortedError, RateLimitError, TimeoutError } from "./errors.js";
 import { OUTPUT_URL_FIELDS } from "./job-types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
+import { describeCancelReport } from "./job-cancel.js";
+import type { CancelReport } from "./job-cancel.js";
 import { checkNumber } from "./option-checks.js";
 import { MAX_RATE_LIMIT_WAIT_MS } from "./rate-gate.js";
 import { exhaustedWindowDelayMs } from "./rate-limit.js";
@@ -89,6 +91,8 @@ export class JobFailedError extends SdkError {
 /**
  * The wait ended (timeout or abort) before the job did; `lastJob` is the last state seen, and
  * `rateLimitWaitMs` the pause the service's rate limit had asked for, when the wait ended in it.
+ * With `cancelOnAbort`, `cancellation` says whether the job was cancelled; without it, the job
+ * keeps running (and billing) on the service.
  */
 export class JobWaitError extends SdkError {
   static {
@@ -99,21 +103,39 @@ export class JobWaitError extends SdkError {
   readonly polls: number;
   readonly elapsedMs: number;
   readonly rateLimitWaitMs: number | undefined;
+  readonly cancellation: CancelReport | undefined;
 
-  constructor(kind: "timeout" | "aborted", init: { jobId: string; lastJob: JobLike | undefined; polls: number; elapsedMs: number; rateLimitWaitMs?: number | undefined }) {
+  constructor(kind: "timeout" | "aborted", init: JobWaitInit) {
     const seen = init.lastJob ? `last seen ${init.lastJob.status}` : "never seen";
     const held = init.rateLimitWaitMs === undefined ? "" : `; the service's rate limit asked to wait ${Math.ceil(init.rateLimitWaitMs / 1000)} s before the next poll`;
-    super(kind, `stopped waiting for job ${init.jobId} after ${Math.round(init.elapsedMs)} ms and ${init.polls} polls (${kind === "timeout" ? "timed out" : "aborted"}; ${seen}${held})`);
+    const cancelled = init.cancellation === undefined ? "" : `; ${describeCancelReport(init.cancellation)}`;
+    super(kind, `stopped waiting for job ${init.jobId} after ${Math.round(init.elapsedMs)} ms and ${init.polls} polls (${kind === "timeout" ? "timed out" : "aborted"}; ${seen}${held})${cancelled}`);
     this.jobId = init.jobId;
     this.lastJob = init.lastJob;
     this.polls = init.polls;
     this.elapsedMs = init.elapsedMs;
     this.rateLimitWaitMs = init.rateLimitWaitMs;
+    this.cancellation = init.cancellation;
+  }
+
+  /** The same error, with what cancelling the job did. */
+  withCancellation(cancellation: CancelReport): JobWaitError {
+    const { jobId, lastJob, polls, elapsedMs, rateLimitWaitMs } = this;
+    return new JobWaitError(this.kind as "timeout" | "aborted", { jobId, lastJob, polls, elapsedMs, rateLimitWaitMs, cancellation });
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), jobId: this.jobId, lastJob: this.lastJob, polls: this.polls, elapsedMs: this.elapsedMs, rateLimitWaitMs: this.rateLimitWaitMs };
+    return { ...super.toJSON(), jobId: this.jobId, lastJob: this.lastJob, polls: this.polls, elapsedMs: this.elapsedMs, rateLimitWaitMs: this.rateLimitWaitMs, cancellation: this.cancellation };
   }
+}
+
+interface JobWaitInit {
+  jobId: string;
+  lastJob: JobLike | undefined;
+  polls: number;
+  elapsedMs: number;
+  rateLimitWaitMs?: number | undefined;
+  cancellation?: CancelReport | undefined;
 }
 
 export function isTerminal(catalog: ModelCatalog, status: string): boolean {

@@ -2,7 +2,7 @@
  * The package's terminal command: once as a real process (as a user runs it), then in-process
  * through `main` for every path, against the stateful fake of the model endpoints.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +18,9 @@ let fake: FakeModelServer;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cli-"));
 
 beforeAll(async () => {
-  fake = await new FakeModelServer({ plan: (input) => ({ queuedPolls: 1, runningPolls: 1, outcome: input.prompt === "fail" ? "FAILED" : "COMPLETED" }) }).start();
+  fake = await new FakeModelServer({
+    plan: (input) => ({ queuedPolls: input.prompt === "long" ? 100_000 : 1, runningPolls: 1, outcome: input.prompt === "fail" ? "FAILED" : "COMPLETED" }),
+  }).start();
 });
 afterAll(async () => {
   await fake.stop();
@@ -157,6 +159,38 @@ describe("the gpu-cloud-client command", () => {
     const stdout = capture();
     const code = await main(["--version"], { name: "gpu-cloud-client", version: "2.0.0", credentials: { apiKey: { env: "K", label: "API key" } }, createClient: () => { throw new Error("no client needed"); }, catalog: MODEL_CATALOG, stdout, stderr: capture() });
     expect([code, stdout.text]).toEqual([EXIT.ok, "2.0.0\n"]);
+  });
+
+  it("with --cancel-on-abort, Ctrl-C cancels the job and says so (a real process, a real SIGINT)", async () => {
+    const bin = path.join(repoRoot, "generated/gpu-cloud-client/src/bin.ts");
+    const child = spawn(path.join(repoRoot, "node_modules/.bin/tsx"), [bin, "run", "wan-2-6-i2v", "--set", "prompt=long", "--set", "image=https://images.example.org/fox.jpg", "--wait", "--cancel-on-abort", "--interval", "0.05"], {
+      env: { ...process.env, GPU_CLOUD_API_KEY: "cli-key", GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL: fake.baseUrl },
+    });
+    let stderr = "";
+    const polled = new Promise<void>((resolve) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/2 polls/.test(stderr)) resolve();
+      });
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    // A command that exits before polling fails below, with what it printed.
+    await Promise.race([polled, exited]);
+    child.kill("SIGINT");
+    expect(await exited, stderr).toBe(EXIT.interrupted);
+    const jobId = /(job-\d+)/.exec(stderr)![1]!;
+    expect(fake.jobs.get(jobId)?.cancelled).toBe(true);
+    expect(stderr).toContain(`cancelled ${jobId}`);
+    expect(stderr).toContain("the job was cancelled: it stops billing");
+    expect(stderr).not.toContain("follow it with");
+  });
+
+  it("refuses --cancel-on-abort without a wait, before any request", async () => {
+    const before = fake.log.length;
+    const { code, stderr } = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--cancel-on-abort"]);
+    expect(code).toBe(EXIT.usage);
+    expect(stderr).toContain("--cancel-on-abort: only with --wait or --sync");
+    expect(fake.log.length).toBe(before);
   });
 
   it("names the model in the command that resumes an interrupted wait", async () => {
