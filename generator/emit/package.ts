@@ -88,6 +88,7 @@ export function emitPackageFiles(
       summary: m.summary,
       example: `const { data: job } = await client.${hasRunsync ? "runModelSync" : "runModel"}(${stringLiteral(m.id)}, ${jsValue(input)});`,
       waitExample: `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
+      retryExample: [`const retried = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)}, { retryFailed: 2 });`, "console.log(retried.attempts);"].join("\n"),
       cancelExample: [
         "const controller = new AbortController();",
         "setTimeout(() => controller.abort(), 60_000);",
@@ -118,6 +119,7 @@ export function emitPackageFiles(
     binName,
     hasJobs: hasJobs && models.length > 0,
     hasCancel: api.operations.some((o) => o.modelRole === "cancel"),
+    hasRetry: api.operations.some((o) => o.modelRole === "retry"),
     // What the README says of runsync depends on whether it exists and whether its wait can be asked for.
     hasRunsync,
     hasSyncWait,

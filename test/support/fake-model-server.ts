@@ -34,6 +34,8 @@ export interface FakeOptions {
   quotas?: Array<{ name: string; quota: number; seconds: number }>;
   /** How each submitted job will progress; default 1 poll queued, 1 running, then COMPLETED. */
   plan?(input: Record<string, unknown>, model: string): FakeJobPlan;
+  /** The plan of a job queued again by retry (its `retries` counted after this one); default one queued and one running poll, then COMPLETED. */
+  retryPlan?(retries: number): FakeJobPlan;
   /** runsync gives up on jobs whose plan is longer than this many steps. */
   syncLimitPolls?: number;
   /** Milliseconds the server takes per request (to make concurrency observable). */
@@ -98,7 +100,7 @@ export class FakeModelServer {
   readonly #inFlight = new Map<string, number>();
   readonly #endpointWindows = new Map<string, { start: number; used: number }>();
   #server: http.Server;
-  #options: Required<Omit<FakeOptions, "plan" | "onSyncHold" | "endpointLimits">> & Pick<FakeOptions, "plan" | "onSyncHold" | "endpointLimits">;
+  #options: Required<Omit<FakeOptions, "plan" | "retryPlan" | "onSyncHold" | "endpointLimits">> & Pick<FakeOptions, "plan" | "retryPlan" | "onSyncHold" | "endpointLimits">;
   #windows: Array<{ name: string; quota: number; seconds: number; used: number; startedAt: number | undefined }>;
   #nextId = 1;
 
@@ -110,6 +112,7 @@ export class FakeModelServer {
         { name: "day", quota: 100000, seconds: 86400 },
       ],
       plan: options.plan,
+      retryPlan: options.retryPlan,
       syncLimitPolls: options.syncLimitPolls ?? 2,
       latencyMs: options.latencyMs ?? 0,
       now: options.now ?? Date.now,
@@ -309,7 +312,7 @@ export class FakeModelServer {
           this.#send(res, 400, { error: `only a FAILED or TIMED_OUT job can be retried; this one is ${String(status)}` });
           return;
         }
-        job.plan = { queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" };
+        job.plan = this.#options.retryPlan?.(job.retries + 1) ?? { queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" };
         Object.assign(job, { polls: 0, endedAt: undefined, retries: job.retries + 1, chunks: 0 });
         record(200);
         this.#send(res, 200, { id: job.id, status: "IN_QUEUE" });

@@ -9,7 +9,7 @@ import { SdkError, nameClass } from "./error-base.js";
 import { enforceCostLimit } from "./job-cost.js";
 import { describeCancelReport, emptyCancelReport, mergeCancelReports } from "./job-cancel.js";
 import type { CancelReport } from "./job-cancel.js";
-import { checkCancelOnAbort, submitAndWait } from "./job-submit.js";
+import { checkJobOptions, submitAndWait } from "./job-submit.js";
 import type { RunOptions } from "./job-submit.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import type { JobResult } from "./job-wait.js";
@@ -115,8 +115,8 @@ export async function runMany(
 ): Promise<BatchResult> {
   checkWaitOptions(options);
   checkNumber("concurrency", options.concurrency, { unit: "jobs", min: 1, integer: true });
-  checkCancelOnAbort(client, options);
-  enforceCostLimit(catalog, model, inputs, options.maxCostUsd);
+  checkJobOptions(client, options);
+  enforceCostLimit(catalog, model, inputs, options.maxCostUsd, 1 + (options.retryFailed ?? 0));
   const gate = new RateGate(options.now, options.sleep, catalog.requestLimits);
   const polling = gatedPolling(client, gate);
   const items: Array<BatchItem | undefined> = new Array(inputs.length);

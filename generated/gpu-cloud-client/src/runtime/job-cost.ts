@@ -17,12 +17,13 @@ export class CostLimitError extends SdkError {
   readonly estimateUsd: number | undefined;
   readonly maxCostUsd: number;
 
-  constructor(model: string, estimateUsd: number | undefined, maxCostUsd: number) {
+  constructor(model: string, estimateUsd: number | undefined, maxCostUsd: number, runsPerJob = 1) {
+    const runs = runsPerJob > 1 ? ` (${runsPerJob} runs per job, counting retryFailed)` : "";
     super(
       "cost_limit",
       estimateUsd === undefined
         ? `the cost of a job on ${model} cannot be estimated (no pricing in the contract), so it cannot be held under maxCostUsd ${formatUsd(maxCostUsd)}`
-        : `estimated cost ${formatUsd(estimateUsd)} exceeds maxCostUsd ${formatUsd(maxCostUsd)}; nothing was submitted`,
+        : `estimated cost ${formatUsd(estimateUsd)}${runs} exceeds maxCostUsd ${formatUsd(maxCostUsd)}; nothing was submitted`,
     );
     this.estimateUsd = estimateUsd;
     this.maxCostUsd = maxCostUsd;
@@ -68,7 +69,7 @@ export function estimateCost(catalog: ModelCatalog, model: string, input: unknow
   return Math.round(((rate * product) / pricing.unitsPer) * 1e6) / 1e6;
 }
 
-export function enforceCostLimit(catalog: ModelCatalog, model: string, inputs: readonly unknown[], maxCostUsd: number | undefined): void {
+export function enforceCostLimit(catalog: ModelCatalog, model: string, inputs: readonly unknown[], maxCostUsd: number | undefined, runsPerJob = 1): void {
   // NaN would compare false with every estimate: no limit at all.
   checkNumber("maxCostUsd", maxCostUsd, { unit: "USD", min: 0 });
   if (maxCostUsd === undefined) return;
@@ -78,5 +79,7 @@ export function enforceCostLimit(catalog: ModelCatalog, model: string, inputs: r
     if (estimate === undefined) throw new CostLimitError(model, undefined, maxCostUsd);
     total += estimate;
   }
-  if (total > maxCostUsd + 1e-9) throw new CostLimitError(model, Math.round(total * 1e6) / 1e6, maxCostUsd);
+  // Each retry of a failed job is billed as a run: the worst case counts them all.
+  total *= runsPerJob;
+  if (total > maxCostUsd + 1e-9) throw new CostLimitError(model, Math.round(total * 1e6) / 1e6, maxCostUsd, runsPerJob);
 }

@@ -7,6 +7,7 @@ import { SERVER_WAIT_MARGIN_MS } from "./client-core.js";
 import type { ApiResult } from "./client-core.js";
 import { AbortedError, BadRequestError, InvalidRequestError, RateLimitError, TimeoutError } from "./errors.js";
 import { enforceCostLimit } from "./job-cost.js";
+import { checkNumber } from "./option-checks.js";
 import type { JobClient, JobLike, JobOperation, ModelCatalog, SyncRequestOptions } from "./job-types.js";
 import { cancelJob } from "./job-cancel.js";
 import { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, JobWaitError, checkWaitOptions, jobAnswerProblem, waitForJob } from "./job-wait.js";
@@ -26,6 +27,12 @@ export interface RunOptions extends WaitOptions {
    * without it the job keeps running on the service.
    */
   cancelOnAbort?: boolean | undefined;
+  /**
+   * Retry a job that ends `FAILED` or `TIMED_OUT` up to this many times, under the same id with
+   * the retry operation (never by submitting it again), while the service keeps it; default 0.
+   * The result's `attempts` (or the final `JobFailedError`'s) counts the runs.
+   */
+  retryFailed?: number | undefined;
 }
 
 /**
@@ -42,17 +49,24 @@ export async function runAndWait(
   options: RunOptions = {},
 ): Promise<JobResult> {
   checkWaitOptions(options);
-  checkCancelOnAbort(client, options);
-  enforceCostLimit(catalog, model, [input], options.maxCostUsd);
+  checkJobOptions(client, options);
+  enforceCostLimit(catalog, model, [input], options.maxCostUsd, 1 + (options.retryFailed ?? 0));
   return submitAndWait(client, catalog, model, input, options);
 }
 
-/** Refuses, before any request, `cancelOnAbort` on an API that has no cancel operation. */
-export function checkCancelOnAbort(client: JobClient, options: Pick<RunOptions, "cancelOnAbort">): void {
+/** Refuses, before any request, `cancelOnAbort` or `retryFailed` where the API lacks their operation, and a bad count. */
+export function checkJobOptions(client: JobClient, options: Pick<RunOptions, "cancelOnAbort" | "retryFailed">): void {
   if (options.cancelOnAbort && client.cancelModelJob === undefined) {
     throw new InvalidRequestError("cancelOnAbort: this API has no cancel operation, so a job cannot be stopped; leave cancelOnAbort out", { field: "cancelOnAbort" });
   }
+  checkNumber("retryFailed", options.retryFailed, { unit: "retries", min: 0, integer: true });
+  if ((options.retryFailed ?? 0) > 0 && client.retryModelJob === undefined) {
+    throw new InvalidRequestError("retryFailed: this API has no retry operation; leave retryFailed out", { field: "retryFailed" });
+  }
 }
+
+/** The failure statuses the service retries under the same id. */
+const RETRYABLE = new Set(["FAILED", "TIMED_OUT"]);
 
 /** How a batch shares one rate gate: submissions take their turn in it; polls go through `polling`. */
 export interface BatchGate {
@@ -61,18 +75,65 @@ export interface BatchGate {
   onAccepted(jobId: string): void;
 }
 
-/** Submits, then waits on the job's id. `timeoutMs` bounds both, from the first attempt to submit. */
+/**
+ * Submits, then waits on the job's id, retrying a failed job under that id (`retryFailed`).
+ * `timeoutMs` bounds it all, from the first attempt to submit.
+ */
 export async function submitAndWait(client: JobClient, catalog: ModelCatalog, model: string, input: unknown, options: RunOptions, batch?: BatchGate): Promise<JobResult> {
   const now = options.now ?? Date.now;
   const { submitted, sentAt, deadline } = await submit(client, catalog, model, input, options, batch?.gate);
-  batch?.onAccepted(submitted.data.id);
-  const waitOptions = { ...options, timeoutMs: Math.max(0, deadline - now()) };
+  const jobId = submitted.data.id;
+  batch?.onAccepted(jobId);
+  let latest = { answer: submitted, sentAt };
+  for (let attempts = 1; ; attempts++) {
+    const waitOptions = { ...options, timeoutMs: Math.max(0, deadline - now()) };
+    try {
+      const result = await waitForJob(batch?.polling ?? client, catalog, model, jobId, waitOptions, latest.answer, latest.sentAt);
+      return { ...result, attempts };
+    } catch (error) {
+      if (error instanceof JobFailedError) {
+        if (attempts > (options.retryFailed ?? 0) || !RETRYABLE.has(error.status)) throw attempts === 1 ? error : new JobFailedError(model, error.job, { attempts });
+        const retried = await retry(client, catalog, model, jobId, options, deadline, batch?.gate);
+        if ("refused" in retried) throw new JobFailedError(model, error.job, { attempts, retryRefused: retried.refused });
+        latest = retried;
+        continue;
+      }
+      // The job was accepted and has not ended: it bills until cancelled.
+      if (!options.cancelOnAbort || !(error instanceof JobWaitError)) throw error;
+      throw error.withCancellation(await cancelJob(client, catalog, model, jobId, now, batch?.gate));
+    }
+  }
+}
+
+/**
+ * Queues a failed job again under its id, once: within the wait's deadline and (in a batch) the
+ * retry operation's limits. What keeps it from being retried is the answer, not an exception.
+ */
+async function retry(
+  client: JobClient,
+  catalog: ModelCatalog,
+  model: string,
+  jobId: string,
+  options: RunOptions,
+  deadline: number,
+  gate: RateGate | undefined,
+): Promise<{ answer: ApiResult<JobLike>; sentAt: number } | { refused: string }> {
+  const now = options.now ?? Date.now;
+  if (gate !== undefined && (await gate.acquire(options.signal, deadline, "retry")) !== true) {
+    return { refused: "the rate limit would hold the retry past the wait's timeoutMs" };
+  }
+  const sentAt = now();
+  const bound = deadlineSignal(options.signal, deadline - sentAt);
   try {
-    return await waitForJob(batch?.polling ?? client, catalog, model, submitted.data.id, waitOptions, submitted, sentAt);
+    const answer = await client.retryModelJob!(model, jobId, { signal: bound.signal, checkResponse: (data) => jobAnswerProblem(catalog, data) });
+    gate?.release(answer.rateLimit, "retry");
+    return { answer, sentAt };
   } catch (error) {
-    // The job was accepted and has not ended: it bills until cancelled.
-    if (!options.cancelOnAbort || !(error instanceof JobWaitError)) throw error;
-    throw error.withCancellation(await cancelJob(client, catalog, model, submitted.data.id, now, batch?.gate));
+    gate?.release(rateLimitOf(error), "retry");
+    if (error instanceof AbortedError || error instanceof TimeoutError) return { refused: `the retry got no answer (${error.message}); the job may have been queued again` };
+    return { refused: error instanceof Error ? error.message : "the retry failed" };
+  } finally {
+    bound.dispose();
   }
 }
 

@@ -61,9 +61,15 @@ export interface JobResult<Output = unknown> {
   executionTime: number | undefined;
   job: JobLike;
   rateLimit: RateLimitState | undefined;
+  /** Runs of the job under its id: 1, plus one per retry (`retryFailed`). */
+  attempts: number;
 }
 
-/** The job ended in a failure status (`FAILED`, `CANCELLED`, `TIMED_OUT`). */
+/**
+ * The job ended in a failure status (`FAILED`, `CANCELLED`, `TIMED_OUT`). With `retryFailed`,
+ * `attempts` counts the runs under the job's id, and `retryRefused` says why no further retry
+ * was made when one was asked for.
+ */
 export class JobFailedError extends SdkError {
   static {
     nameClass(this, "JobFailedError");
@@ -74,18 +80,25 @@ export class JobFailedError extends SdkError {
   /** The service's reason (`error`). */
   readonly reason: string | undefined;
   readonly job: JobLike;
+  readonly attempts: number;
+  readonly retryRefused: string | undefined;
 
-  constructor(model: string, job: JobLike) {
-    super("job_failed", `job ${job.id} on ${model} ended ${job.status}${job.error ? `: ${job.error}` : ""}`);
+  constructor(model: string, job: JobLike, retries: { attempts?: number; retryRefused?: string | undefined } = {}) {
+    const attempts = retries.attempts ?? 1;
+    const tried = attempts > 1 ? ` after ${attempts} attempts` : "";
+    const refused = retries.retryRefused === undefined ? "" : `; not retried: ${retries.retryRefused}`;
+    super("job_failed", `job ${job.id} on ${model} ended ${job.status}${tried}${job.error ? `: ${job.error}` : ""}${refused}`);
     this.jobId = job.id;
     this.model = model;
     this.status = job.status;
     this.reason = job.error;
     this.job = job;
+    this.attempts = attempts;
+    this.retryRefused = retries.retryRefused;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), jobId: this.jobId, model: this.model, status: this.status, reason: this.reason };
+    return { ...super.toJSON(), jobId: this.jobId, model: this.model, status: this.status, reason: this.reason, attempts: this.attempts, retryRefused: this.retryRefused };
   }
 }
 
@@ -196,6 +209,7 @@ function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit:
     executionTime: job.executionTime,
     job,
     rateLimit,
+    attempts: 1,
   };
 }
 
