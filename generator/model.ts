@@ -17,6 +17,7 @@ import type { LoadedContract, OperationObject, ServerObject } from "./load.ts";
 import { mediaTypeKind } from "./media-types.ts";
 import { readXSdk, type PackageOverrides } from "./x-sdk.ts";
 import { readRequestLimits, type RequestLimits } from "./request-limits.ts";
+import { readResultRetention } from "./result-retention.ts";
 import { readSecurity, type SecurityModel, type SecurityRequirement } from "./security.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -157,6 +158,8 @@ export interface OperationModel {
   modelRole?: ModelRole;
   /** `x-request-limits`: what the service takes of this operation per window and at once. */
   requestLimits?: RequestLimits;
+  /** How long the service keeps a job's results after it ends (`x-result-retention-seconds`, run and runsync). */
+  resultRetentionSeconds?: number;
   /** Example arguments of the call, from the contract's examples; undefined when it takes none. */
   exampleParams?: ExampleParams;
   /** Alternatives of scheme names (the first whose credentials are all given is used); `[]`: public. */
@@ -385,6 +388,7 @@ function readOperations(contract: LoadedContract, servers: ServerRegistry, warni
         ...readResponses(contract, operation.responses, at, warnings),
         modelRole,
         requestLimits: readRequestLimits(operation, at),
+        resultRetentionSeconds: readResultRetention(operation, at, modelRole),
         exampleParams: exampleParams(contract, { parameters, requestBody }),
       });
     }

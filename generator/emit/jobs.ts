@@ -11,14 +11,14 @@ export function emitJobs(project: Project, api: ApiModel, fileName: string, clas
   if (api.modelEndpoints.length === 0 || !api.operations.some((o) => o.modelRole === "status")) return undefined;
   const file = project.createSourceFile(fileName, "", { overwrite: true });
   const syncWait = runsyncServerWait(api);
-  const limits = requestLimitsEntry(api);
+  const limits = requestLimitsEntry(api) + resultRetentionEntry(api);
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
 import type { ${className} } from "./client.js";
 import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", validateModelInput, withModelDefaults" : ""} } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
-export { BatchAbortedError, CostLimitError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
+export { BatchAbortedError, CostLimitError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
 export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, RunOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
 
 /** The contract's models, as the job helpers read them. */
@@ -69,6 +69,12 @@ function requestLimitsEntry(api: ApiModel): string {
       : [],
   );
   return entries.length === 0 ? "" : `\n  requestLimits: { ${entries.join(", ")} },`;
+}
+
+/** The catalog's `resultRetentionSeconds`: per submitting role, how long a finished job's results are kept ("" when none says). */
+function resultRetentionEntry(api: ApiModel): string {
+  const entries = api.operations.flatMap((o) => (o.modelRole !== undefined && o.resultRetentionSeconds !== undefined ? [`${o.modelRole}: ${o.resultRetentionSeconds}`] : []));
+  return entries.length === 0 ? "" : `\n  resultRetentionSeconds: { ${entries.join(", ")} },`;
 }
 
 /** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */

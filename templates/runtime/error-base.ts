@@ -24,6 +24,7 @@ export type ApiErrorKind =
   | "invalid_response"
   | "response_too_large"
   | "job_failed"
+  | "job_expired"
   | "cost_limit";
 
 /** The most of a body an error keeps (a raw body is read no further). */

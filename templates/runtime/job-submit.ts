@@ -80,14 +80,14 @@ export interface BatchGate {
  */
 export async function submitAndWait(client: JobClient, catalog: ModelCatalog, model: string, input: unknown, options: RunOptions, batch?: BatchGate): Promise<JobResult> {
   const now = options.now ?? Date.now;
-  const { submitted, sentAt, deadline } = await submit(client, catalog, model, input, options, batch?.gate);
+  const { submitted, sentAt, deadline, operation } = await submit(client, catalog, model, input, options, batch?.gate);
   const jobId = submitted.data.id;
   batch?.onAccepted(jobId);
   let latest = { answer: submitted, sentAt };
   for (let attempts = 1; ; attempts++) {
     const waitOptions = { ...options, timeoutMs: Math.max(0, deadline - now()) };
     try {
-      const result = await waitForJob(batch?.polling ?? client, catalog, model, jobId, waitOptions, latest.answer, latest.sentAt);
+      const result = await waitForJob(batch?.polling ?? client, catalog, model, jobId, waitOptions, latest.answer, latest.sentAt, operation);
       return { ...result, attempts };
     } catch (error) {
       if (error instanceof JobFailedError) {
@@ -196,7 +196,7 @@ async function submit(
   input: unknown,
   options: RunOptions,
   gate?: RateGate,
-): Promise<{ submitted: ApiResult<JobLike>; sentAt: number; deadline: number }> {
+): Promise<{ submitted: ApiResult<JobLike>; sentAt: number; deadline: number; operation: "run" | "runsync" }> {
   const pause = options.sleep ?? abortableSleep;
   const now = options.now ?? Date.now;
   const timeoutMs = options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS;
@@ -229,7 +229,7 @@ async function submit(
       bound.dispose();
     }
     gate?.release(rateLimitOf(outcome.ok ? outcome.submitted : outcome.error), operation);
-    if (outcome.ok) return { submitted: outcome.submitted, sentAt, deadline };
+    if (outcome.ok) return { submitted: outcome.submitted, sentAt, deadline, operation: operation === "runsync" ? "runsync" : "run" };
     const { error } = outcome;
     // The model endpoints answer a job that failed on its input with HTTP 400 and the FAILED job.
     if (error instanceof BadRequestError && isJobLike(error.problem)) throw new JobFailedError(model, error.problem);

@@ -69,6 +69,8 @@ export interface ModelCatalog {
   readonly syncWaitMs?: { readonly minimum: number; readonly maximum: number };
   /** What the service takes of each job operation (its `x-request-limits`): a batch paces itself by it. */
   readonly requestLimits?: Readonly<Partial<Record<JobOperation, RequestLimit>>>;
+  /** How long the service keeps a finished job's results, per operation that made the job (`x-result-retention-seconds`). */
+  readonly resultRetentionSeconds?: Readonly<Partial<Record<"run" | "runsync", number>>>;
   /** A copy of the input with the schema's defaults filled in (known models only). */
   withDefaults?(model: string, input: unknown): unknown;
   /** Problems of an input for a known model (none for other models). */

@@ -4,7 +4,7 @@
  */
 import type { ApiResult } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
-import { AbortedError, RateLimitError, TimeoutError } from "./errors.js";
+import { AbortedError, NotFoundError, RateLimitError, TimeoutError } from "./errors.js";
 import { OUTPUT_URL_FIELDS } from "./job-types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import { describeCancelReport } from "./job-cancel.js";
@@ -62,6 +62,12 @@ export interface JobResult<Output = unknown> {
   rateLimit: RateLimitState | undefined;
   /** Runs of the job under its id: 1, plus one per retry (`retryFailed`). */
   attempts: number;
+  /**
+   * A moment until which the service keeps the job's results at least (its retention after the
+   * operation that made it, counted from a moment the job had not finished yet); after it, a poll
+   * throws `JobExpiredError`. Undefined when the operation or the contract's retention is unknown.
+   */
+  keptUntil: Date | undefined;
 }
 
 /**
@@ -99,6 +105,37 @@ export class JobFailedError extends SdkError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), jobId: this.jobId, model: this.model, status: this.status, reason: this.reason, attempts: this.attempts, retryRefused: this.retryRefused };
   }
+}
+
+/**
+ * The service no longer has the job (its status answered 404): a finished job's results are kept
+ * only for a while after it ends (`retention`, from the contract), and a job id it never had
+ * answers the same.
+ */
+export class JobExpiredError extends SdkError {
+  static {
+    nameClass(this, "JobExpiredError");
+  }
+  readonly jobId: string;
+  readonly model: string;
+
+  constructor(model: string, jobId: string, retention: ModelCatalog["resultRetentionSeconds"]) {
+    const kept = Object.entries(retention ?? {}).map(([operation, seconds]) => `${formatSeconds(seconds!)} after ${operation}`);
+    super(
+      "job_expired",
+      `job ${jobId} on ${model} is no longer kept by the service (it keeps a finished job's results ${kept.length > 0 ? kept.join(", ") : "for a limited time"}), or never existed`,
+    );
+    this.jobId = jobId;
+    this.model = model;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), jobId: this.jobId, model: this.model };
+  }
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
 /**
@@ -191,12 +228,20 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
  * that found it unfinished), so its URL was generated later and lives at least until then plus its
  * lifetime; undefined when the first poll already found it finished.
  */
-function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit: RateLimitState | undefined, unfinishedAt: number | undefined): JobResult {
+function toResult(
+  catalog: ModelCatalog,
+  model: string,
+  job: JobLike,
+  rateLimit: RateLimitState | undefined,
+  unfinishedAt: number | undefined,
+  submittedWith: "run" | "runsync" | undefined,
+): JobResult {
   const info = Object.hasOwn(catalog.endpoints, model) ? catalog.endpoints[model] : undefined;
   const output = (job.output ?? {}) as Record<string, unknown>;
   const urlField = info?.urlField ?? OUTPUT_URL_FIELDS.find((field) => typeof output[field] === "string");
   const url = urlField && typeof output[urlField] === "string" ? (output[urlField] as string) : undefined;
   const lifetime = info?.urlLifetimeSeconds;
+  const retention = submittedWith === undefined ? undefined : catalog.resultRetentionSeconds?.[submittedWith];
   return {
     id: job.id,
     status: job.status,
@@ -209,6 +254,7 @@ function toResult(catalog: ModelCatalog, model: string, job: JobLike, rateLimit:
     job,
     rateLimit,
     attempts: 1,
+    keptUntil: retention !== undefined && unfinishedAt !== undefined ? new Date(unfinishedAt + retention * 1000) : undefined,
   };
 }
 
@@ -230,6 +276,7 @@ export async function waitForJob(
   options: WaitOptions = {},
   initial?: ApiResult<JobLike>,
   submittedAt?: number,
+  submittedWith?: "run" | "runsync",
 ): Promise<JobResult> {
   const now = options.now ?? Date.now;
   const pause = options.sleep ?? abortableSleep;
@@ -260,7 +307,7 @@ export async function waitForJob(
     if (last && isTerminal(catalog, last.data.status)) {
       options.onProgress?.({ job: last.data, polls, elapsedMs: now() - started, nextPollMs: 0 });
       if (catalog.terminalStatuses[last.data.status] === "failure") throw new JobFailedError(model, last.data);
-      return toResult(catalog, model, last.data, last.rateLimit, unfinishedAt);
+      return toResult(catalog, model, last.data, last.rateLimit, unfinishedAt, submittedWith);
     }
     if (last !== undefined || refused) {
       const wait = Math.max(interval, extraWait);
@@ -298,6 +345,7 @@ export async function waitForJob(
       }
       if (pollDeadline.expired() || (error instanceof TimeoutError && now() >= deadline)) throw stop("timeout");
       if (error instanceof AbortedError) throw stop("aborted");
+      if (error instanceof NotFoundError) throw new JobExpiredError(model, jobId, catalog.resultRetentionSeconds);
       throw error;
     } finally {
       pollDeadline.dispose();

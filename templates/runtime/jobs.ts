@@ -4,7 +4,7 @@
  * rate-gate.ts).
  */
 export type { JobClient, JobLike, JobOperation, ModelCatalog, ModelEndpointInfo, ModelPricing, SyncRequestOptions } from "./job-types.js";
-export { DEFAULT_WAIT_TIMEOUT_MS, JobFailedError, JobWaitError, isTerminal, waitForJob } from "./job-wait.js";
+export { DEFAULT_WAIT_TIMEOUT_MS, JobExpiredError, JobFailedError, JobWaitError, isTerminal, waitForJob } from "./job-wait.js";
 export type { JobResult, WaitOptions, WaitProgress } from "./job-wait.js";
 export { runAndWait } from "./job-submit.js";
 export type { RunOptions } from "./job-submit.js";

@@ -11,6 +11,7 @@ import { loadContract } from "../../generator/load.ts";
 import { buildModel } from "../../generator/model.ts";
 import { readXSdk } from "../../generator/x-sdk.ts";
 import { describeRequestLimits, readRequestLimits } from "../../generator/request-limits.ts";
+import { readResultRetention } from "../../generator/result-retention.ts";
 
 const fixture = fileURLToPath(new URL("../fixtures/load/model-data/openapi.yaml", import.meta.url));
 const emitDir = fileURLToPath(new URL("../../generator/emit/", import.meta.url));
@@ -135,5 +136,27 @@ describe("x-request-limits", () => {
     [{ requests: 10, windowSeconds: 10, "a/b": 2 }, "/a~1b", /is not a request limit/],
   ])("refuses %j, located at x-request-limits%s", (limits, where, message) => {
     expect(() => readRequestLimits({ "x-request-limits": limits }, at)).toThrow(expect.objectContaining({ pointer: `${at}/x-request-limits${where}`, message: expect.stringMatching(message) }));
+  });
+});
+
+describe("x-result-retention-seconds", () => {
+  const at = "/paths/~1v2~1{model_endpoint_id}~1run/post";
+
+  it("reads how long the service keeps a job's results after run and runsync (SERVICE-NOTES: 30 minutes, 1 minute)", async () => {
+    const api = buildModel(await loadContract(fileURLToPath(new URL("../../openapi/openapi.yaml", import.meta.url))));
+    const kept = Object.fromEntries(api.operations.filter((o) => o.resultRetentionSeconds !== undefined).map((o) => [o.modelRole, o.resultRetentionSeconds]));
+    expect(kept).toEqual({ run: 1800, runsync: 60 });
+  });
+
+  it.each([
+    [0, "run", /positive whole number of seconds/],
+    [1.5, "runsync", /positive whole number of seconds/],
+    ["60", "run", /positive whole number of seconds/],
+    [60, "status", /only for the operation with x-model-endpoint-role "run" or "runsync"/],
+    [60, undefined, /only for the operation/],
+  ] as const)("refuses %j on a %s operation, located", (value, role, message) => {
+    expect(() => readResultRetention({ "x-result-retention-seconds": value }, at, role)).toThrow(
+      expect.objectContaining({ pointer: `${at}/x-result-retention-seconds`, message: expect.stringMatching(message) }),
+    );
   });
 });

@@ -10,6 +10,7 @@ import {
   CostLimitError,
   GpuCloudClient,
   InvalidRequestError,
+  JobExpiredError,
   JobFailedError,
   JobWaitError,
   MODEL_CATALOG,
@@ -694,6 +695,32 @@ describe("retryFailed: a failed job runs again under its id", () => {
     const missing = await runtimeJobs.runAndWait(stub as never, MODEL_CATALOG, VIDEO, input(), { retryFailed: 1 }).catch((e) => e);
     expect(missing.field).toBe("retryFailed");
     expect(fake.log).toHaveLength(0);
+  });
+});
+
+describe("results before they expire", () => {
+  it("knows until when the service keeps the result, from the operation that made the job", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" }) });
+    const queued = await runAndWait(client, VIDEO, input(1), { now: time.now, sleep: time.sleep });
+    // Kept 30 minutes after run, counted from the last poll that found the job running (2 s before the end).
+    expect(queued.keptUntil?.getTime()).toBe(time.clock.now - 2000 + 30 * 60_000);
+    const before = time.clock.now;
+    const synced = await runAndWait(client, VIDEO, input(2), { sync: true, now: time.now, sleep: time.sleep });
+    // Kept 1 minute after runsync, counted from the submission (the job had not finished then).
+    expect(synced.keptUntil!.getTime() - 60_000).toBeGreaterThanOrEqual(before);
+    expect(synced.keptUntil!.getTime() - 60_000).toBeLessThanOrEqual(time.clock.now);
+  });
+
+  it("turns a poll after the retention into a typed JobExpiredError naming the retention", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 1, outcome: "COMPLETED" }) });
+    const { data: job } = await client.runModel(VIDEO, input());
+    await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep });
+    time.clock.now += 31 * 60_000;
+    const error = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(JobExpiredError);
+    expect(error.kind).toBe("job_expired");
+    expect(error.jobId).toBe(job.id);
+    expect(error.message).toContain("1 min after runsync, 30 min after run");
   });
 });
 
