@@ -12,14 +12,15 @@ export function emitJobs(project: Project, api: ApiModel, fileName: string, clas
   const file = project.createSourceFile(fileName, "", { overwrite: true });
   const syncWait = runsyncServerWait(api);
   const limits = requestLimitsEntry(api) + resultRetentionEntry(api);
+  const hasStream = api.operations.some((o) => o.modelRole === "stream");
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
-import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, WaitOptions } from "./runtime/jobs.js";
+import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, ${hasStream ? "StreamChunk, StreamOptions, " : ""}WaitOptions } from "./runtime/jobs.js";
 import type { ${className} } from "./client.js";
 import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", validateModelInput, withModelDefaults" : ""} } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
 export { BatchAbortedError, CostLimitError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
-export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, RunOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
+export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
 
 /** The contract's models, as the job helpers read them. */
 export const MODEL_CATALOG: ModelCatalog = {
@@ -57,7 +58,19 @@ export function runMany<M extends ModelId>(
   options?: BatchOptions,
 ): Promise<BatchResult<ModelOutput<M>>> {
   return jobs.runMany(client, MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
-}`);
+}${
+    hasStream
+      ? `
+
+/**
+ * The job's partial outputs as the stream operation hands them out, polled every \`intervalMs\`
+ * until the job ends (the iterator returns its status); \`break\` or the signal stops the polling.
+ */
+export function streamJob<M extends ModelId>(client: ${className}, model: M, jobId: string, options?: StreamOptions): AsyncGenerator<StreamChunk, string, undefined> {
+  return jobs.streamJob(client, MODEL_CATALOG, model, jobId, options);
+}`
+      : ""
+  }`);
   return file;
 }
 

@@ -88,6 +88,10 @@ export function emitPackageFiles(
       summary: m.summary,
       example: `const { data: job } = await client.${hasRunsync ? "runModelSync" : "runModel"}(${stringLiteral(m.id)}, ${jsValue(input)});`,
       waitExample: `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
+      streamExample: [
+        `const { data: queued } = await client.runModel(${stringLiteral(m.id)}, ${jsValue(input)});`,
+        `for await (const chunk of streamJob(client, ${stringLiteral(m.id)}, queued.id)) console.log(chunk.output);`,
+      ].join("\n"),
       retryExample: [`const retried = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)}, { retryFailed: 2 });`, "console.log(retried.attempts);"].join("\n"),
       cancelExample: [
         "const controller = new AbortController();",
@@ -120,6 +124,7 @@ export function emitPackageFiles(
     hasJobs: hasJobs && models.length > 0,
     hasCancel: api.operations.some((o) => o.modelRole === "cancel"),
     hasRetry: api.operations.some((o) => o.modelRole === "retry"),
+    hasStream: api.operations.some((o) => o.modelRole === "stream") && api.operations.some((o) => o.modelRole === "run"),
     // What the README says of runsync depends on whether it exists and whether its wait can be asked for.
     hasRunsync,
     hasSyncWait,

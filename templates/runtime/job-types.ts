@@ -32,6 +32,8 @@ export interface JobClient {
   getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
   /** Absent when the contract has no `cancel` operation. */
   cancelModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
+  /** Absent when the contract has no `stream` operation. */
+  streamModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<{ status: string; stream?: Array<{ output: unknown; metrics?: unknown }> }>>;
   /** Absent when the contract has no `retry` operation. */
   retryModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
 }
