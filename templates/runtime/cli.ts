@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { SdkError } from "./error-base.js";
 import { InvalidRequestError } from "./errors.js";
 import { CostLimitError, estimateCost, formatUsd } from "./job-cost.js";
+import { streamJob } from "./job-stream.js";
 import { runAndWait } from "./job-submit.js";
 import { OUTPUT_URL_FIELDS } from "./job-types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
@@ -47,6 +48,9 @@ export function usage(name: string): string {
   ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--wait] [--sync] [--cancel-on-abort] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} status <model> <job-id> [--json]
   ${name} wait <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
+  ${name} cancel <model> <job-id> [--json]
+  ${name} retry <model> <job-id> [--wait] [--timeout SECONDS] [--interval SECONDS] [--json]
+  ${name} stream <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} estimate <model> (--input FILE.json | --set KEY=VALUE ...) [--json]
   ${name} --help | --version
 
@@ -155,7 +159,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       out(deps.version ?? "unknown");
       return EXIT.ok;
     }
-    if (!["run", "status", "wait", "estimate"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    if (!["run", "status", "wait", "estimate", "cancel", "retry", "stream"].includes(command)) throw new UsageError(`unknown command "${command}"`);
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
@@ -235,6 +239,46 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         if (!jobId || extra.length) throw new UsageError("wait: expected <model> <job-id>");
         const result = await waitForJob(deps.createClient(), deps.catalog, model, jobId, waitOptions).finally(progress.done);
         printResult(result);
+        return EXIT.ok;
+      }
+      case "cancel": {
+        if (!jobId || extra.length) throw new UsageError("cancel: expected <model> <job-id>");
+        const client = deps.createClient();
+        if (client.cancelModelJob === undefined) throw new UsageError("cancel: this API has no cancel operation");
+        const { data } = await client.cancelModelJob(model, jobId, { signal: deps.signal });
+        if (!isJob(data)) {
+          err(`${deps.name}: the service answered with a body that is not a job (no string id and status)`);
+          return EXIT.apiError;
+        }
+        out(values.json ? JSON.stringify(data, null, 2) : describeJob(data));
+        return EXIT.ok;
+      }
+      case "retry": {
+        if (!jobId || extra.length) throw new UsageError("retry: expected <model> <job-id>");
+        const client = deps.createClient();
+        if (client.retryModelJob === undefined) throw new UsageError("retry: this API has no retry operation");
+        const { data } = await client.retryModelJob(model, jobId, { signal: deps.signal });
+        if (!isJob(data)) {
+          err(`${deps.name}: the service answered with a body that is not a job (no string id and status)`);
+          return EXIT.apiError;
+        }
+        if (!values.wait) {
+          out(values.json ? JSON.stringify(data, null, 2) : `${describeJob(data)}\nfollow it with: ${deps.name} wait ${model} ${data.id}`);
+          return EXIT.ok;
+        }
+        const result = await waitForJob(client, deps.catalog, model, jobId, waitOptions).finally(progress.done);
+        printResult(result);
+        return EXIT.ok;
+      }
+      case "stream": {
+        if (!jobId || extra.length) throw new UsageError("stream: expected <model> <job-id>");
+        const client = deps.createClient();
+        if (client.streamModelJob === undefined) throw new UsageError("stream: this API has no stream operation");
+        // One line per chunk, as JSON: output that a pipe can read as it comes.
+        const chunks = streamJob(client, deps.catalog, model, jobId, { signal: deps.signal, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}), ...(intervalSeconds ? { intervalMs: intervalSeconds * 1000 } : {}) });
+        let next = await chunks.next();
+        for (; !next.done; next = await chunks.next()) out(JSON.stringify(values.json ? next.value : next.value.output));
+        err(`${jobId} ${next.value}`);
         return EXIT.ok;
       }
       default:

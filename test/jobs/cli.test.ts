@@ -193,6 +193,38 @@ describe("the gpu-cloud-client command", () => {
     expect(fake.log.length).toBe(before);
   });
 
+  it("cancels, retries and streams a job by its id", async () => {
+    const queued = await cli(["run", "wan-2-6-i2v", "--set", "prompt=long", "--set", "image=https://images.example.org/fox.jpg"]);
+    const longId = /^(job-\d+) IN_QUEUE/.exec(queued.stdout)![1]!;
+    const cancelled = await cli(["cancel", "wan-2-6-i2v", longId]);
+    expect(cancelled).toMatchObject({ code: EXIT.ok, stdout: `${longId} CANCELLED\n` });
+    expect(fake.jobs.get(longId)?.cancelled).toBe(true);
+
+    const failed = await cli(["run", "wan-2-6-i2v", "--set", "prompt=fail", "--set", "image=https://images.example.org/fox.jpg", "--wait", "--interval", "0.01"]);
+    expect(failed.code).toBe(EXIT.jobFailed);
+    const failedId = /job (job-\d+)/.exec(failed.stderr)![1]!;
+    const retried = await cli(["retry", "wan-2-6-i2v", failedId, "--wait", "--interval", "0.01"]);
+    expect(retried.code).toBe(EXIT.ok);
+    expect(retried.stdout).toMatch(new RegExp(`^${failedId} COMPLETED\n`));
+    expect(fake.jobs.get(failedId)?.retries).toBe(1);
+
+    const running = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS]);
+    const runningId = /^(job-\d+) IN_QUEUE/.exec(running.stdout)![1]!;
+    const streamed = await cli(["stream", "wan-2-6-i2v", runningId, "--interval", "0.01"]);
+    expect(streamed).toMatchObject({ code: EXIT.ok, stdout: '{"chunk":1}\n', stderr: `${runningId} COMPLETED\n` });
+  });
+
+  it("names what is missing for cancel, retry and stream, and what the service no longer keeps", async () => {
+    for (const command of ["cancel", "retry", "stream"]) {
+      const { code, stderr } = await cli([command, "wan-2-6-i2v"]);
+      expect(code).toBe(EXIT.usage);
+      expect(stderr).toContain(`${command}: expected <model> <job-id>`);
+    }
+    const gone = await cli(["stream", "wan-2-6-i2v", "job-999999", "--interval", "0.01"]);
+    expect(gone.code).toBe(EXIT.apiError);
+    expect(gone.stderr).toContain("is no longer kept by the service");
+  });
+
   it("names the model in the command that resumes an interrupted wait", async () => {
     const stderr = capture();
     const controller = new AbortController();
