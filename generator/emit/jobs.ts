@@ -19,7 +19,7 @@ import type { ${className} } from "./client.js";
 import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", validateModelInput, withModelDefaults" : ""} } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
-export { BatchAbortedError, CostLimitError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
+export { BatchAbortedError, BudgetExceededError, CostLimitError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
 export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
 
 /** The contract's models, as the job helpers read them. */

@@ -13,7 +13,7 @@ import { TEMPLATES_DIR } from "../paths.ts";
 const TAKEN = [
   "paths", "components", "operations",
   // src/jobs.ts
-  "JobResult", "BatchAbortedError", "CancelReport", "StreamChunk", "StreamOptions", "CostLimitError", "JobExpiredError", "JobFailedError", "JobWaitError", "RateGate", "MODEL_CATALOG",
+  "JobResult", "BatchAbortedError", "BudgetExceededError", "CancelReport", "StreamChunk", "StreamOptions", "CostLimitError", "JobExpiredError", "JobFailedError", "JobWaitError", "RateGate", "MODEL_CATALOG",
 ];
 
 let runtimeNames: string[] | undefined;

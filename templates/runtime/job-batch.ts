@@ -5,6 +5,7 @@
  */
 import type { ApiResult, RequestOptions } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
+import { BatchBudget } from "./job-budget.js";
 import { enforceCostLimit } from "./job-cost.js";
 import { describeCancelReport, emptyCancelReport, mergeCancelReports } from "./job-cancel.js";
 import type { CancelReport } from "./job-cancel.js";
@@ -34,6 +35,12 @@ export interface BatchOptions extends Omit<RunOptions, "onProgress" | "maxCostUs
   concurrency?: number | undefined;
   /** Refuse the whole batch, before any request, when the estimated total exceeds this. */
   maxCostUsd?: number | undefined;
+  /**
+   * A running budget: each job's estimate is reserved before it is submitted and replaced by its
+   * reported `output.cost` when it ends; a job that would pass it is not submitted (its item's
+   * error is a `BudgetExceededError`), while the others go on.
+   */
+  maxTotalCostUsd?: number | undefined;
   onProgress?(progress: BatchProgress): void;
 }
 
@@ -115,7 +122,11 @@ export async function runMany(
   checkWaitOptions(options);
   checkNumber("concurrency", options.concurrency, { unit: "jobs", min: 1, integer: true });
   checkJobOptions(client, options);
-  enforceCostLimit(catalog, model, inputs, options.maxCostUsd, 1 + (options.retryFailed ?? 0));
+  const runsPerJob = 1 + (options.retryFailed ?? 0);
+  enforceCostLimit(catalog, model, inputs, options.maxCostUsd, runsPerJob);
+  const budget = options.maxTotalCostUsd === undefined ? undefined : new BatchBudget(options.maxTotalCostUsd, catalog, model, runsPerJob);
+  // Every job priced before anything is sent: a budget cannot hold a job it cannot price.
+  const estimates = budget === undefined ? undefined : inputs.map((input) => budget.estimate(input));
   const gate = new RateGate(options.now, options.sleep, catalog.requestLimits);
   const polling = gatedPolling(client, gate);
   const items: Array<BatchItem | undefined> = new Array(inputs.length);
@@ -131,6 +142,15 @@ export async function runMany(
     while (next < inputs.length && !options.signal?.aborted) {
       const index = next++;
       let jobId: string | undefined;
+      const estimate = estimates?.[index] ?? 0;
+      const refused = budget?.reserve(estimate);
+      if (refused !== undefined) {
+        items[index] = { ok: false, index, jobId: undefined, error: refused };
+        progress.done += 1;
+        progress.failed += 1;
+        onProgress?.({ ...progress });
+        continue;
+      }
       const job = signals.open();
       try {
         const onAccepted = (id: string) => {
@@ -142,8 +162,12 @@ export async function runMany(
         // Each job's timeoutMs starts when the gate lets its submission go; its wait in the queue has a timeoutMs of its own.
         const result = await submitAndWait(client, catalog, model, inputs[index], { ...runOptions, signal: job.signal }, { gate, polling, onAccepted });
         items[index] = { ok: true, index, jobId: result.id, result };
+        // A retried job's earlier runs reported nothing: its whole estimate stays counted.
+        budget?.settle(estimate, result.attempts === 1 && result.costUsd !== undefined ? result.costUsd : estimate);
         progress.done += 1;
       } catch (error) {
+        // Never accepted, nothing to pay; accepted, what it cost is unknown: the estimate stays.
+        budget?.settle(estimate, jobId === undefined ? 0 : estimate);
         if (error instanceof JobWaitError && error.cancellation !== undefined) mergeCancelReports(cancellation, error.cancellation);
         if (options.signal?.aborted) return;
         items[index] = { ok: false, index, jobId, error };

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   BatchAbortedError,
+  BudgetExceededError,
   CostLimitError,
   GpuCloudClient,
   InvalidRequestError,
@@ -774,6 +775,40 @@ describe("streamJob: a running job's partial outputs", () => {
       for await (const _ of streamJob(client, VIDEO, "job-404", { now: time.now, sleep: time.sleep })) void _;
     })().catch((e) => e);
     expect(error).toBeInstanceOf(JobExpiredError);
+  });
+});
+
+describe("maxTotalCostUsd: a batch's running budget", () => {
+  const runs = () => fake.log.filter((entry) => entry.path.endsWith("/run"));
+
+  it("never submits a job that would pass the budget, counting reported costs, and says why", async () => {
+    // 0.50 USD a job (5 s at 1280*720): a 1.20 USD budget takes two, whatever the concurrency.
+    await startFake();
+    const batch = await runMany(client, VIDEO, [input(1), input(2), input(3), input(4)], { concurrency: 4, maxTotalCostUsd: 1.2, now: time.now, sleep: time.sleep });
+    expect(batch.items.map((item) => item.ok)).toEqual([true, true, false, false]);
+    const refused = batch.items[2]!;
+    expect(!refused.ok && refused.error).toBeInstanceOf(BudgetExceededError);
+    expect(!refused.ok && (refused.error as Error).message).toContain("would pass the batch's maxTotalCostUsd 1.20 USD (1.00 USD already spent or reserved)");
+    expect(runs()).toHaveLength(2);
+    expect(batch.totalCostUsd).toBeLessThanOrEqual(1.2);
+  });
+
+  it("frees the reservation of a job that was never accepted, and keeps it for one that failed", async () => {
+    await startFake({ plan: (given) => ({ queuedPolls: 1, runningPolls: 1, outcome: given["prompt"] === "shot 1" ? "FAILED" : "COMPLETED" }) });
+    const batch = await runMany(client, VIDEO, [input(1), input(2), input(3)], { concurrency: 1, maxTotalCostUsd: 1, now: time.now, sleep: time.sleep });
+    // The failed job's 0.50 stays counted: the second fits, the third does not.
+    expect(batch.items.map((item) => item.ok)).toEqual([false, true, false]);
+    expect(runs()).toHaveLength(2);
+  });
+
+  it("refuses, before any request, a budget it cannot hold: a model without pricing, a bad figure", async () => {
+    await startFake();
+    const unpriced = await runtimeJobs.runMany(client, MODEL_CATALOG, "some-unlisted-model", [{}], { maxTotalCostUsd: 5 }).catch((e) => e);
+    expect(unpriced).toBeInstanceOf(CostLimitError);
+    const bad = await runMany(client, VIDEO, [input()], { maxTotalCostUsd: -1 }).catch((e) => e);
+    expect(bad).toBeInstanceOf(InvalidRequestError);
+    expect(bad.field).toBe("maxTotalCostUsd");
+    expect(fake.log).toHaveLength(0);
   });
 });
 

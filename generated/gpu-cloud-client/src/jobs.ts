@@ -5,7 +5,7 @@ import type { GpuCloudClient } from "./client.js";
 import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, validateModelInput, withModelDefaults } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
-export { BatchAbortedError, CostLimitError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
+export { BatchAbortedError, BudgetExceededError, CostLimitError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
 export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
 
 /** The contract's models, as the job helpers read them. */

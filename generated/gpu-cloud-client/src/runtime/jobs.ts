@@ -12,6 +12,7 @@ export type { RunOptions } from "./job-submit.js";
 export { CostLimitError, estimateCost, formatUsd } from "./job-cost.js";
 export { BatchAbortedError, runMany } from "./job-batch.js";
 export { CANCEL_TIMEOUT_MS } from "./job-cancel.js";
+export { BudgetExceededError } from "./job-budget.js";
 export { streamJob } from "./job-stream.js";
 export type { StreamChunk, StreamOptions } from "./job-stream.js";
 export type { CancelReport } from "./job-cancel.js";
