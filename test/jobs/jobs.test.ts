@@ -801,6 +801,25 @@ describe("maxTotalCostUsd: a batch's running budget", () => {
     expect(runs()).toHaveLength(2);
   });
 
+  it("with cancelOnBudget, cancels the running jobs once reported costs pass the budget", async () => {
+    // The first job reports 1.50 USD where 0.50 was estimated: the second, still running, is cancelled.
+    await startFake({
+      plan: (given) => ({ queuedPolls: 1, runningPolls: given["prompt"] === "shot 1" ? 1 : 50, outcome: "COMPLETED" }),
+      cost: (given) => (given["prompt"] === "shot 1" ? 1.5 : 0.5),
+    });
+    const batch = await runMany(client, VIDEO, [input(1), input(2), input(3)], { concurrency: 2, maxTotalCostUsd: 1.2, cancelOnBudget: true, now: time.now, sleep: time.sleep });
+    expect(batch.items[0]!.ok).toBe(true);
+    const second = batch.items[1]!;
+    expect(!second.ok && second.error).toBeInstanceOf(JobWaitError);
+    expect(!second.ok && (second.error as InstanceType<typeof JobWaitError>).cancellation?.cancelled).toEqual([second.jobId]);
+    expect(fake.jobs.get(second.jobId!)?.cancelled).toBe(true);
+    const third = batch.items[2]!;
+    expect(!third.ok && third.error).toBeInstanceOf(BudgetExceededError);
+    expect(runs()).toHaveLength(2);
+    const missing = await runMany(client, VIDEO, [input()], { cancelOnBudget: true }).catch((e) => e);
+    expect(missing.field).toBe("cancelOnBudget");
+  });
+
   it("refuses, before any request, a budget it cannot hold: a model without pricing, a bad figure", async () => {
     await startFake();
     const unpriced = await runtimeJobs.runMany(client, MODEL_CATALOG, "some-unlisted-model", [{}], { maxTotalCostUsd: 5 }).catch((e) => e);

@@ -34,6 +34,8 @@ export interface FakeOptions {
   quotas?: Array<{ name: string; quota: number; seconds: number }>;
   /** How each submitted job will progress; default 1 poll queued, 1 running, then COMPLETED. */
   plan?(input: Record<string, unknown>, model: string): FakeJobPlan;
+  /** What a finished job reports in `output.cost`; default the contract's pricing (fakeCost). */
+  cost?(input: Record<string, unknown>, model: string): number;
   /** The plan of a job queued again by retry (its `retries` counted after this one); default one queued and one running poll, then COMPLETED. */
   retryPlan?(retries: number): FakeJobPlan;
   /** runsync gives up on jobs whose plan is longer than this many steps. */
@@ -100,7 +102,7 @@ export class FakeModelServer {
   readonly #inFlight = new Map<string, number>();
   readonly #endpointWindows = new Map<string, { start: number; used: number }>();
   #server: http.Server;
-  #options: Required<Omit<FakeOptions, "plan" | "retryPlan" | "onSyncHold" | "endpointLimits">> & Pick<FakeOptions, "plan" | "retryPlan" | "onSyncHold" | "endpointLimits">;
+  #options: Required<Omit<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits">> & Pick<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits">;
   #windows: Array<{ name: string; quota: number; seconds: number; used: number; startedAt: number | undefined }>;
   #nextId = 1;
 
@@ -113,6 +115,7 @@ export class FakeModelServer {
       ],
       plan: options.plan,
       retryPlan: options.retryPlan,
+      cost: options.cost,
       syncLimitPolls: options.syncLimitPolls ?? 2,
       latencyMs: options.latencyMs ?? 0,
       now: options.now ?? Date.now,
@@ -228,7 +231,7 @@ export class FakeModelServer {
     const base = { id: job.id, status: outcome, delayTime: 100 * queuedPolls, executionTime: 1000 * runningPolls, workerId: "fake-worker" };
     if (outcome !== "COMPLETED") return { ...base, error: `job ended ${outcome}` };
     const kind = models[job.model]?.kind ?? "image";
-    return { ...base, output: { [`${kind}_url`]: `https://files.fake.test/${job.id}.${kind === "video" ? "mp4" : kind === "audio" ? "mp3" : "png"}`, cost: fakeCost(job.model, job.input) } };
+    return { ...base, output: { [`${kind}_url`]: `https://files.fake.test/${job.id}.${kind === "video" ? "mp4" : kind === "audio" ? "mp3" : "png"}`, cost: this.#options.cost?.(job.input, job.model) ?? fakeCost(job.model, job.input) } };
   }
 
   /** The job, unless there is none or its results are past their retention (then it is forgotten). */

@@ -8,6 +8,7 @@ import type { ApiResult, RequestOptions } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
 import { BatchBudget } from "./job-budget.js";
 import { enforceCostLimit } from "./job-cost.js";
+import { InvalidRequestError } from "./errors.js";
 import { describeCancelReport, emptyCancelReport, mergeCancelReports } from "./job-cancel.js";
 import type { CancelReport } from "./job-cancel.js";
 import { checkJobOptions, submitAndWait } from "./job-submit.js";
@@ -18,7 +19,7 @@ import { JobWaitError, checkWaitOptions } from "./job-wait.js";
 import { checkNumber } from "./option-checks.js";
 import { RateGate, rateLimitOf } from "./rate-gate.js";
 import type { RateLimitState } from "./rate-limit.js";
-import { fanOut } from "./signals.js";
+import { fanOut, linkSignals } from "./signals.js";
 
 export type BatchItem<Output = unknown> =
   | { ok: true; index: number; jobId: string; result: JobResult<Output> }
@@ -42,6 +43,11 @@ export interface BatchOptions extends Omit<RunOptions, "onProgress" | "maxCostUs
    * error is a `BudgetExceededError`), while the others go on.
    */
   maxTotalCostUsd?: number | undefined;
+  /**
+   * With `maxTotalCostUsd`: once the jobs that ended have cost more than it (reported costs above
+   * their estimates), cancel the running ones; their items' errors say so.
+   */
+  cancelOnBudget?: boolean | undefined;
   onProgress?(progress: BatchProgress): void;
 }
 
@@ -123,6 +129,10 @@ export async function runMany(
   checkWaitOptions(options);
   checkNumber("concurrency", options.concurrency, { unit: "jobs", min: 1, integer: true });
   checkJobOptions(client, options);
+  if (options.cancelOnBudget && (options.maxTotalCostUsd === undefined || client.cancelModelJob === undefined)) {
+    const why = options.maxTotalCostUsd === undefined ? "it needs maxTotalCostUsd" : "this API has no cancel operation";
+    throw new InvalidRequestError(`cancelOnBudget: ${why}; leave cancelOnBudget out`, { field: "cancelOnBudget" });
+  }
   const runsPerJob = 1 + (options.retryFailed ?? 0);
   enforceCostLimit(catalog, model, inputs, options.maxCostUsd, runsPerJob);
   const budget = options.maxTotalCostUsd === undefined ? undefined : new BatchBudget(options.maxTotalCostUsd, catalog, model, runsPerJob);
@@ -136,7 +146,10 @@ export async function runMany(
   let next = 0;
   const { onProgress, concurrency = 4, ...rest } = options;
   const runOptions: RunOptions = { ...rest, maxCostUsd: undefined };
-  const signals = fanOut(options.signal);
+  const stopForBudget = options.cancelOnBudget === true && budget !== undefined;
+  // The budget's stop reaches every job's signal as the caller's does (only when it can fire).
+  const budgetStop = stopForBudget ? linkSignals(options.signal === undefined ? [] : [options.signal]) : undefined;
+  const signals = fanOut(budgetStop?.controller.signal ?? options.signal);
   const cancellation = emptyCancelReport();
 
   const worker = async (): Promise<void> => {
@@ -161,10 +174,12 @@ export async function runMany(
           onProgress?.({ ...progress });
         };
         // Each job's timeoutMs starts when the gate lets its submission go; its wait in the queue has a timeoutMs of its own.
-        const result = await submitAndWait(client, catalog, model, inputs[index], { ...runOptions, signal: job.signal }, { gate, polling, onAccepted });
+        const cancelWhen = () => stopForBudget && budget.passed;
+        const result = await submitAndWait(client, catalog, model, inputs[index], { ...runOptions, signal: job.signal }, { gate, polling, onAccepted, cancelWhen });
         items[index] = { ok: true, index, jobId: result.id, result };
         // A retried job's earlier runs reported nothing: its whole estimate stays counted.
         budget?.settle(estimate, result.attempts === 1 && result.costUsd !== undefined ? result.costUsd : estimate);
+        if (stopForBudget && budget.passed) budgetStop?.controller.abort();
         progress.done += 1;
       } catch (error) {
         // Never accepted, nothing to pay; accepted, what it cost is unknown: the estimate stays.
@@ -184,6 +199,7 @@ export async function runMany(
     await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, inputs.length)) }, worker));
   } finally {
     signals.dispose();
+    budgetStop?.dispose();
   }
   if (options.signal?.aborted) throw new BatchAbortedError(accepted, items, options.cancelOnAbort ? cancellation : undefined);
 

@@ -36,6 +36,7 @@ export class BudgetExceededError extends SdkError {
 
 export class BatchBudget {
   #committed = 0;
+  #spent = 0;
 
   /**
    * Checks the option and that every input can be priced (a budget cannot hold a job it cannot
@@ -67,6 +68,12 @@ export class BatchBudget {
   /** A job ended: its reservation gives way to what it cost (its estimate when it did not say). */
   settle(estimate: number, costUsd: number): void {
     this.#committed += costUsd - estimate;
+    this.#spent += costUsd;
+  }
+
+  /** Whether what the ended jobs cost has passed the budget (reported costs above their estimates). */
+  get passed(): boolean {
+    return this.#spent > this.maxTotalCostUsd + 1e-9;
   }
 }
 

@@ -73,6 +73,8 @@ export interface BatchGate {
   gate: RateGate;
   polling: Pick<JobClient, "getModelJob">;
   onAccepted(jobId: string): void;
+  /** Whether a wait that ended before its job should cancel it, beyond `cancelOnAbort` (the batch's budget passed). */
+  cancelWhen?(): boolean;
 }
 
 /**
@@ -99,7 +101,7 @@ export async function submitAndWait(client: JobClient, catalog: ModelCatalog, mo
         continue;
       }
       // The job was accepted and has not ended: it bills until cancelled.
-      if (!options.cancelOnAbort || !(error instanceof JobWaitError)) throw error;
+      if (!(error instanceof JobWaitError) || !(options.cancelOnAbort || batch?.cancelWhen?.() === true)) throw error;
       throw error.withCancellation(await cancelJob(client, catalog, model, jobId, now, batch?.gate));
     }
   }
