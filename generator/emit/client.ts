@@ -371,7 +371,7 @@ function objectText(members: readonly string[]): string {
 }
 
 /** The job operations a batch sends (runMany), through its rate gate. */
-const PACED_ROLES: ReadonlySet<ModelRole> = new Set(["run", "runsync", "status", "cancel"]);
+const PACED_ROLES: ReadonlySet<ModelRole> = new Set(["run", "runsync", "status", "cancel", "retry"]);
 
 /** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */
 function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<MethodDeclarationStructure>> {

@@ -106,8 +106,11 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
     exported.append(withDefaultsFunction(entry, unit, defaults));
   }
   if (withDefaults.length > 0) {
-    for (const unit of compiler.functionUnits()) {
-      if (defaults.unitHasDefaults(unit)) declarations.push(defaults.fillFunction(unit));
+    // Writing a fill function may create units (a `$ref` only the defaults walk follows): by index, until none is new.
+    const units = compiler.functionUnits();
+    for (let next = 0; next < units.length; next++) {
+      if (defaults.unitHasDefaults(units[next]!)) declarations.push(defaults.fillFunction(units[next]!));
+      if (next === units.length - 1) units.push(...compiler.functionUnits().slice(units.length));
     }
   }
 

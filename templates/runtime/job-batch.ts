@@ -7,7 +7,7 @@ import type { ApiResult, RequestOptions } from "./client-core.js";
 import { SdkError, nameClass } from "./error-base.js";
 import { BatchBudget } from "./job-budget.js";
 import { enforceCostLimit } from "./job-cost.js";
-import { InvalidRequestError } from "./errors.js";
+import { InvalidRequestError, RateLimitError } from "./errors.js";
 import { describeCancelReport, emptyCancelReport, mergeCancelReports } from "./job-cancel.js";
 import type { CancelReport } from "./job-cancel.js";
 import { checkJobOptions, submitAndWait } from "./job-submit.js";
@@ -16,7 +16,7 @@ import type { JobClient, JobLike, ModelCatalog } from "./job-types.js";
 import type { JobResult } from "./job-wait.js";
 import { JobWaitError, checkWaitOptions } from "./job-wait.js";
 import { checkNumber } from "./option-checks.js";
-import { RateGate, rateLimitOf } from "./rate-gate.js";
+import { RateGate, RateLimitWaitError, rateLimitOf } from "./rate-gate.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { fanOut, linkSignals } from "./signals.js";
 
@@ -88,6 +88,11 @@ export class BatchAbortedError extends SdkError {
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), acceptedJobIds: this.acceptedJobIds, cancellation: this.cancellation };
   }
+}
+
+/** Errors of a submission that made no job: refused before sending, or answered 429. */
+function madeNoJob(error: unknown): boolean {
+  return error instanceof InvalidRequestError || error instanceof RateLimitError || error instanceof RateLimitWaitError;
 }
 
 /** The polls of a batch, each through the gate. */
@@ -181,8 +186,9 @@ export async function runMany(
         if (stopForBudget && budget.passed) budgetStop?.controller.abort();
         progress.done += 1;
       } catch (error) {
-        // Never accepted, nothing to pay; accepted, what it cost is unknown: the estimate stays.
-        budget?.settle(estimate, jobId === undefined ? 0 : estimate);
+        // Refused before any job existed, nothing to pay; otherwise (accepted, or a submission
+        // without an answer, which may have made one) what it cost is unknown: the estimate stays.
+        budget?.settle(estimate, jobId === undefined && madeNoJob(error) ? 0 : estimate);
         if (error instanceof JobWaitError && error.cancellation !== undefined) mergeCancelReports(cancellation, error.cancellation);
         if (options.signal?.aborted) return;
         items[index] = { ok: false, index, jobId, error };

@@ -53,13 +53,12 @@ export async function* streamJob(
 
   for (;;) {
     let wait = intervalMs;
+    let answer: { status: string; stream?: StreamChunk[] } | undefined;
     const bound = deadlineSignal(options.signal, deadline - now());
     try {
-      const { data } = await call.call(client, model, jobId, { signal: bound.signal });
+      answer = (await call.call(client, model, jobId, { signal: bound.signal })).data;
       polls += 1;
-      lastStatus = data.status;
-      for (const chunk of data.stream ?? []) yield chunk;
-      if (isTerminal(catalog, data.status)) return data.status;
+      lastStatus = answer.status;
     } catch (error) {
       if (error instanceof RateLimitError) wait = Math.min(Math.max(error.retryAfterMs ?? intervalMs, intervalMs), MAX_RATE_LIMIT_WAIT_MS);
       else if (error instanceof NotFoundError) throw new JobExpiredError(model, jobId, catalog.resultRetentionSeconds);
@@ -67,7 +66,12 @@ export async function* streamJob(
       else if (error instanceof AbortedError) throw stop("aborted");
       else throw error;
     } finally {
+      // Before any yield: a consumer that stops reading must not keep a timer or a listener alive.
       bound.dispose();
+    }
+    if (answer !== undefined) {
+      for (const chunk of Array.isArray(answer.stream) ? answer.stream : []) yield chunk;
+      if (isTerminal(catalog, answer.status)) return answer.status;
     }
     const remaining = deadline - now();
     if (remaining <= 0) throw stop("timeout");

@@ -95,9 +95,15 @@ export async function submitAndWait(client: JobClient, catalog: ModelCatalog, mo
       if (error instanceof JobFailedError) {
         if (attempts > (options.retryFailed ?? 0) || !RETRYABLE.has(error.status)) throw attempts === 1 ? error : new JobFailedError(model, error.job, { attempts });
         const retried = await retry(client, catalog, model, jobId, options, deadline, batch?.gate);
+        if ("answer" in retried) {
+          latest = retried;
+          continue;
+        }
         if ("refused" in retried) throw new JobFailedError(model, error.job, { attempts, retryRefused: retried.refused });
-        latest = retried;
-        continue;
+        // The retry got no answer (abort or timeout): the job may be queued again, and billing.
+        const stopped = new JobWaitError(retried.lost, { jobId, lastJob: error.job, polls: 0, elapsedMs: now() - latest.sentAt });
+        if (!(options.cancelOnAbort || batch?.cancelWhen?.() === true)) throw stopped;
+        throw stopped.withCancellation(await cancelJob(client, catalog, model, jobId, now, batch?.gate));
       }
       // The job was accepted and has not ended: it bills until cancelled.
       if (!(error instanceof JobWaitError) || !(options.cancelOnAbort || batch?.cancelWhen?.() === true)) throw error;
@@ -118,7 +124,7 @@ async function retry(
   options: RunOptions,
   deadline: number,
   gate: RateGate | undefined,
-): Promise<{ answer: ApiResult<JobLike>; sentAt: number } | { refused: string }> {
+): Promise<{ answer: ApiResult<JobLike>; sentAt: number } | { refused: string } | { lost: "timeout" | "aborted" }> {
   const now = options.now ?? Date.now;
   if (gate !== undefined && (await gate.acquire(options.signal, deadline, "retry")) !== true) {
     return { refused: "the rate limit would hold the retry past the wait's timeoutMs" };
@@ -131,7 +137,7 @@ async function retry(
     return { answer, sentAt };
   } catch (error) {
     gate?.release(rateLimitOf(error), "retry");
-    if (error instanceof AbortedError || error instanceof TimeoutError) return { refused: `the retry got no answer (${error.message}); the job may have been queued again` };
+    if (error instanceof AbortedError || error instanceof TimeoutError) return { lost: bound.expired() || error instanceof TimeoutError ? "timeout" : "aborted" };
     return { refused: error instanceof Error ? error.message : "the retry failed" };
   } finally {
     bound.dispose();

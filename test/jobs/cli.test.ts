@@ -189,8 +189,11 @@ describe("the gpu-cloud-client command", () => {
     const before = fake.log.length;
     const { code, stderr } = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--cancel-on-abort"]);
     expect(code).toBe(EXIT.usage);
-    expect(stderr).toContain("--cancel-on-abort: only with --wait or --sync");
+    expect(stderr).toContain("--cancel-on-abort: only with --wait or --sync of run");
     expect(fake.log.length).toBe(before);
+    // Refused before the key is looked for, and on the commands that do not cancel.
+    expect((await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--cancel-on-abort"], { key: null })).stderr).toContain("--cancel-on-abort: only");
+    expect((await cli(["wait", "wan-2-6-i2v", "job-1", "--cancel-on-abort"])).code).toBe(EXIT.usage);
   });
 
   it("cancels, retries and streams a job by its id", async () => {
@@ -212,6 +215,10 @@ describe("the gpu-cloud-client command", () => {
     const runningId = /^(job-\d+) IN_QUEUE/.exec(running.stdout)![1]!;
     const streamed = await cli(["stream", "wan-2-6-i2v", runningId, "--interval", "0.01"]);
     expect(streamed).toMatchObject({ code: EXIT.ok, stdout: '{"chunk":1}\n', stderr: `${runningId} COMPLETED\n` });
+
+    const failing = await cli(["run", "wan-2-6-i2v", "--set", "prompt=fail", "--set", "image=https://images.example.org/fox.jpg"]);
+    const failingId = /^(job-\d+) IN_QUEUE/.exec(failing.stdout)![1]!;
+    expect(await cli(["stream", "wan-2-6-i2v", failingId, "--interval", "0.01"])).toMatchObject({ code: EXIT.jobFailed, stderr: `${failingId} FAILED\n` });
   });
 
   it("names what is missing for cancel, retry and stream, and what the service no longer keeps", async () => {

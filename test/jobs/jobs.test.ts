@@ -831,6 +831,57 @@ describe("maxTotalCostUsd: a batch's running budget", () => {
   });
 });
 
+describe("what a helper leaves behind when it stops (review cases)", () => {
+  const done = (status: string, extra: object = {}) => ({ data: { id: "j", status, ...extra }, status: 200, headers: new Headers(), rateLimit: undefined });
+
+  it("cancels a job whose retry request the caller aborted (it may be queued again)", async () => {
+    const controller = new AbortController();
+    const { AbortedError } = await import("../../generated/gpu-cloud-client/src/index.ts");
+    const stub = {
+      runModel: vi.fn(async () => done("IN_QUEUE")),
+      getModelJob: vi.fn(async () => done("FAILED", { error: "boom" })),
+      retryModelJob: vi.fn(async () => {
+        controller.abort();
+        throw new AbortedError({ reason: "aborted" });
+      }),
+      cancelModelJob: vi.fn(async () => done("CANCELLED")),
+    };
+    const error = await runtimeJobs.runAndWait(stub as never, MODEL_CATALOG, VIDEO, input(), { retryFailed: 1, cancelOnAbort: true, signal: controller.signal, now: time.now, sleep: time.sleep }).catch((e) => e);
+    expect(error).toBeInstanceOf(runtimeJobs.JobWaitError);
+    expect(error.kind).toBe("aborted");
+    expect(error.cancellation.cancelled).toEqual(["j"]);
+    expect(stub.cancelModelJob).toHaveBeenCalledTimes(1);
+  });
+
+  it("keeps a budget's reservation for a submission that got no answer (the job may exist)", async () => {
+    const { TimeoutError } = await import("../../generated/gpu-cloud-client/src/index.ts");
+    let calls = 0;
+    const stub = {
+      runModel: vi.fn(async () => {
+        calls += 1;
+        if (calls === 1) throw new TimeoutError({ method: "POST", url: "https://x.test/run", timeoutMs: 1 });
+        return { ...done("IN_QUEUE"), data: { id: `j${calls}`, status: "IN_QUEUE" } };
+      }),
+      getModelJob: vi.fn(async (_model: string, id: string) => ({ ...done("COMPLETED"), data: { id, status: "COMPLETED", output: { video_url: "https://f.test/v.mp4", cost: 0.5 } } })),
+    };
+    const batch = await runtimeJobs.runMany(stub as never, MODEL_CATALOG, VIDEO, [input(1), input(2), input(3)], { concurrency: 1, maxTotalCostUsd: 1, now: time.now, sleep: time.sleep });
+    expect(batch.items.map((item) => item.ok)).toEqual([false, true, false]);
+    expect(stub.runModel).toHaveBeenCalledTimes(2);
+  });
+
+  it("leaves no timer behind when a stream's reader stops after a chunk", async () => {
+    vi.useFakeTimers();
+    try {
+      const stub = { streamModelJob: vi.fn(async () => ({ ...done("IN_PROGRESS"), data: { status: "IN_PROGRESS", stream: [{ output: 1 }] } })) };
+      const stream = runtimeJobs.streamJob(stub as never, MODEL_CATALOG, VIDEO, "j", { timeoutMs: 60_000 });
+      expect((await stream.next()).value).toEqual({ output: 1 });
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe("runMany within the limits the contract documents (x-request-limits)", () => {
   const small = { run: { requests: 3, windowSeconds: 10 }, status: { requests: 4, windowSeconds: 10 } };
   const paced = (requestLimits?: typeof small) => ({ ...MODEL_CATALOG, requestLimits });

@@ -197,6 +197,17 @@ describe("issue messages", () => {
 });
 
 describe("withDefaults", () => {
+  it("declares the fill function of a $ref only the defaults walk follows", () => {
+    // `q` is a string schema: the validators never read its `properties`, the defaults walk does.
+    const document = {
+      R: { type: "object", properties: { p: { default: 1 }, q: { type: "string", properties: { x: { $ref: "#/Y" } } } } },
+      Y: { properties: { k: { default: 2 } } },
+    };
+    const source = emitValidators({ document, entries: [{ name: "R", pointer: "/R" }] });
+    for (const called of source.matchAll(/\b(f_\w+)\(/g)) expect(source, called[1]).toContain(`function ${called[1]}(`);
+    expect(loadValidators(source)["withDefaultsR"]!({})).toEqual({ p: 1 });
+  });
+
   it("fills the video model's defaults into a copy", () => {
     const input = { prompt: "p", image: "https://images.example.org/a.jpg", duration: 10 };
     const frozen = Object.freeze({ ...input });

@@ -116,7 +116,7 @@ export class ValidatorCompiler implements Env {
     return unit;
   }
 
-  /** The functions' units, each once. */
+  /** The functions' units so far, each once, in creation order. */
   functionUnits(): Unit[] {
     return [...this.byText.values()];
   }

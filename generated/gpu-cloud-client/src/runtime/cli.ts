@@ -182,6 +182,9 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       out(usage(deps.name));
       return EXIT.ok;
     }
+    if (values["cancel-on-abort"] && (command !== "run" || (!values.wait && !values.sync))) {
+      throw new UsageError("--cancel-on-abort: only with --wait or --sync of run (without them the command does not wait)");
+    }
     const [modelArgument, jobId, ...extra] = positionals;
     if (!modelArgument) throw new UsageError(`${command}: missing <model>`);
     model = modelArgument;
@@ -215,7 +218,6 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
           return EXIT.ok;
         }
         const client = deps.createClient();
-        if (values["cancel-on-abort"] && !values.wait && !values.sync) throw new UsageError("--cancel-on-abort: only with --wait or --sync (without them the command does not wait)");
         if (!values.wait && !values.sync) {
           if (maxCost !== undefined) estimateOrRefuse(deps.catalog, model, input, maxCost);
           const { data } = await client.runModel(model, input as never, { signal: deps.signal });
@@ -280,7 +282,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         let next = await chunks.next();
         for (; !next.done; next = await chunks.next()) out(JSON.stringify(values.json ? next.value : next.value.output));
         err(`${jobId} ${next.value}`);
-        return EXIT.ok;
+        return deps.catalog.terminalStatuses[next.value] === "failure" ? EXIT.jobFailed : EXIT.ok;
       }
       default:
         throw new UsageError(`unknown command "${command}"`);
@@ -335,7 +337,12 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
   }
   if (error instanceof JobWaitError) {
     const cancelled = error.cancellation?.cancelled.includes(error.jobId) === true;
-    const after = cancelled ? "the job was cancelled: it stops billing" : `the job keeps running; follow it with: ${name} wait ${model ?? "<model>"} ${error.jobId}`;
+    const ended = error.cancellation?.ended.some((e) => e.jobId === error.jobId) === true;
+    const after = cancelled
+      ? "the job was cancelled: it stops billing"
+      : ended
+        ? `the job had already ended; see it with: ${name} status ${model ?? "<model>"} ${error.jobId}`
+        : `the job keeps running; follow it with: ${name} wait ${model ?? "<model>"} ${error.jobId}`;
     err(`${name}: ${error.message}\n${after}`);
     return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
