@@ -297,7 +297,7 @@ function requirementLiteral(requirement: SecurityRequirement): string {
   return `[${requirement.map((alternative) => `[${alternative.map(stringLiteral).join(", ")}]`).join(", ")}]`;
 }
 
-function operationSpecLiteral(operation: OperationModel, security: SecurityModel, validators: { request?: string } = {}): string {
+function operationSpecLiteral(operation: OperationModel, security: SecurityModel, validators: { request?: string; secretBodyFields?: string[][] } = {}): string {
   const entries = [
     `operationId: ${stringLiteral(operation.operationId)}`,
     `method: ${stringLiteral(operation.method.toUpperCase())}`,
@@ -306,6 +306,7 @@ function operationSpecLiteral(operation: OperationModel, security: SecurityModel
     ...(operation.requestBody ? [`requestMediaType: ${stringLiteral(operation.requestBody.mediaType)}`] : []),
     `responseKind: ${stringLiteral(operation.responseKind)}`,
     ...(validators.request ? [`validateRequest: validate${validators.request}`] : []),
+    ...(validators.secretBodyFields ? [`secretBodyFields: [${validators.secretBodyFields.map((path) => `[${path.map(stringLiteral).join(", ")}]`).join(", ")}]`] : []),
     // Only an operation whose requirement differs from the one the others share carries its own.
     ...(JSON.stringify(operation.security) === JSON.stringify(security.defaultRequirement) ? [] : [`security: ${requirementLiteral(operation.security)}`]),
   ];

@@ -8,7 +8,8 @@
  * module of their own that the client imports only once `validateResponses` is on (bundlers split
  * by module, so code the startup graph imports, even unused, would ship with every app).
  */
-import { pointer } from "../json-pointer.ts";
+import { parsePointer, pointer } from "../json-pointer.ts";
+import { isObject, valueAt } from "./validators/schema-object.ts";
 import { propertyKey, propertyKeyForValue, stringLiteral, uniqueIdentifiers } from "../escape.ts";
 import type { LoadedContract } from "../load.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
@@ -26,8 +27,8 @@ const PARAMS_ROOT = "x-generated-operation-parameters";
 export interface ValidatorNames {
   /** Stem per component schema name (`validate<Stem>`, `is<Stem>`, `withDefaults<Stem>`). */
   schemas: Map<string, string>;
-  /** Per operation id: stems of its parameter and response validators. */
-  operations: Map<string, { request?: string; response?: string }>;
+  /** Per operation id: stems of its parameter and response validators, and the body's secret fields. */
+  operations: Map<string, { request?: string; response?: string; secretBodyFields?: string[][] }>;
   /** Stems that have a `withDefaults…` function. */
   withDefaults: Set<string>;
 }
@@ -121,6 +122,11 @@ export function emitOperationValidators(
   const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
   const stems = validatorStems(model, className, jsonResponses);
   const { entries, composed, names } = validatorEntries(model, stems, jsonResponses);
+  for (const operation of model.operations) {
+    const at = operation.requestBody?.schemaPointer;
+    const fields = at === undefined ? [] : secretFields(contract.document, at);
+    if (fields.length > 0) names.operations.get(operation.operationId)!.secretBodyFields = fields;
+  }
   const table = responseTable(model.operations, stems, jsonResponses);
   const modules = emitValidatorModules({
     document: { ...contract.document, [PARAMS_ROOT]: composed },
@@ -133,6 +139,35 @@ export function emitOperationValidators(
   for (const stem of modules.withDefaults) names.withDefaults.add(stem);
   const responseSource = table.size === 0 ? undefined : responseModule(modules.views["responses"] as string, table);
   return { source: modules.source, responseSource, names };
+}
+
+/**
+ * Paths inside a body to the strings its schema marks `format: password` (through properties,
+ * `$ref`s and `allOf`/`anyOf`/`oneOf`): credentials the client keeps out of every error and log.
+ */
+function secretFields(document: unknown, bodyAt: string): string[][] {
+  const found = new Map<string, string[]>();
+  const walk = (at: string, path: string[], seen: ReadonlySet<string>): void => {
+    // Deep enough for any body a person writes; a recursive schema stops at the first repeat.
+    if (path.length > 16 || seen.has(at)) return;
+    const schema = valueAt(document, parsePointer(at));
+    if (!isObject(schema)) return;
+    if (schema["format"] === "password") {
+      found.set(JSON.stringify(path), path);
+      return;
+    }
+    const next = new Set(seen).add(at);
+    const ref = schema["$ref"];
+    if (typeof ref === "string" && ref.startsWith("#")) walk(pointer(...parsePointer(ref)), path, next);
+    for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+      const branches = schema[keyword];
+      if (Array.isArray(branches)) branches.forEach((_, index) => walk(`${at}${pointer(keyword, index)}`, path, next));
+    }
+    const properties = schema["properties"];
+    if (isObject(properties)) for (const name of Object.keys(properties)) walk(`${at}${pointer("properties", name)}`, [...path, name], next);
+  };
+  walk(bodyAt, [], new Set());
+  return [...found.values()];
 }
 
 /** The names `emitOperationValidators` gives, without emitting: tests use them to find a schema's or an operation's validator. */

@@ -101,12 +101,16 @@ export class Authenticator {
     if (typeof token !== "string" || token === "" || !isHeaderValue(token)) {
       throw new InvalidRequestError(`${option} gave no token usable in an HTTP header`, { field: option });
     }
-    if (!this.secrets.includes(token)) {
-      this.secrets.push(token);
-      // Only recent tokens can still be echoed; the static credentials come first and stay.
-      if (this.secrets.length > this.#staticSecrets + MAX_TOKENS_KEPT) this.secrets.splice(this.#staticSecrets, 1);
-    }
+    this.rememberSecret(token);
     return token;
+  }
+
+  /** A credential sent other than by a scheme (a token, a secret in a body), kept for redaction among the recent ones. */
+  rememberSecret(secret: string): void {
+    if (this.secrets.includes(secret)) return;
+    this.secrets.push(secret);
+    // Only recent ones can still be echoed; the static credentials come first and stay.
+    if (this.secrets.length > this.#staticSecrets + MAX_TOKENS_KEPT) this.secrets.splice(this.#staticSecrets, 1);
   }
 
   /** Records the forms a scheme's credential is sent in, and refuses one no header can carry. */

@@ -46,6 +46,8 @@ export interface OperationSpec {
   requestMediaType?: string | undefined;
   /** How to read a successful body: JSON, text, raw bytes, nothing (204), or as its Content-Type says (`auto`: no response documented). */
   responseKind: "json" | "text" | "blob" | "none" | "auto";
+  /** Paths inside the body to credentials (`format: password`): blanked from every error and log line, like the key. */
+  secretBodyFields?: ReadonlyArray<readonly string[]> | undefined;
   /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
   validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
   /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
@@ -214,6 +216,11 @@ export class ClientCore {
   protected async request<T>(spec: OperationSpec, given: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
     const baseUrl = this.baseUrl(spec.server);
     const auth = this.#auth.applied(spec.security, spec.operationId);
+    for (const field of spec.secretBodyFields ?? []) {
+      let value: unknown = given.body;
+      for (const key of field) value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+      if (typeof value === "string" && value !== "") this.#auth.rememberSecret(value);
+    }
     if (this.#validateRequests && spec.validateRequest !== undefined) {
       const issues = spec.validateRequest(given);
       if (issues.length > 0) this.assertValid(spec.operationId, () => issues);
