@@ -199,6 +199,10 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       ...(intervalSeconds ? { intervalMs: intervalSeconds * 1000 } : {}),
     };
     const printResult = (result: JobResult) => out(values.json ? JSON.stringify(result, null, 2) : describeResult(result));
+    const notAJob = () => {
+      err(`${deps.name}: the service answered with a body that is not a job (no string id and status)`);
+      return EXIT.apiError;
+    };
 
     switch (command) {
       case "estimate":
@@ -229,59 +233,50 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         return EXIT.ok;
       }
       case "status": {
-        if (!jobId || extra.length) throw new UsageError("status: expected <model> <job-id>");
-        const { data } = await deps.createClient().getModelJob(model, jobId, { signal: deps.signal });
-        if (!isJob(data)) {
-          err(`${deps.name}: the service answered with a body that is not a job (no string id and status)`);
-          return EXIT.apiError;
-        }
+        const id = jobIdArgument(command, jobId, extra);
+        const { data } = await deps.createClient().getModelJob(model, id, { signal: deps.signal });
+        if (!isJob(data)) return notAJob();
         out(values.json ? JSON.stringify(data, null, 2) : describeJob(data));
         return EXIT.ok;
       }
       case "wait": {
-        if (!jobId || extra.length) throw new UsageError("wait: expected <model> <job-id>");
-        const result = await waitForJob(deps.createClient(), deps.catalog, model, jobId, waitOptions).finally(progress.done);
+        const id = jobIdArgument(command, jobId, extra);
+        const result = await waitForJob(deps.createClient(), deps.catalog, model, id, waitOptions).finally(progress.done);
         printResult(result);
         return EXIT.ok;
       }
       case "cancel": {
-        if (!jobId || extra.length) throw new UsageError("cancel: expected <model> <job-id>");
+        const id = jobIdArgument(command, jobId, extra);
         const client = deps.createClient();
         if (client.cancelModelJob === undefined) throw new UsageError("cancel: this API has no cancel operation");
-        const { data } = await client.cancelModelJob(model, jobId, { signal: deps.signal });
-        if (!isJob(data)) {
-          err(`${deps.name}: the service answered with a body that is not a job (no string id and status)`);
-          return EXIT.apiError;
-        }
+        const { data } = await client.cancelModelJob(model, id, { signal: deps.signal });
+        if (!isJob(data)) return notAJob();
         out(values.json ? JSON.stringify(data, null, 2) : describeJob(data));
         return EXIT.ok;
       }
       case "retry": {
-        if (!jobId || extra.length) throw new UsageError("retry: expected <model> <job-id>");
+        const id = jobIdArgument(command, jobId, extra);
         const client = deps.createClient();
         if (client.retryModelJob === undefined) throw new UsageError("retry: this API has no retry operation");
-        const { data } = await client.retryModelJob(model, jobId, { signal: deps.signal });
-        if (!isJob(data)) {
-          err(`${deps.name}: the service answered with a body that is not a job (no string id and status)`);
-          return EXIT.apiError;
-        }
+        const { data } = await client.retryModelJob(model, id, { signal: deps.signal });
+        if (!isJob(data)) return notAJob();
         if (!values.wait) {
           out(values.json ? JSON.stringify(data, null, 2) : `${describeJob(data)}\nfollow it with: ${deps.name} wait ${model} ${data.id}`);
           return EXIT.ok;
         }
-        const result = await waitForJob(client, deps.catalog, model, jobId, waitOptions).finally(progress.done);
+        const result = await waitForJob(client, deps.catalog, model, id, waitOptions).finally(progress.done);
         printResult(result);
         return EXIT.ok;
       }
       case "stream": {
-        if (!jobId || extra.length) throw new UsageError("stream: expected <model> <job-id>");
+        const id = jobIdArgument(command, jobId, extra);
         const client = deps.createClient();
         if (client.streamModelJob === undefined) throw new UsageError("stream: this API has no stream operation");
         // One line per chunk, as JSON: output that a pipe can read as it comes.
-        const chunks = streamJob(client, deps.catalog, model, jobId, { signal: deps.signal, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}), ...(intervalSeconds ? { intervalMs: intervalSeconds * 1000 } : {}) });
+        const chunks = streamJob(client, deps.catalog, model, id, waitOptions);
         let next = await chunks.next();
         for (; !next.done; next = await chunks.next()) out(JSON.stringify(values.json ? next.value : next.value.output));
-        err(`${jobId} ${next.value}`);
+        err(`${id} ${next.value}`);
         return deps.catalog.terminalStatuses[next.value] === "failure" ? EXIT.jobFailed : EXIT.ok;
       }
       default:
@@ -290,6 +285,12 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
   } catch (error) {
     return report(error, err, deps, model);
   }
+}
+
+/** The `<job-id>` of a command that acts on a job, refused when missing or followed by more. */
+function jobIdArgument(command: string, jobId: string | undefined, extra: readonly string[]): string {
+  if (!jobId || extra.length > 0) throw new UsageError(`${command}: expected <model> <job-id>`);
+  return jobId;
 }
 
 function isJob(value: unknown): value is JobLike {
