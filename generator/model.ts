@@ -50,7 +50,7 @@ function requestMediaRank(mediaType: string): number {
  * helpers, and Object.prototype's (a `toString` operation would fire a request from `String(client)`).
  */
 export const RESERVED_METHOD_NAMES = [
-  "request", "exchange", "describe", "assertValid", "serverWaitMs", "responseValidators", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob", "cancelModelJob", "retryModelJob", "streamModelJob",
+  "request", "exchange", "describe", "assertValid", "serverWaitMs", "responseValidators", "baseUrl", "logger", "runModel", "runModelSync", "getModelJob", "cancelModelJob", "retryModelJob", "streamModelJob", "getModelHealth", "purgeModelQueue",
   // A client with a `then` method is a thenable: `await` or returning it from an async function would call it.
   "then",
   ...Object.getOwnPropertyNames(Object.prototype),
@@ -127,8 +127,10 @@ function readStyle(parameter: any, where: string): ParameterStyle {
 }
 
 /** The job operations' roles (`x-model-endpoint-role`): each gives the client a per-model call. */
-export const MODEL_ROLES = ["runsync", "run", "status", "cancel", "retry", "stream"] as const;
+export const MODEL_ROLES = ["runsync", "run", "status", "cancel", "retry", "stream", "health", "purge-queue"] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
+/** Roles on a model's endpoint as a whole rather than on a job: the job helpers never call them. */
+export const ENDPOINT_ROLES: ReadonlySet<ModelRole> = new Set(["health", "purge-queue"]);
 
 export interface OperationModel {
   operationId: string;

@@ -441,5 +441,32 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
   onJob("cancel", "cancelModelJob", "Cancels the job (`cancel`): queued or running, it ends `CANCELLED`; the answer is the job's state.");
   onJob("retry", "retryModelJob", "Queues a `FAILED` or `TIMED_OUT` job again under the same id (`retry`), while the service keeps its results.");
   onJob("stream", "streamModelJob", "The partial outputs a running job has produced since the last call (`stream`).");
+
+  // The operations on a model's endpoint as a whole take only the model id.
+  const onEndpoint = (role: "health" | "purge-queue", methodName: string, doc: string) => {
+    const operation = byRole(role);
+    if (!operation) return;
+    const [modelParameter, ...others] = pathParameters(operation);
+    if (!modelParameter || others.length > 0 || operation.requestBody?.required) {
+      throw new ContractError(operation.pointer, `an operation with x-model-endpoint-role "${role}" needs exactly one path parameter (the model id) and no required request body`);
+    }
+    methods.push({
+      name: methodName,
+      isAsync: true,
+      typeParameters: [{ name: "M", constraint: "ModelId" }],
+      docs: [doc],
+      parameters: [
+        { name: "model", type: "M" },
+        { name: "options", type: "RequestOptions", hasQuestionToken: true },
+      ],
+      returnType: `Promise<ApiResult<${typeNames(operation).response}>>`,
+      statements: [
+        `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model } } as unknown as ${operation.typeName}Params;`,
+        `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
+      ],
+    });
+  };
+  onEndpoint("health", "getModelHealth", "The model endpoint's jobs and workers, counted by state (`health`).");
+  onEndpoint("purge-queue", "purgeModelQueue", "Removes every job of the model's endpoint that is still queued (`purge-queue`); running jobs go on.");
   return methods;
 }

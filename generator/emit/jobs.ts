@@ -4,7 +4,7 @@
  * `output` has `video_url`). Standalone functions, so an app that imports one bundles only it.
  */
 import type { Project, SourceFile } from "ts-morph";
-import { runsyncServerWait, type ApiModel } from "../model.ts";
+import { ENDPOINT_ROLES, runsyncServerWait, type ApiModel } from "../model.ts";
 import { propertyKeyForValue, stringLiteral } from "../escape.ts";
 
 export function emitJobs(project: Project, api: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
@@ -19,8 +19,8 @@ import type { ${className} } from "./client.js";
 import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", validateModelInput, withModelDefaults" : ""} } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
-export { BatchAbortedError, BudgetExceededError, CostLimitError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError } from "./runtime/jobs.js";
-export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
+export { BatchAbortedError, BudgetExceededError, CostLimitError, DownloadError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError, download } from "./runtime/jobs.js";
+export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, Downloadable, DownloadOptions, DownloadReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/jobs.js";
 
 /** The contract's models, as the job helpers read them. */
 export const MODEL_CATALOG: ModelCatalog = {
@@ -74,10 +74,10 @@ export function streamJob<M extends ModelId>(client: ${className}, model: M, job
   return file;
 }
 
-/** The catalog's `requestLimits`: the `x-request-limits` of the job operations, by role ("" when none has any). */
+/** The catalog's `requestLimits`: the `x-request-limits` of the operations on a job, by role ("" when none has any). */
 function requestLimitsEntry(api: ApiModel): string {
   const entries = api.operations.flatMap((o) =>
-    o.modelRole !== undefined && o.requestLimits !== undefined
+    o.modelRole !== undefined && !ENDPOINT_ROLES.has(o.modelRole) && o.requestLimits !== undefined
       ? [`${o.modelRole}: { requests: ${o.requestLimits.requests}, windowSeconds: ${o.requestLimits.windowSeconds}${o.requestLimits.concurrent === undefined ? "" : `, concurrent: ${o.requestLimits.concurrent}`} }`]
       : [],
   );

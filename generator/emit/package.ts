@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
-import { runsyncServerWait, type ApiModel } from "../model.ts";
+import { runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
 import { describeRequestLimits } from "../request-limits.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
@@ -36,6 +36,9 @@ export interface PackageExtras {
 }
 
 const handlebars = Handlebars.create();
+
+/** The file name extension of the README's download example, by model kind. */
+const OUTPUT_EXTENSIONS: Readonly<Record<string, string>> = { video: "mp4", image: "png", audio: "mp3" };
 registerHandlebarsHelpers(handlebars);
 registerMarkdownHelpers(handlebars);
 
@@ -93,6 +96,15 @@ export function emitPackageFiles(
         `for await (const chunk of streamJob(client, ${stringLiteral(m.id)}, queued.id)) console.log(chunk.output);`,
       ].join("\n"),
       retryExample: [`const retried = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)}, { retryFailed: 2 });`, "console.log(retried.attempts);"].join("\n"),
+      budgetExample: [
+        `const batch = await runMany(client, ${stringLiteral(m.id)}, [${jsValue(input)}, ${jsValue(input)}, ${jsValue(input)}], { maxTotalCostUsd: 3 });`,
+        "console.log(batch.succeeded, batch.failed, batch.totalCostUsd);",
+      ].join("\n"),
+      downloadExample: [
+        `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
+        `const { bytes } = await download(result, ${stringLiteral(`output.${OUTPUT_EXTENSIONS[m.kind] ?? "bin"}`)});`,
+        "console.log(bytes);",
+      ].join("\n"),
       cancelExample: [
         "const controller = new AbortController();",
         "setTimeout(() => controller.abort(), 60_000);",
@@ -101,6 +113,7 @@ export function emitPackageFiles(
     };
   });
   const { contact, changelog } = api;
+  const hasRole = (role: ModelRole) => api.operations.some((o) => o.modelRole === role);
   const hasChangelog = changelog !== undefined;
   const data = {
     packageName: api.packageName,
@@ -118,13 +131,17 @@ export function emitPackageFiles(
     groups,
     models,
     firstModel: models[0],
+    // The budget example needs a model whose cost can be estimated.
+    pricedModel: models.find((_, index) => api.modelEndpoints[index]!.pricing !== undefined),
     pacedByContract,
     hasBin,
     binName,
     hasJobs: hasJobs && models.length > 0,
-    hasCancel: api.operations.some((o) => o.modelRole === "cancel"),
-    hasRetry: api.operations.some((o) => o.modelRole === "retry"),
-    hasStream: api.operations.some((o) => o.modelRole === "stream") && api.operations.some((o) => o.modelRole === "run"),
+    hasCancel: hasRole("cancel"),
+    hasRetry: hasRole("retry"),
+    hasStream: hasRole("stream") && hasRole("run"),
+    hasHealth: hasRole("health"),
+    hasPurge: hasRole("purge-queue"),
     // What the README says of runsync depends on whether it exists and whether its wait can be asked for.
     hasRunsync,
     hasSyncWait,

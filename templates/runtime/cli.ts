@@ -51,12 +51,15 @@ export function usage(name: string): string {
   ${name} cancel <model> <job-id> [--json]
   ${name} retry <model> <job-id> [--wait] [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} stream <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
+  ${name} health <model> [--json]
+  ${name} purge-queue <model> --yes [--json]
   ${name} estimate <model> (--input FILE.json | --set KEY=VALUE ...) [--json]
   ${name} --help | --version
 
 VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
 A wait ends after --timeout seconds (1800 unless given); the job keeps running, and the command prints how to wait again.
 With --cancel-on-abort, a wait that ends before the job (Ctrl-C or --timeout) cancels the job too, so it stops billing.
+purge-queue removes every job of the model's endpoint that is still queued (yours included); it asks for --yes.
 Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.`;
 }
 
@@ -159,7 +162,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       out(deps.version ?? "unknown");
       return EXIT.ok;
     }
-    if (!["run", "status", "wait", "estimate", "cancel", "retry", "stream"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    if (!["run", "status", "wait", "estimate", "cancel", "retry", "stream", "health", "purge-queue"].includes(command)) throw new UsageError(`unknown command "${command}"`);
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
@@ -175,6 +178,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         timeout: { type: "string" },
         interval: { type: "string" },
         json: { type: "boolean", default: false },
+        yes: { type: "boolean", default: false },
       },
     });
     if (values.help) {
@@ -278,12 +282,43 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         err(`${id} ${next.value}`);
         return deps.catalog.terminalStatuses[next.value] === "failure" ? EXIT.jobFailed : EXIT.ok;
       }
+      case "health": {
+        if (jobId !== undefined) throw new UsageError(`${command}: unexpected argument ${jobId}`);
+        const client = deps.createClient();
+        if (client.getModelHealth === undefined) throw new UsageError("health: this API has no health operation");
+        const { data } = await client.getModelHealth(model, { signal: deps.signal });
+        out(values.json ? JSON.stringify(data, null, 2) : describeCounts(data));
+        return EXIT.ok;
+      }
+      case "purge-queue": {
+        if (jobId !== undefined) throw new UsageError(`${command}: unexpected argument ${jobId}`);
+        // Queued jobs are work someone asked for: removing them all takes an explicit yes.
+        if (!values.yes) throw new UsageError(`purge-queue: removes every queued job of ${model}'s endpoint; add --yes to do it`);
+        const client = deps.createClient();
+        if (client.purgeModelQueue === undefined) throw new UsageError("purge-queue: this API has no purge-queue operation");
+        const { data } = await client.purgeModelQueue(model, { signal: deps.signal });
+        const removed = (data as { removed?: unknown } | undefined)?.removed;
+        out(values.json ? JSON.stringify(data, null, 2) : typeof removed === "number" ? `${model}: removed ${removed} queued job${removed === 1 ? "" : "s"}` : JSON.stringify(data));
+        return EXIT.ok;
+      }
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
     return report(error, err, deps, model);
   }
+}
+
+/** An answer of counts by group (`{ jobs: { inQueue: 2 }, workers: {...} }`), one line per group. */
+function describeCounts(data: unknown): string {
+  if (typeof data !== "object" || data === null) return JSON.stringify(data);
+  return Object.entries(data)
+    .map(([group, counts]) =>
+      typeof counts === "object" && counts !== null
+        ? `${group}: ${Object.entries(counts).map(([name, count]) => `${name} ${JSON.stringify(count)}`).join(", ")}`
+        : `${group}: ${JSON.stringify(counts)}`,
+    )
+    .join("\n");
 }
 
 /** The `<job-id>` of a command that acts on a job, refused when missing or followed by more. */

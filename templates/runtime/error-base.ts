@@ -25,7 +25,8 @@ export type ApiErrorKind =
   | "response_too_large"
   | "job_failed"
   | "job_expired"
-  | "cost_limit";
+  | "cost_limit"
+  | "download_failed";
 
 /** The most of a body an error keeps (a raw body is read no further). */
 export const MAX_RAW_BODY_BYTES = 64 * 1024;

@@ -36,6 +36,10 @@ export interface JobClient {
   streamModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<{ status: string; stream?: Array<{ output: unknown; metrics?: unknown }> }>>;
   /** Absent when the contract has no `retry` operation. */
   retryModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  /** Absent when the contract has no `health` operation. */
+  getModelHealth?(model: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
+  /** Absent when the contract has no `purge-queue` operation. */
+  purgeModelQueue?(model: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
 }
 
 /** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */

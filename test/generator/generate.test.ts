@@ -283,6 +283,16 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(withoutWait).not.toContain("asking the service to answer 5 s before");
   });
 
+  it("refuses a role on an operation whose path parameters do not fit it, at the operation", async () => {
+    const contract = fs.readFileSync(path.join(repoRoot, "openapi/openapi.yaml"), "utf8");
+    // The health role on the cancel operation: it takes a job id besides the model id.
+    const moved = contract.replace(/ *x-model-endpoint-role: health\n/, "").replace("x-model-endpoint-role: cancel\n", "x-model-endpoint-role: health\n");
+    expect(moved).not.toBe(contract);
+    const error = await generateFiles({ spec: writeContract("health-on-cancel.yaml", moved) }).catch((e) => e);
+    expect(error.pointer).toBe("/paths/~1v2~1{model_endpoint_id}~1cancel~1{job_id}/post");
+    expect(error.message).toContain('x-model-endpoint-role "health" needs exactly one path parameter (the model id) and no required request body');
+  });
+
   it("refuses a second operation with the same x-model-endpoint-role, naming both", async () => {
     const roles = `${MINIMAL.replace("operationId: getThing", "operationId: getThing\n      x-model-endpoint-role: status")}  /others/{id}:
     get:

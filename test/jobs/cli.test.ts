@@ -221,6 +221,27 @@ describe("the gpu-cloud-client command", () => {
     expect(await cli(["stream", "wan-2-6-i2v", failingId, "--interval", "0.01"])).toMatchObject({ code: EXIT.jobFailed, stderr: `${failingId} FAILED\n` });
   });
 
+  it("shows the endpoint's health and purges its queue only when told --yes", async () => {
+    const model = "black-forest-labs-flux-1-dev";
+    const args = ["--set", "prompt=long", "--set", "width=512", "--set", "height=512"];
+    for (let i = 0; i < 2; i++) expect((await cli(["run", model, ...args])).code).toBe(EXIT.ok);
+    const health = await cli(["health", model]);
+    expect(health.stderr).toBe("");
+    expect(health.code).toBe(EXIT.ok);
+    expect(health.stdout).toMatch(/^jobs: completed 0, failed 0, inProgress 0, inQueue 2, retried 0\nworkers: idle 1, /);
+    expect(JSON.parse((await cli(["health", model, "--json"])).stdout).jobs.inQueue).toBe(2);
+
+    const before = fake.log.length;
+    const unconfirmed = await cli(["purge-queue", model]);
+    expect(unconfirmed.code).toBe(EXIT.usage);
+    expect(unconfirmed.stderr).toContain(`purge-queue: removes every queued job of ${model}'s endpoint; add --yes to do it`);
+    expect(fake.log.length).toBe(before);
+
+    expect(await cli(["purge-queue", model, "--yes"])).toMatchObject({ code: EXIT.ok, stdout: `${model}: removed 2 queued jobs\n` });
+    expect(JSON.parse((await cli(["health", model, "--json"])).stdout).jobs.inQueue).toBe(0);
+    expect((await cli(["health", model, "job-1"])).stderr).toContain("health: unexpected argument job-1");
+  });
+
   it("names what is missing for cancel, retry and stream, and what the service no longer keeps", async () => {
     for (const command of ["cancel", "retry", "stream"]) {
       const { code, stderr } = await cli([command, "wan-2-6-i2v"]);

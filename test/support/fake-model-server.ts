@@ -49,6 +49,8 @@ export interface FakeOptions {
   retentionMs?: { run: number; runsync: number };
   /** Limits per operation (the path's segment after the model: run, status, cancel...), counted per model. */
   endpointLimits?: Record<string, { requests: number; windowSeconds: number; concurrent?: number }>;
+  /** Where a finished job's output files are, default https://files.fake.test; given, the URLs are presigned (`?X-Amz-Signature=…`) like the service's. */
+  fileBaseUrl?: string;
 }
 
 interface FakeJob {
@@ -122,6 +124,7 @@ export class FakeModelServer {
       onSyncHold: options.onSyncHold,
       retentionMs: options.retentionMs ?? { run: 30 * 60_000, runsync: 60_000 },
       endpointLimits: options.endpointLimits,
+      fileBaseUrl: options.fileBaseUrl ?? "https://files.fake.test",
     };
     this.#windows = this.#options.quotas.map((q) => ({ ...q, used: 0, startedAt: undefined }));
     this.#server = http.createServer((req, res) => {
@@ -231,7 +234,7 @@ export class FakeModelServer {
     const base = { id: job.id, status: outcome, delayTime: 100 * queuedPolls, executionTime: 1000 * runningPolls, workerId: "fake-worker" };
     if (outcome !== "COMPLETED") return { ...base, error: `job ended ${outcome}` };
     const kind = models[job.model]?.kind ?? "image";
-    return { ...base, output: { [`${kind}_url`]: `https://files.fake.test/${job.id}.${kind === "video" ? "mp4" : kind === "audio" ? "mp3" : "png"}`, cost: this.#options.cost?.(job.input, job.model) ?? fakeCost(job.model, job.input) } };
+    return { ...base, output: { [`${kind}_url`]: `${this.#options.fileBaseUrl}/${job.id}.${kind === "video" ? "mp4" : kind === "audio" ? "mp3" : "png"}${this.#options.fileBaseUrl === "https://files.fake.test" ? "" : "?X-Amz-Signature=fake-signature-of-" + job.id}`, cost: this.#options.cost?.(job.input, job.model) ?? fakeCost(job.model, job.input) } };
   }
 
   /** The job, unless there is none or its results are past their retention (then it is forgotten). */

@@ -37,7 +37,9 @@ function diffOperation(cx: DiffContext, schemas: SchemaDiff, a: OperationModel, 
   if (a.server !== b.server) cx.add("minor", b.pointer, `${name} now uses the server \`${b.server}\` instead of \`${a.server}\``);
   if (!a.deprecated && b.deprecated) cx.add("minor", `${b.pointer}/deprecated`, `${name} is deprecated`);
   if (a.deprecated && !b.deprecated) cx.add("patch", `${b.pointer}/deprecated`, `${name} is no longer deprecated`);
-  if (a.modelRole !== b.modelRole) cx.add("major", `${b.pointer}/x-model-endpoint-role`, `${name} changed its model endpoint role from ${a.modelRole ?? "none"} to ${b.modelRole ?? "none"}`);
+  // A new role only adds per-model methods; losing or changing one takes a method away.
+  if (a.modelRole === undefined && b.modelRole !== undefined) cx.add("minor", `${b.pointer}/x-model-endpoint-role`, `${name} now has the model endpoint role ${b.modelRole}`);
+  else if (a.modelRole !== b.modelRole) cx.add("major", `${b.pointer}/x-model-endpoint-role`, `${name} changed its model endpoint role from ${a.modelRole ?? "none"} to ${b.modelRole ?? "none"}`);
 
   const rawA = cx.base.at<Json>(a.pointer) ?? {};
   const rawB = cx.head.at<Json>(b.pointer) ?? {};

@@ -32,6 +32,7 @@ const PAIRS: Array<[file: string, bump: "major" | "minor" | "patch", pointer: st
   ["minor-new-optional-property", "minor", "#/components/schemas/NewPet/properties/colour", /new optional property `colour` \(input\)/],
   ["minor-new-optional-parameter", "minor", "#/paths/~1pets/get/parameters/1", /new optional query parameter `tag`/],
   ["minor-new-enum-value-in-response", "minor", "#/components/schemas/Pet/properties/status/enum", /new enum value "pending" \(output\)/],
+  ["minor-new-model-role", "minor", "#/paths/~1pets/get/x-model-endpoint-role", /`listPets` now has the model endpoint role health/],
   ["minor-new-response-field", "minor", "#/components/schemas/Pet/properties/createdAt", /new optional property `createdAt` \(output\)/],
   ["patch-documentation", "patch", "#/paths/~1pets/get/summary", /summary of `listPets` changed/],
 ];
