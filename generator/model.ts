@@ -416,6 +416,13 @@ export function runsyncServerWait(api: Pick<ApiModel, "operations">): ParameterM
   return api.operations.find((o) => o.modelRole === "runsync")?.parameters.find((p) => p.serverWait !== undefined)?.serverWait;
 }
 
+/** The operation whose body types a job's `jobOptions` (the body's members besides `input`): run's, else runsync's; undefined without models. */
+export function jobOptionsOperation(api: Pick<ApiModel, "operations" | "modelEndpoints">): OperationModel | undefined {
+  if (api.modelEndpoints.length === 0) return undefined;
+  const submitting = api.operations.find((o) => o.modelRole === "run") ?? api.operations.find((o) => o.modelRole === "runsync");
+  return submitting?.requestBody ? submitting : undefined;
+}
+
 /**
  * The model methods (`runModel`, `runModelSync`, `getModelJob`) are made from the one operation of
  * each role: a second would be left out silently, so it is refused. A server wait is filled only

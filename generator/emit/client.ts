@@ -9,7 +9,7 @@ import { Scope, StructureKind, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import { runtimeExports, schemaAliases } from "./types.ts";
-import { runsyncServerWait, type ApiModel, type ModelRole, type OperationModel } from "../model.ts";
+import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole, type OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 import type { SecurityModel, SecurityRequirement } from "../security.ts";
 import { mediaTypeKind } from "../media-types.ts";
@@ -119,6 +119,19 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
 
   // Groups of statements apart, as in a file written by hand.
   statements.push(BLANK_LINE, ...api.operations.flatMap(operationTypes).map((alias): TypeAliasDeclarationStructure => ({ kind: StructureKind.TypeAlias, ...alias })), BLANK_LINE);
+  const submitting = hasModels ? jobOptionsOperation(api) : undefined;
+  if (submitting) {
+    statements.push(
+      {
+        kind: StructureKind.TypeAlias,
+        name: "ModelJobOptions",
+        isExported: true,
+        docs: ["What a job's submission takes besides its `input` (the run body's other members), as `jobOptions`."],
+        type: jobOptionsType(submitting),
+      },
+      BLANK_LINE,
+    );
+  }
 
   const operationLines = api.operations.map((operation) => `  ${operation.methodName}: ${operationSpecLiteral(operation, security, validators?.operations.get(operation.operationId))},\n`);
   statements.push(`const OPERATIONS = {\n${operationLines.join("")}} as const satisfies Record<string, OperationSpec>;`);
@@ -371,6 +384,11 @@ function objectText(members: readonly string[]): string {
   return members.length === 0 ? "{}" : `{ ${members.join(", ")} }`;
 }
 
+/** The members of a submitting operation's body besides `input`. */
+function jobOptionsType(operation: OperationModel): string {
+  return `Omit<NonNullable<${typeNames(operation).params}["body"]>, "input">`;
+}
+
 /** The job operations a batch sends (runMany), through its rate gate. */
 const PACED_ROLES: ReadonlySet<ModelRole> = new Set(["run", "runsync", "status", "cancel", "retry"]);
 
@@ -389,7 +407,7 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
     }
     // A query parameter bounding the server's wait is filled from the call's timeout (ClientCore.serverWaitMs).
     const wait = operation.parameters.find((p) => p.serverWait !== undefined);
-    const query = wait ? `query: { ${propertyKeyForValue(wait.name)}: this.serverWaitMs(options, ${wait.serverWait!.minimum}, ${wait.serverWait!.maximum}) }, ` : "";
+    const query = wait ? `query: { ${propertyKeyForValue(wait.name)}: this.serverWaitMs(requestOptions, ${wait.serverWait!.minimum}, ${wait.serverWait!.maximum}) }, ` : "";
     methods.push({
       name: methodName,
       isAsync: true,
@@ -398,18 +416,19 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
       parameters: [
         { name: "model", type: "M" },
         { name: "input", type: "ModelInput<M>" },
-        { name: "options", type: wait ? "ServerWaitOptions" : "RequestOptions", hasQuestionToken: true },
+        { name: "options", type: `${wait ? "ServerWaitOptions" : "RequestOptions"} & { jobOptions?: ${jobOptionsType(operation)} | undefined }`, hasQuestionToken: true },
       ],
       returnType: "Promise<ApiResult<ModelJob<M>>>",
       statements: [
         ...(validates ? [`this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, input), "body.input");`] : []),
-        `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model }, ${query}body: { input } } as unknown as ${operation.typeName}Params;`,
-        `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
+        "const { jobOptions, ...requestOptions } = options ?? {};",
+        `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model }, ${query}body: { ...jobOptions, input } } as unknown as ${operation.typeName}Params;`,
+        `return this.request(OPERATIONS.${operation.methodName}, params, requestOptions);`,
       ],
     });
   };
-  submit("runsync", "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached.");
-  submit("run", "runModel", "Queues a job on `model` (`run`) and returns it at once with its id.");
+  submit("runsync", "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members.");
+  submit("run", "runModel", "Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members.");
 
   // The operations on one job take the model id, then the job id.
   const onJob = (role: "status" | "cancel" | "retry" | "stream", methodName: string, doc: string) => {

@@ -4,7 +4,7 @@
  * `output` has `video_url`). Standalone functions, so an app that imports one bundles only it.
  */
 import type { Project, SourceFile } from "ts-morph";
-import { ENDPOINT_ROLES, runsyncServerWait, type ApiModel } from "../model.ts";
+import { ENDPOINT_ROLES, jobOptionsOperation, runsyncServerWait, type ApiModel } from "../model.ts";
 import { propertyKeyForValue, stringLiteral } from "../escape.ts";
 
 export function emitJobs(project: Project, api: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
@@ -13,9 +13,11 @@ export function emitJobs(project: Project, api: ApiModel, fileName: string, clas
   const syncWait = runsyncServerWait(api);
   const limits = requestLimitsEntry(api) + resultRetentionEntry(api);
   const hasStream = api.operations.some((o) => o.modelRole === "stream");
+  // The run body's other members, typed from the contract, go with each submission.
+  const jobOptions = jobOptionsOperation(api) ? " & { jobOptions?: ModelJobOptions | undefined }" : "";
   file.addStatements(`import * as jobs from "./runtime/jobs.js";
 import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, ${hasStream ? "StreamChunk, StreamOptions, " : ""}WaitOptions } from "./runtime/jobs.js";
-import type { ${className} } from "./client.js";
+import type { ${className}${jobOptions ? ", ModelJobOptions" : ""} } from "./client.js";
 import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES${hasDefaults ? ", validateModelInput, withModelDefaults" : ""} } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
@@ -41,7 +43,7 @@ export function waitForJob<M extends ModelId>(client: ${className}, model: M, jo
 }
 
 /** Submits one job (\`run\`, or \`runsync\` with \`sync: true\`) exactly once and waits for it. */
-export function runAndWait<M extends ModelId>(client: ${className}, model: M, input: ModelInput<M>, options?: RunOptions): Promise<JobResult<M>> {
+export function runAndWait<M extends ModelId>(client: ${className}, model: M, input: ModelInput<M>, options?: RunOptions${jobOptions}): Promise<JobResult<M>> {
   return jobs.runAndWait(client, MODEL_CATALOG, model, input, options) as Promise<JobResult<M>>;
 }
 
@@ -55,7 +57,7 @@ export function runMany<M extends ModelId>(
   client: ${className},
   model: M,
   inputs: ReadonlyArray<ModelInput<M>>,
-  options?: BatchOptions,
+  options?: BatchOptions${jobOptions},
 ): Promise<BatchResult<ModelOutput<M>>> {
   return jobs.runMany(client, MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
 }${

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
-import { runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
+import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
 import { describeRequestLimits } from "../request-limits.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
@@ -140,6 +140,7 @@ export function emitPackageFiles(
     hasCancel: hasRole("cancel"),
     hasRetry: hasRole("retry"),
     hasStream: hasRole("stream") && hasRole("run"),
+    hasJobOptions: jobOptionsOperation(api) !== undefined,
     hasHealth: hasRole("health"),
     hasPurge: hasRole("purge-queue"),
     // What the README says of runsync depends on whether it exists and whether its wait can be asked for.

@@ -45,7 +45,7 @@ export interface CliDependencies {
 
 export function usage(name: string): string {
   return `usage:
-  ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--wait] [--sync] [--cancel-on-abort] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
+  ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--job-option KEY=VALUE ...] [--wait] [--sync] [--cancel-on-abort] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} status <model> <job-id> [--json]
   ${name} wait <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} cancel <model> <job-id> [--json]
@@ -57,6 +57,7 @@ export function usage(name: string): string {
   ${name} --help | --version
 
 VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
+--set fills the model's input; --job-option the request's other members (webhook=URL, policy.ttl=60000).
 A wait ends after --timeout seconds (1800 unless given); the job keeps running, and the command prints how to wait again.
 With --cancel-on-abort, a wait that ends before the job (Ctrl-C or --timeout) cancels the job too, so it stops billing.
 purge-queue removes every job of the model's endpoint that is still queued (yours included); it asks for --yes.
@@ -66,10 +67,10 @@ Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 
 class UsageError extends Error {}
 
 /** Sets `path` (dotted) in `target` to `value`. */
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+function setPath(target: Record<string, unknown>, path: string, value: unknown, flag: string): void {
   const keys = path.split(".");
   if (keys.some((key) => key === "" || key === "__proto__" || key === "constructor" || key === "prototype")) {
-    throw new UsageError(`--set ${path}: not a usable field name`);
+    throw new UsageError(`${flag} ${path}: not a usable field name`);
   }
   let node = target;
   for (const key of keys.slice(0, -1)) {
@@ -95,9 +96,14 @@ async function readInput(values: { input?: string; set?: string[] }): Promise<Re
     }
     if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UsageError(`--input ${values.input}: must hold a JSON object (the model's input)`);
   }
-  for (const assignment of values.set ?? []) {
+  return assign(input, values.set, "--set");
+}
+
+/** `target` with each `KEY=VALUE` of `flag` set in it: VALUE as JSON when it parses, as text otherwise. */
+function assign(target: Record<string, unknown>, assignments: readonly string[] | undefined, flag: string): Record<string, unknown> {
+  for (const assignment of assignments ?? []) {
     const at = assignment.indexOf("=");
-    if (at <= 0) throw new UsageError(`--set ${assignment}: expected KEY=VALUE`);
+    if (at <= 0) throw new UsageError(`${flag} ${assignment}: expected KEY=VALUE`);
     const raw = assignment.slice(at + 1);
     let value: unknown = raw;
     try {
@@ -105,9 +111,9 @@ async function readInput(values: { input?: string; set?: string[] }): Promise<Re
     } catch {
       // Plain text, as typed.
     }
-    setPath(input, assignment.slice(0, at), value);
+    setPath(target, assignment.slice(0, at), value, flag);
   }
-  return input;
+  return target;
 }
 
 function seconds(value: string | undefined, flag: string): number | undefined {
@@ -171,6 +177,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         help: { type: "boolean", short: "h", default: false },
         input: { type: "string" },
         set: { type: "string", multiple: true },
+        "job-option": { type: "string", multiple: true },
         wait: { type: "boolean", default: false },
         sync: { type: "boolean", default: false },
         "cancel-on-abort": { type: "boolean", default: false },
@@ -185,6 +192,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       out(usage(deps.name));
       return EXIT.ok;
     }
+    if (values["job-option"] !== undefined && command !== "run") throw new UsageError("--job-option: only with run (it goes with the job's submission)");
     if (values["cancel-on-abort"] && (command !== "run" || (!values.wait && !values.sync))) {
       throw new UsageError("--cancel-on-abort: only with --wait or --sync of run (without them the command does not wait)");
     }
@@ -224,14 +232,15 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
           else out(estimate === undefined ? `${model}: no pricing in the contract, cost cannot be estimated` : `${model}: ${formatUsd(estimate)}`);
           return EXIT.ok;
         }
+        const jobOptions = values["job-option"] === undefined ? undefined : assign({}, values["job-option"], "--job-option");
         const client = deps.createClient();
         if (!values.wait && !values.sync) {
           if (maxCost !== undefined) estimateOrRefuse(deps.catalog, model, input, maxCost);
-          const { data } = await client.runModel(model, input as never, { signal: deps.signal });
+          const { data } = await client.runModel(model, input as never, { signal: deps.signal, jobOptions });
           out(values.json ? JSON.stringify(data, null, 2) : `${data.id} ${data.status}\nfollow it with: ${deps.name} wait ${model} ${data.id}`);
           return EXIT.ok;
         }
-        const result = await runAndWait(client, deps.catalog, model, input, { ...waitOptions, sync: values.sync, maxCostUsd: maxCost, cancelOnAbort: values["cancel-on-abort"] }).finally(progress.done);
+        const result = await runAndWait(client, deps.catalog, model, input, { ...waitOptions, sync: values.sync, maxCostUsd: maxCost, cancelOnAbort: values["cancel-on-abort"], jobOptions }).finally(progress.done);
         printResult(result);
         return EXIT.ok;
       }

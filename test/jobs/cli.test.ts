@@ -221,6 +221,19 @@ describe("the gpu-cloud-client command", () => {
     expect(await cli(["stream", "wan-2-6-i2v", failingId, "--interval", "0.01"])).toMatchObject({ code: EXIT.jobFailed, stderr: `${failingId} FAILED\n` });
   });
 
+  it("sends --job-option members with the job, and refuses them where nothing is submitted", async () => {
+    const before = fake.submittedBodies.length;
+    const result = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--job-option", "webhook=https://hooks.example.org/x", "--job-option", "policy.ttl=60000", "--wait", "--interval", "0.01"]);
+    expect(result.code).toBe(EXIT.ok);
+    expect(fake.submittedBodies.slice(before)).toEqual([{ webhook: "https://hooks.example.org/x", policy: { ttl: 60000 }, input: expect.objectContaining({ prompt: "a fox in the snow" }) }]);
+    const low = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--job-option", "policy.ttl=5"]);
+    expect(low.code).toBe(EXIT.usage);
+    expect(low.stderr).toContain("body.policy.ttl: must be >= 10000");
+    expect(await cli(["status", "wan-2-6-i2v", "job-1", "--job-option", "webhook=x"])).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining("--job-option: only with run") });
+    expect(await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS, "--job-option", "noequals"])).toMatchObject({ code: EXIT.usage, stderr: expect.stringContaining("--job-option noequals: expected KEY=VALUE") });
+    expect(fake.submittedBodies.length).toBe(before + 1);
+  });
+
   it("shows the endpoint's health and purges its queue only when told --yes", async () => {
     const model = "black-forest-labs-flux-1-dev";
     const args = ["--set", "prompt=long", "--set", "width=512", "--set", "height=512"];

@@ -4,7 +4,7 @@
  * endpoints. Time is simulated: the fake reads the test's clock.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiError, GpuCloudClient, JobFailedError, waitForJob } from "../../generated/gpu-cloud-client/src/index.ts";
+import { ApiError, GpuCloudClient, InvalidRequestError, JobFailedError, runAndWait, runMany, waitForJob } from "../../generated/gpu-cloud-client/src/index.ts";
 import { FakeModelServer, type FakeOptions } from "../support/fake-model-server.ts";
 
 const VIDEO = "wan-2-6-i2v";
@@ -87,6 +87,33 @@ describe("job operations beyond the description", () => {
     const { data: health } = await client.getEndpointHealth({ path: { model_endpoint_id: VIDEO } });
     expect(health.jobs).toMatchObject({ inQueue: 0, inProgress: 1 });
     expect((await client.getJobStatus(path(running.id))).data.status).toBe("IN_PROGRESS");
+  });
+
+  it("getModelHealth and purgeModelQueue: the same operations, per model", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 5, runningPolls: 1, outcome: "COMPLETED" }) });
+    for (let n = 0; n < 2; n++) await client.runModel(VIDEO, { ...input, prompt: `waits ${n}` });
+    expect((await client.getModelHealth(VIDEO)).data.jobs).toMatchObject({ inQueue: 2 });
+    expect((await client.purgeModelQueue(VIDEO)).data).toEqual({ removed: 2, status: "completed" });
+    expect(fake.log.map((e) => `${e.method} ${e.path}`).slice(-2)).toEqual([`GET /v2/${VIDEO}/health`, `POST /v2/${VIDEO}/purge-queue`]);
+  });
+
+  it("jobOptions: the run body's other members go with every submission, checked before anything is sent", async () => {
+    await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 0, outcome: "COMPLETED" }) });
+    const jobOptions = { webhook: "https://hooks.example.org/done", policy: { executionTimeout: 60_000, ttl: 3_600_000 } };
+    await client.runModel(VIDEO, input, { jobOptions });
+    await client.runModelSync(VIDEO, input, { jobOptions });
+    await runAndWait(client, VIDEO, input, { jobOptions, sleep, now: () => clock });
+    await runMany(client, VIDEO, [input, input], { jobOptions, sleep, now: () => clock });
+    expect(fake.submittedBodies).toEqual(Array.from({ length: 5 }, () => ({ ...jobOptions, input })));
+
+    const sent = fake.log.length;
+    const tooShort = await runAndWait(client, VIDEO, input, { jobOptions: { policy: { ttl: 5 } }, sleep, now: () => clock }).catch((e: unknown) => e);
+    expect(tooShort).toBeInstanceOf(InvalidRequestError);
+    expect((tooShort as InvalidRequestError).message).toMatch(/^run: 1 invalid field, nothing was sent:\n {2}body\.policy\.ttl: must be >= 10000$/);
+    // input is the call's own: jobOptions cannot replace it.
+    await client.runModel(VIDEO, input, { jobOptions: { input: { prompt: "other" } } as never });
+    expect(fake.submittedBodies.at(-1)).toEqual({ input });
+    expect(fake.log.length).toBe(sent + 1);
   });
 
   it.each([

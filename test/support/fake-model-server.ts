@@ -96,6 +96,8 @@ export class FakeModelServer {
   readonly jobs = new Map<string, FakeJob>();
   /** Submissions (run and runsync) per JSON of their input. */
   readonly submissions = new Map<string, number>();
+  /** The body of every run and runsync request, as sent. */
+  readonly submittedBodies: Array<Record<string, unknown>> = [];
   readonly log: Array<{ method: string; path: string; query: string; status: number }> = [];
   tooManyRequests = 0;
   /** The most requests of each operation seen in flight at once (with `endpointLimits`). */
@@ -268,7 +270,9 @@ export class FakeModelServer {
     const submitMatch = /^\/v2\/([a-z0-9-]+)\/(run|runsync)$/.exec(path);
     if (req.method === "POST" && submitMatch) {
       const [, model, mode] = submitMatch as unknown as [string, string, "run" | "runsync"];
-      const input = (JSON.parse(body || "{}").input ?? {}) as Record<string, unknown>;
+      const sent = JSON.parse(body || "{}") as Record<string, unknown>;
+      this.submittedBodies.push(sent);
+      const input = (sent.input ?? {}) as Record<string, unknown>;
       const key = JSON.stringify([model, input]);
       this.submissions.set(key, (this.submissions.get(key) ?? 0) + 1);
       const plan = this.#options.plan?.(input, model) ?? { queuedPolls: 1, runningPolls: 1, outcome: "COMPLETED" as const };

@@ -71,6 +71,9 @@ export type GetEndpointHealthParams = { path: paths["/v2/{model_endpoint_id}/hea
 /** Successful response body of {@link getEndpointHealth}. */
 export type GetEndpointHealthResponse = paths["/v2/{model_endpoint_id}/health"]["get"]["responses"]["200"]["content"]["application/json"];
 
+/** What a job's submission takes besides its `input` (the run body's other members), as `jobOptions`. */
+export type ModelJobOptions = Omit<NonNullable<RunParams["body"]>, "input">;
+
 const OPERATIONS = {
   listPods: { operationId: "listPods", method: "GET", path: "/v2/pods", server: "baseUrl", responseKind: "json", validateRequest: validateListPodsParams },
   listTemplates: { operationId: "listTemplates", method: "GET", path: "/v2/templates", server: "baseUrl", responseKind: "json" },
@@ -320,18 +323,20 @@ export class GpuCloudClient extends ClientCore {
     return this.request(OPERATIONS.getEndpointHealth, params, options);
   }
 
-  /** Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. */
-  async runModelSync<M extends ModelId>(model: M, input: ModelInput<M>, options?: ServerWaitOptions): Promise<ApiResult<ModelJob<M>>> {
+  /** Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members. */
+  async runModelSync<M extends ModelId>(model: M, input: ModelInput<M>, options?: ServerWaitOptions & { jobOptions?: Omit<NonNullable<RunSyncParams["body"]>, "input"> | undefined }): Promise<ApiResult<ModelJob<M>>> {
     this.assertValid(OPERATIONS.runSync.operationId, () => validateModelInput(model, input), "body.input");
-    const params = { path: { model_endpoint_id: model }, query: { wait: this.serverWaitMs(options, 1000, 300000) }, body: { input } } as unknown as RunSyncParams;
-    return this.request(OPERATIONS.runSync, params, options);
+    const { jobOptions, ...requestOptions } = options ?? {};
+    const params = { path: { model_endpoint_id: model }, query: { wait: this.serverWaitMs(requestOptions, 1000, 300000) }, body: { ...jobOptions, input } } as unknown as RunSyncParams;
+    return this.request(OPERATIONS.runSync, params, requestOptions);
   }
 
-  /** Queues a job on `model` (`run`) and returns it at once with its id. */
-  async runModel<M extends ModelId>(model: M, input: ModelInput<M>, options?: RequestOptions): Promise<ApiResult<ModelJob<M>>> {
+  /** Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members. */
+  async runModel<M extends ModelId>(model: M, input: ModelInput<M>, options?: RequestOptions & { jobOptions?: Omit<NonNullable<RunParams["body"]>, "input"> | undefined }): Promise<ApiResult<ModelJob<M>>> {
     this.assertValid(OPERATIONS.run.operationId, () => validateModelInput(model, input), "body.input");
-    const params = { path: { model_endpoint_id: model }, body: { input } } as unknown as RunParams;
-    return this.request(OPERATIONS.run, params, options);
+    const { jobOptions, ...requestOptions } = options ?? {};
+    const params = { path: { model_endpoint_id: model }, body: { ...jobOptions, input } } as unknown as RunParams;
+    return this.request(OPERATIONS.run, params, requestOptions);
   }
 
   /** The job's current state (`status`), with the model's typed output once it has finished. */

@@ -33,6 +33,8 @@ export interface RunOptions extends WaitOptions {
    * The result's `attempts` (or the final `JobFailedError`'s) counts the runs.
    */
   retryFailed?: number | undefined;
+  /** The submission body's members besides `input` (for this service: `webhook`, `policy`, `s3Config`), checked like the rest of the request. */
+  jobOptions?: object | undefined;
 }
 
 /**
@@ -181,7 +183,7 @@ function unanswered(error: unknown, expired: boolean, timeoutMs: number): unknow
  * request may last what is left, and with less than the margin left the job goes to `run` too.
  */
 function submission(client: JobClient, catalog: ModelCatalog, options: RunOptions, remaining: number): { operation: JobOperation; call: JobClient["runModel"]; options: SyncRequestOptions } {
-  const base = { signal: options.signal, maxRetries: 0, checkResponse: submittedJobProblem(catalog) };
+  const base = { signal: options.signal, maxRetries: 0, checkResponse: submittedJobProblem(catalog), jobOptions: options.jobOptions };
   if (!options.sync) return { operation: "run", call: client.runModel, options: base };
   if (client.runModelSync === undefined) throw new InvalidRequestError("sync: this API has no runsync operation; leave sync out to use run", { field: "sync" });
   const limits = catalog.syncWaitMs;

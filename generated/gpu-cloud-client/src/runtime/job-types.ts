@@ -23,11 +23,13 @@ export interface JobLike {
 }
 
 /** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
-export type SyncRequestOptions = RequestOptions & { waitMs?: number | undefined };
+/** A submission's request options, and the body's members besides `input` (`jobOptions`). */
+export type SubmitRequestOptions = RequestOptions & { jobOptions?: object | undefined };
+export type SyncRequestOptions = SubmitRequestOptions & { waitMs?: number | undefined };
 
 /** The calls jobs need; the generated client has them. */
 export interface JobClient {
-  runModel(model: string, input: never, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  runModel(model: string, input: never, options?: SubmitRequestOptions): Promise<ApiResult<JobLike>>;
   /** Absent when the contract has no `runsync` operation. */
   runModelSync?(model: string, input: never, options?: SyncRequestOptions): Promise<ApiResult<JobLike>>;
   getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
