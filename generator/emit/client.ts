@@ -398,6 +398,10 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
   const byRole = (role: ModelRole) => api.operations.find((o) => o.modelRole === role);
   const pathParameters = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path");
 
+  // Every per-model method: generic in the model id, which comes first.
+  const add = (name: string, doc: string, rest: Array<{ name: string; type: string; hasQuestionToken?: boolean }>, returnType: string, statements: string[]) =>
+    methods.push({ name, isAsync: true, typeParameters: [{ name: "M", constraint: "ModelId" }], docs: [doc], parameters: [{ name: "model", type: "M" }, ...rest], returnType, statements });
+
   const submit = (role: "run" | "runsync", methodName: string, doc: string) => {
     const operation = byRole(role);
     if (!operation) return;
@@ -408,24 +412,21 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
     // A query parameter bounding the server's wait is filled from the call's timeout (ClientCore.serverWaitMs).
     const wait = operation.parameters.find((p) => p.serverWait !== undefined);
     const query = wait ? `query: { ${propertyKeyForValue(wait.name)}: this.serverWaitMs(requestOptions, ${wait.serverWait!.minimum}, ${wait.serverWait!.maximum}) }, ` : "";
-    methods.push({
-      name: methodName,
-      isAsync: true,
-      typeParameters: [{ name: "M", constraint: "ModelId" }],
-      docs: [doc],
-      parameters: [
-        { name: "model", type: "M" },
+    add(
+      methodName,
+      doc,
+      [
         { name: "input", type: "ModelInput<M>" },
         { name: "options", type: `${wait ? "ServerWaitOptions" : "RequestOptions"} & { jobOptions?: ${jobOptionsType(operation)} | undefined }`, hasQuestionToken: true },
       ],
-      returnType: "Promise<ApiResult<ModelJob<M>>>",
-      statements: [
+      "Promise<ApiResult<ModelJob<M>>>",
+      [
         ...(validates ? [`this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, input), "body.input");`] : []),
         "const { jobOptions, ...requestOptions } = options ?? {};",
         `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model }, ${query}body: { ...jobOptions, input } } as unknown as ${operation.typeName}Params;`,
         `return this.request(OPERATIONS.${operation.methodName}, params, requestOptions);`,
       ],
-    });
+    );
   };
   submit("runsync", "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members.");
   submit("run", "runModel", "Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members.");
@@ -438,23 +439,20 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
     if (parameters.length !== 2) {
       throw new ContractError(operation.pointer, `an operation with x-model-endpoint-role "${role}" needs exactly two path parameters (the model id, then the job id)`);
     }
-    methods.push({
-      name: methodName,
-      isAsync: true,
-      typeParameters: [{ name: "M", constraint: "ModelId" }],
-      docs: [doc],
-      parameters: [
-        { name: "model", type: "M" },
+    add(
+      methodName,
+      doc,
+      [
         { name: "jobId", type: "string" },
         { name: "options", type: "RequestOptions", hasQuestionToken: true },
       ],
       // The status is the job with the model's typed output; the others answer as their operation says.
-      returnType: `Promise<ApiResult<${role === "status" ? "ModelJob<M>" : typeNames(operation).response}>>`,
-      statements: [
+      `Promise<ApiResult<${role === "status" ? "ModelJob<M>" : typeNames(operation).response}>>`,
+      [
         `const params = { path: { ${propertyKeyForValue(parameters[0]!.name)}: model, ${propertyKeyForValue(parameters[1]!.name)}: jobId } } as unknown as ${operation.typeName}Params;`,
         `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
       ],
-    });
+    );
   };
   onJob("status", "getModelJob", "The job's current state (`status`), with the model's typed output once it has finished.");
   onJob("cancel", "cancelModelJob", "Cancels the job (`cancel`): queued or running, it ends `CANCELLED`; the answer is the job's state.");
@@ -469,21 +467,10 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
     if (!modelParameter || others.length > 0 || operation.requestBody?.required) {
       throw new ContractError(operation.pointer, `an operation with x-model-endpoint-role "${role}" needs exactly one path parameter (the model id) and no required request body`);
     }
-    methods.push({
-      name: methodName,
-      isAsync: true,
-      typeParameters: [{ name: "M", constraint: "ModelId" }],
-      docs: [doc],
-      parameters: [
-        { name: "model", type: "M" },
-        { name: "options", type: "RequestOptions", hasQuestionToken: true },
-      ],
-      returnType: `Promise<ApiResult<${typeNames(operation).response}>>`,
-      statements: [
-        `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model } } as unknown as ${operation.typeName}Params;`,
-        `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
-      ],
-    });
+    add(methodName, doc, [{ name: "options", type: "RequestOptions", hasQuestionToken: true }], `Promise<ApiResult<${typeNames(operation).response}>>`, [
+      `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model } } as unknown as ${operation.typeName}Params;`,
+      `return this.request(OPERATIONS.${operation.methodName}, params, options);`,
+    ]);
   };
   onEndpoint("health", "getModelHealth", "The model endpoint's jobs and workers, counted by state (`health`).");
   onEndpoint("purge-queue", "purgeModelQueue", "Removes every job of the model's endpoint that is still queued (`purge-queue`); running jobs go on.");
