@@ -49,7 +49,7 @@ if (wants("overhead")) {
     out.push("", "### Per-call overhead (bench/client-overhead.ts)", "", overhead.markdown);
     for (const goal of overhead.goal) {
       goals.push([
-        `Per call, ${goal.operation}: generated client with request validation ≤ 5 % over openapi-fetch alone`,
+        `Per call, ${goal.operation}: generated client with request validation at most 1.00× openapi-fetch alone`,
         `${percent(goal.ratio - 1)} at p50, ${goal.extraUs.toFixed(0)} µs/call (rounds p10–p90 ${percent(goal.p10 - 1)} … ${percent(goal.p90 - 1)}; by mean ${percent(goal.meanRatio - 1)})`,
         goal.met ? "met" : "**missed**",
       ]);

@@ -22,7 +22,7 @@ import {
   retryDelayForResponse,
 } from "./retry.js";
 import { MAX_TIMER_MS, follow, linkSignals, sleep } from "./signals.js";
-import type { CallOptions, ReusableBody, TransportConfig } from "./transport.js";
+import type { CallOptions, PreparedRequest, ReusableBody, TransportConfig } from "./transport.js";
 import { sanitizeUrl } from "./urls.js";
 
 /** Per attempt, unless the config or the call sets another. */
@@ -48,21 +48,32 @@ export interface BufferedErrorBody {
 }
 
 const bufferedErrorBodies = new WeakMap<Response, BufferedErrorBody>();
+const readBodies = new WeakMap<Response, Uint8Array[]>();
+
+/** The 2xx body the transport read for a prepared call, in chunks (the Response's own stream is spent). */
+export function readChunks(response: Response): Uint8Array[] | undefined {
+  return readBodies.get(response);
+}
 
 /** The raw body of a non-2xx response the transport returned, as it arrived (cut at 64 KiB). */
 export function bufferedErrorBody(response: Response): BufferedErrorBody | undefined {
   return bufferedErrorBodies.get(response);
 }
 
+/** What every attempt of a call sends to: a Request, or the URL and init the client prepared. */
+export interface CallInput {
+  url: string;
+  method: string;
+  redirect: RequestRedirect;
+  headers: HeadersInit;
+}
+
 /** How the attempts of a call get their Request. */
 type Source =
-  /** A copy of the caller's Request per attempt, with our headers and the body read up front. */
-  | { kind: "copy"; headers: Headers; body: ArrayBuffer | undefined }
-  /**
-   * The Request the client built: sent as it is the first time (aborted by `first`); with
-   * `viaInit`, the signal (and on a retry the body) go to the platform's fetch as `init`.
-   */
-  | { kind: "prepared"; first: AbortController; viaInit: boolean; body: ReusableBody | undefined };
+  /** A copy of a Request a caller built: its headers with the key, and its body read once. */
+  | { kind: "copy"; request: Request; headers: Headers; body: ArrayBuffer | undefined }
+  /** The URL and init the client prepared, sent as they are; `body` is theirs, sent again by a retry. */
+  | { kind: "prepared"; request: PreparedRequest; body: ReusableBody | undefined };
 
 /** One attempt's guards: its controller, the timeout timer and the links from the caller's signals. */
 interface Guard {
@@ -87,7 +98,7 @@ export class CallAttempts {
   constructor(
     private readonly config: TransportConfig,
     call: CallOptions,
-    private readonly input: Request,
+    private readonly input: CallInput,
     private readonly callerSignals: readonly AbortSignal[],
     private readonly source: Source,
   ) {
@@ -167,7 +178,13 @@ export class CallAttempts {
    */
   private async handOn(response: Response, guard: Guard): Promise<Response> {
     try {
-      if (response.ok) return replayed(response, await this.readWhole(response, guard.controller.signal));
+      if (response.ok) {
+        const chunks = await this.readWhole(response, guard.controller.signal);
+        // The client reads the chunks as they are; a Request's caller gets a Response to read.
+        if (this.source.kind === "copy") return replayed(response, chunks);
+        readBodies.set(response, chunks);
+        return response;
+      }
       const text = await readBodyText(response);
       const callerAbort = this.callerSignals.find((signal) => signal.aborted);
       if (callerAbort !== undefined) throw new AbortedError({ method: this.method, url: this.url, reason: callerAbort.reason });
@@ -241,7 +258,7 @@ export class CallAttempts {
    */
   private async send(attempt: number): Promise<{ response: Response; guard: Guard }> {
     const { timeoutMs, callerSignals, source, input } = this;
-    const controller = source.kind === "prepared" && attempt === 1 ? source.first : new AbortController();
+    const controller = new AbortController();
     const detach = callerSignals.length === 0 ? undefined : follow(controller, callerSignals);
     const guard: Guard = {
       controller,
@@ -275,7 +292,7 @@ export class CallAttempts {
   /** Follows the redirects `response` starts, as fetch would, each hop under the attempt's controller. */
   private async followRedirects(response: Response, controller: AbortController): Promise<Response> {
     const { input, source } = this;
-    let hop: Hop = { url: input.url, method: this.method, headers: source.kind === "copy" ? source.headers : input.headers, withBody: source.body !== undefined };
+    let hop: Hop = { url: input.url, method: this.method, headers: source.kind === "copy" ? source.headers : new Headers(input.headers), withBody: source.body !== undefined };
     for (let redirects = 1; ; redirects++) {
       const next = nextHop(response, hop);
       if (next === undefined) return response;
@@ -302,18 +319,16 @@ export class CallAttempts {
 
   private fetchOnce(attempt: number, controller: AbortController): Promise<Response> {
     const { config, source, input } = this;
-    const redirect = this.followsRedirects ? "manual" : undefined;
+    const redirect = this.followsRedirects ? "manual" : input.redirect;
     if (source.kind === "copy") {
-      const request = new Request(input, { headers: source.headers, body: source.body, signal: controller.signal, ...(redirect === undefined ? {} : { redirect }) });
+      const request = new Request(source.request, { headers: source.headers, body: source.body, signal: controller.signal, redirect });
       return (config.fetch ?? globalThis.fetch)(request);
     }
-    const init: RequestInit = { signal: controller.signal };
-    if (redirect !== undefined) init.redirect = redirect;
-    // A retry needs the body again: the first attempt read the Request's own.
-    if (attempt > 1 && source.body !== undefined) this.withBody(init, undefined);
-    if (source.viaInit) return globalThis.fetch(input, init);
-    if (attempt === 1 && redirect === undefined) return (config.fetch ?? globalThis.fetch)(input);
-    return (config.fetch ?? globalThis.fetch)(new Request(input, init));
+    const init: RequestInit = { method: input.method, headers: source.request.headers, signal: controller.signal, redirect };
+    if (attempt === 1) init.body = source.request.body;
+    else if (source.body !== undefined) this.withBody(init, undefined);
+    // The platform's fetch builds the one Request itself; a custom fetch is given one.
+    return config.fetch === undefined ? globalThis.fetch(input.url, init) : config.fetch(new Request(input.url, init));
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * Bodies: a request body serialised before openapi-fetch sees it (so that a retry can send the same
- * bytes), and a successful response's body read as its operation says.
+ * Bodies: a request body serialised once, before the first attempt (so that a retry can send the
+ * same bytes), and a successful response's body read as its operation says.
  */
 import type { OperationSpec } from "./client-core.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
@@ -10,11 +10,6 @@ import { parseRateLimit } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
 import type { ReusableBody } from "./transport.js";
 import { sanitizeUrl } from "./urls.js";
-
-/** The body is serialised before openapi-fetch sees it. */
-export function passThrough(body: unknown): unknown {
-  return body;
-}
 
 export function isReusable(body: BodyInit | undefined): body is ReusableBody {
   return (
@@ -117,22 +112,36 @@ function mediaTypeOf(response: Response): string {
   return (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
 }
 
+const UTF8 = new TextDecoder();
+
+/** The chunks as text, as `Response.text()` reads a body (UTF-8, a byte order mark dropped). */
+function utf8(chunks: readonly Uint8Array[]): string {
+  if (chunks.length === 1) return UTF8.decode(chunks[0]);
+  let size = 0;
+  for (const chunk of chunks) size += chunk.byteLength;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return UTF8.decode(bytes);
+}
+
 /**
- * The body, parsed as the operation says, and its text when it was read as text. `auto` (an
+ * The body (its chunks, as the transport read them), parsed as the operation says, and its text when it was read as text. `auto` (an
  * operation that documents no response): JSON when the Content-Type says so, else text; no body is
  * undefined.
  */
-export async function readBody(
+export function readBody(
   response: Response,
+  chunks: readonly Uint8Array[],
   kind: OperationSpec["responseKind"],
   describe: () => { method: string; url: string; operationId: string; secrets: readonly string[] },
-): Promise<{ data: unknown; text: string | undefined }> {
-  if (kind === "none" || response.status === 204) {
-    await response.body?.cancel();
-    return { data: undefined, text: undefined };
-  }
-  if (kind === "blob") return { data: await response.blob(), text: undefined };
-  const text = await response.text();
+): { data: unknown; text: string | undefined } {
+  if (kind === "none" || response.status === 204) return { data: undefined, text: undefined };
+  if (kind === "blob") return { data: new Blob(chunks as readonly BlobPart[] as BlobPart[], { type: response.headers.get("content-type") ?? "" }), text: undefined };
+  const text = utf8(chunks);
   if (kind === "text") return { data: text, text };
   if (text === "") return { data: undefined, text };
   if (kind === "auto" && mediaTypeKind(mediaTypeOf(response)) !== "json") return { data: text, text };

@@ -1,14 +1,14 @@
 /**
- * What every generated client shares: configuration, the openapi-fetch call, response parsing and
+ * What every generated client shares: configuration, the call, response parsing and
  * typed errors. Generated clients extend `ClientCore` with one-line methods, one per operation.
  * Query strings, bodies, cookies and option checks have their own modules (query.ts, body.ts,
  * headers.ts, client-options.ts).
  */
-import createOpenApiFetch from "openapi-fetch";
-import { bufferedErrorBody, DEFAULT_TIMEOUT_MS } from "./attempts.js";
+import { createFinalURL } from "openapi-fetch";
+import { bufferedErrorBody, DEFAULT_TIMEOUT_MS, readChunks } from "./attempts.js";
 import { Authenticator } from "./auth.js";
 import type { AuthSpec, SecurityAlternatives } from "./auth.js";
-import { isReusable, passThrough, readBody, serializeBody } from "./body.js";
+import { isReusable, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, checkMaxResponseBytes, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
@@ -28,7 +28,7 @@ import type { RateLimitState } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
 import { checkTimeout, MAX_TIMER_MS } from "./signals.js";
 import { prepareCall } from "./transport.js";
-import type { Logger, PreparedCall, TransportConfig } from "./transport.js";
+import type { Logger, PreparedCall, PreparedRequest, TransportConfig } from "./transport.js";
 import { sanitizeUrl } from "./urls.js";
 import type { ValidationIssue } from "./validation.js";
 
@@ -153,7 +153,6 @@ export class ClientCore {
   readonly #validateResponses: boolean;
   readonly #loadResponseValidators: (() => Promise<ResponseValidators>) | undefined;
   #responseValidators: Promise<ResponseValidators> | undefined;
-  readonly #api = createOpenApiFetch();
   /** The credentials, checked once (a key that cannot be a header value is refused here), and what each requirement sends. */
   readonly #auth: Authenticator;
 
@@ -227,7 +226,7 @@ export class ClientCore {
     }
     // Checked as the caller gave them; sent as their media type writes them.
     const params = spec.contentParameters === undefined ? given : withContentParameters(given, spec.contentParameters);
-    // Serialised here rather than by openapi-fetch, so that a retry can send the same body again.
+    // Serialised once, before the first attempt, so that a retry can send the same body again.
     const body = params.body === undefined ? undefined : serializeBody(params.body, spec.requestMediaType);
     const call = prepareCall(this.#transport, {
       signal: options.signal,
@@ -248,52 +247,42 @@ export class ClientCore {
     if (auth.tokens !== undefined) {
       for (const token of auth.tokens) headers["Authorization"] = `Bearer ${await this.#auth.token(token)}`;
     }
-    // A key sent as a query parameter joins the caller's (openapi-fetch writes the query string).
+    // A key sent as a query parameter joins the caller's.
     const query = auth.query === undefined ? params.query : { ...params.query, ...auth.query };
-
-    const api = this.#api as unknown as UntypedOpenApiFetch;
-    return this.exchange<T>(api, spec, call, baseUrl, body, headers, params.path, query, auth.manualRedirect, options.checkResponse);
+    // Built before anything is sent, so a bad path parameter is refused first; each parameter as its contract says.
+    const url = createFinalURL(spec.path, {
+      baseUrl,
+      params: { path: params.path, query },
+      pathSerializer: (url: string, path: Record<string, unknown>) => buildPath(url, path, spec.pathStyles),
+      querySerializer: (query: Record<string, unknown>) => queryString(query, spec.queryStyles),
+    } as Parameters<typeof createFinalURL>[1]);
+    // A body of no stated type is JSON, unless it is multipart (fetch writes that type and its boundary).
+    if (body !== undefined && !(body instanceof FormData) && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+      headers["content-type"] = "application/json";
+    }
+    const sent = { method: spec.method, headers, body, redirect: auth.manualRedirect ? ("manual" as const) : undefined };
+    return this.exchange<T>(spec, call, baseUrl, url, sent, options.checkResponse);
   }
 
   /** Sends the call and parses its response, whose body the transport read within the attempt. */
   private async exchange<T>(
-    api: UntypedOpenApiFetch,
     spec: OperationSpec,
     call: PreparedCall,
     baseUrl: string,
-    body: BodyInit | undefined,
-    headers: Record<string, string>,
-    path: object | undefined,
-    query: object | undefined,
-    manualRedirect: boolean,
+    target: string,
+    request: PreparedRequest,
     checkResponse: RequestOptions["checkResponse"],
   ): Promise<ApiResult<T>> {
-    const { response, error } = await api.request(spec.method, spec.path, {
-      baseUrl,
-      params: { path, query },
-      body,
-      bodySerializer: passThrough,
-      // openapi-fetch builds the URL before calling fetch: a bad path parameter is refused before anything is sent.
-      pathSerializer: (url: string, path: Record<string, unknown>) => buildPath(url, path, spec.pathStyles),
-      // Each parameter as its contract says (openapi-fetch's own default writes objects as deepObject).
-      querySerializer: (query: Record<string, unknown>) => queryString(query, spec.queryStyles),
-      headers,
-      signal: call.signal,
-      fetch: call.fetch,
-      parseAs: "stream",
-      // fetch takes a stream body only with this (the transport reads it once, to send again on a retry).
-      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
-      ...(manualRedirect ? { redirect: "manual" } : {}),
-    });
+    const response = await call.fetch(target, request);
 
     if (!response.ok) {
-      // The transport read the body (at most 64 KiB) before openapi-fetch parsed it: the error keeps it as it came.
+      // The transport read the body (at most 64 KiB) within the attempt: the error keeps it as it came.
       const buffered = bufferedErrorBody(response);
-      const raw = buffered?.text ?? (error === undefined ? "" : typeof error === "string" ? error : JSON.stringify(error));
+      const raw = buffered?.text ?? "";
       const request = { ...this.describe(spec, response, baseUrl), ...(buffered?.url ? { url: buffered.url } : {}) };
       throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
     }
-    const received = await readBody(response, spec.responseKind, () => this.describe(spec, response, baseUrl));
+    const received = readBody(response, readChunks(response) ?? [], spec.responseKind, () => this.describe(spec, response, baseUrl));
     const data = received.data as T;
     // The body as it came, with the key blanked out should the server have echoed it.
     const rawBody = () => redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), this.#auth.secrets, { mayBeCut: true });
@@ -360,11 +349,4 @@ function resultOf<T>(data: T, response: Response): ApiResult<T> {
   });
 }
 
-/** The slice of openapi-fetch used here, without the per-path generics the generated methods already apply. */
-interface UntypedOpenApiFetch {
-  request(
-    method: HttpMethod,
-    path: string,
-    init: Record<string, unknown>,
-  ): Promise<{ response: Response; error?: unknown; data?: unknown }>;
-}
+

@@ -1,5 +1,5 @@
 /**
- * The fetch handed to openapi-fetch: adds authentication (headers.ts), then runs the call's
+ * The client's fetch: adds authentication (headers.ts), then runs the call's
  * attempts (attempts.ts: a per-attempt timeout, cancellation, redirects, the body read within the
  * attempt, and safe retries). Returns every response (non-2xx included), its body read, and throws
  * only the typed errors of ./errors.js.
@@ -80,49 +80,48 @@ export function createTransportFetch(config: TransportConfig, call: CallOptions 
     const headers = new Headers(input.headers);
     for (const [name, value] of Object.entries(authenticationHeaders(config))) headers.set(name, value);
     const body = input.body === null ? undefined : await input.arrayBuffer();
-    return new CallAttempts(config, call, input, callerSignals, { kind: "copy", headers, body }).run();
+    return new CallAttempts(config, call, input, callerSignals, { kind: "copy", request: input, headers, body }).run();
   };
 }
 
 /** A body that can be sent again as it is: not a stream, which is read once. */
 export type ReusableBody = Exclude<BodyInit, ReadableStream>;
 
-/**
- * One call prepared before its Request exists (the generated client's path): for a custom fetch,
- * the signal to build the Request with, and the fetch to hand it to. The first attempt sends that
- * Request as it is, with no copy; a retry sends it again with the reusable body.
- */
-export interface PreparedCall {
-  /**
-   * The signal to build the Request with, when a custom `fetch` is configured (it only sees the
-   * Request). With the platform's fetch it is undefined: the signal goes to `fetch(request, { signal })`
-   * instead, which spares a Request that follows a signal (the costliest part of building one).
-   */
-  signal: AbortSignal | undefined;
-  fetch: (input: Request) => Promise<Response>;
+/** What the generated client sends: its URL and init, from which the transport builds each attempt. */
+export interface PreparedRequest {
+  method: string;
+  /** With the credentials' headers set last, over any caller header: the transport adds none. */
+  headers: Record<string, string>;
+  body?: BodyInit | undefined;
+  redirect?: RequestRedirect | undefined;
 }
 
 /**
- * Prepares one call. The caller builds the Request with its credentials' headers (computed once
- * per client) set last, over any caller header: this path sends it without adding them.
+ * One call prepared before anything is built: the transport hands the URL and init to the
+ * platform's fetch as they are (which builds the one Request), or builds a Request for a custom
+ * fetch; a retry sends them again with the reusable body.
  */
+export interface PreparedCall {
+  fetch(url: string, request: PreparedRequest): Promise<Response>;
+}
+
+/** Prepares one call. */
 export function prepareCall(config: TransportConfig, call: CallOptions & { body?: ReusableBody } = {}): PreparedCall {
   checkTimeout("timeoutMs", call.timeoutMs);
   checkMaxResponseBytes(call.maxResponseBytes);
-  const first = new AbortController();
-  const viaInit = config.fetch === undefined;
-  let used = false;
   return {
-    signal: viaInit ? undefined : first.signal,
-    fetch(input: Request): Promise<Response> {
-      // Once: a second call of this fetch (a middleware resending) takes the copying path.
-      if (used || (input.body !== null && call.body === undefined)) return createTransportFetch(config, call)(input);
-      used = true;
-      if (call.signal?.aborted) {
-        return Promise.reject(new AbortedError({ method: input.method, url: sanitizeUrl(input.url, secretsOf(config)), reason: call.signal.reason }));
+    async fetch(url: string, request: PreparedRequest): Promise<Response> {
+      const method = request.method.toUpperCase();
+      if (call.signal?.aborted) throw new AbortedError({ method, url: sanitizeUrl(url, secretsOf(config)), reason: call.signal.reason });
+      let body = call.body;
+      if (request.body !== undefined && body === undefined) {
+        // A stream is read once: its bytes, read before the first attempt, go with every attempt.
+        body = await new Response(request.body).arrayBuffer();
+        request = { ...request, body };
       }
       const callerSignals = call.signal === undefined ? NO_SIGNALS : [call.signal];
-      return new CallAttempts(config, call, input, callerSignals, { kind: "prepared", first, viaInit, body: call.body }).run();
+      const input = { url, method, redirect: request.redirect ?? "follow", headers: request.headers };
+      return new CallAttempts(config, call, input, callerSignals, { kind: "prepared", request, body }).run();
     },
   };
 }
