@@ -3,8 +3,8 @@
  * and hand-written zod 4 schemas for the same shapes. Run: `npx tsx bench/validators.bench.ts`.
  *
  * zod runs as it does by default (its object checks compiled with `new Function`), and, on the valid
- * cases, also `jitless`, the way it must run under the strict CSP these validators are built for;
- * the goal is judged against the default.
+ * cases, also jitless (`z.config({ jitless: true })` when its schemas are built), the way it must
+ * run under the strict CSP these validators are built for; the goal is judged against the default.
  *
  * Cases: (a) a response listing 100 pods (copies of the contract's example pods), (b) a valid
  * video input, (c) an invalid video input with four errors, every library in all-errors mode.
@@ -104,51 +104,57 @@ const standaloneFirst = await ajvStandalone(false);
 const standaloneAll = await ajvStandalone(true);
 
 // zod 4, written by hand for the same shapes. Open enums (`anyOf: [enum, string]`) as unions.
-const openEnum = <T extends readonly [string, ...string[]]>(values: T) => z.union([z.enum(values), z.string()]);
-const sshEndpoint = z.object({ host: z.string(), port: z.int().min(1).max(65535), username: z.string(), command: z.string() });
-const zodPod = z.object({
-  id: z.string(),
-  name: z.string(),
-  image: z.string(),
-  args: z.string(),
-  disk: z.int(),
-  ports: z.array(z.string().regex(/^[0-9]{1,5}\/[a-z]+$/u)),
-  env: z.record(z.string(), z.string()),
-  registry: z.string().nullable(),
-  status: openEnum(["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"]),
-  actions: z.array(openEnum(["start", "stop", "restart", "terminate"])),
-  mounts: z.object({ persistent: z.object({ size: z.int(), path: z.string() }) }),
-  gpu: z.object({ id: z.string(), count: z.int().min(0) }),
-  cloud: openEnum(["SECURE", "COMMUNITY"]),
-  dataCenterId: z.string(),
-  ssh: z.object({ proxy: sshEndpoint, direct: sshEndpoint }),
-  template: z.string(),
-  cost: z.number(),
-  locked: z.boolean(),
-  globalNetworking: z.object({ enabled: z.boolean() }),
-  runtime: z.object({
-    uptime: z.int(),
-    ports: z.array(z.object({ private: z.int(), public: z.int(), type: z.string(), ip: z.string() })),
-  }),
-  createdAt: z.iso.datetime({ offset: true }),
-  startedAt: z.iso.datetime({ offset: true }),
-  cluster: z.union([z.object({ id: z.string(), rank: z.int().nullable() }), z.null()]),
-});
-const zodPodList = z.object({ pods: z.array(zodPod) });
-const zodVideoInput = z.strictObject({
-  prompt: z.string(),
-  image: z.url(),
-  audio: z.url().optional(),
-  negative_prompt: z.string().optional(),
-  size: z.enum(["1280*720", "1920*1080"]).optional(),
-  duration: z.union([z.literal(5), z.literal(10), z.literal(15)]).optional(),
-  shot_type: z.enum(["single", "multi"]).optional(),
-  seed: z.int().optional(),
-  enable_prompt_expansion: z.boolean().optional(),
-  enable_safety_checker: z.boolean().optional(),
-});
-
-const zodVideoInputWithoutUris = zodVideoInput.extend({ image: z.string(), audio: z.string().optional() });
+// Built twice: zod decides at construction whether an object check is compiled with `new Function`,
+// so the jitless copies are made under `z.config({ jitless: true })`, its documented switch.
+function zodSchemas() {
+  const openEnum = <T extends readonly [string, ...string[]]>(values: T) => z.union([z.enum(values), z.string()]);
+  const sshEndpoint = z.object({ host: z.string(), port: z.int().min(1).max(65535), username: z.string(), command: z.string() });
+  const pod = z.object({
+    id: z.string(),
+    name: z.string(),
+    image: z.string(),
+    args: z.string(),
+    disk: z.int(),
+    ports: z.array(z.string().regex(/^[0-9]{1,5}\/[a-z]+$/u)),
+    env: z.record(z.string(), z.string()),
+    registry: z.string().nullable(),
+    status: openEnum(["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"]),
+    actions: z.array(openEnum(["start", "stop", "restart", "terminate"])),
+    mounts: z.object({ persistent: z.object({ size: z.int(), path: z.string() }) }),
+    gpu: z.object({ id: z.string(), count: z.int().min(0) }),
+    cloud: openEnum(["SECURE", "COMMUNITY"]),
+    dataCenterId: z.string(),
+    ssh: z.object({ proxy: sshEndpoint, direct: sshEndpoint }),
+    template: z.string(),
+    cost: z.number(),
+    locked: z.boolean(),
+    globalNetworking: z.object({ enabled: z.boolean() }),
+    runtime: z.object({
+      uptime: z.int(),
+      ports: z.array(z.object({ private: z.int(), public: z.int(), type: z.string(), ip: z.string() })),
+    }),
+    createdAt: z.iso.datetime({ offset: true }),
+    startedAt: z.iso.datetime({ offset: true }),
+    cluster: z.union([z.object({ id: z.string(), rank: z.int().nullable() }), z.null()]),
+  });
+  const videoInput = z.strictObject({
+    prompt: z.string(),
+    image: z.url(),
+    audio: z.url().optional(),
+    negative_prompt: z.string().optional(),
+    size: z.enum(["1280*720", "1920*1080"]).optional(),
+    duration: z.union([z.literal(5), z.literal(10), z.literal(15)]).optional(),
+    shot_type: z.enum(["single", "multi"]).optional(),
+    seed: z.int().optional(),
+    enable_prompt_expansion: z.boolean().optional(),
+    enable_safety_checker: z.boolean().optional(),
+  });
+  return { podList: z.object({ pods: z.array(pod) }), videoInput, videoInputWithoutUris: videoInput.extend({ image: z.string(), audio: z.string().optional() }) };
+}
+const zodDefault = zodSchemas();
+z.config({ jitless: true });
+const zodJitless = zodSchemas();
+z.config({ jitless: false });
 
 /* ------------------------------------------------------------ the data */
 
@@ -233,12 +239,11 @@ const ZOD_JITLESS = "zod 4 jitless (no new Function, as under a strict CSP)";
  * it must run under the strict CSP these validators are built for. The goal is judged on the first.
  */
 function zodContender(schema: z.ZodType, jitless = false): Contender {
-  const options = jitless ? { jitless: true } : undefined;
   return {
     library: jitless ? ZOD_JITLESS : "zod 4 (safeParse)",
-    check: (value) => schema.safeParse(value, options).success,
+    check: (value) => schema.safeParse(value).success,
     verdict: (value) => {
-      const result = schema.safeParse(value, options);
+      const result = schema.safeParse(value);
       return { valid: result.success, errors: result.success ? 0 : result.error.issues.length };
     },
   };
@@ -274,8 +279,8 @@ const cases: Case[] = [
       ...generatedContenders("PodList", true),
       ajvContender("ajv (compiled at run time)", ajvValidator(ajvFirst, "PodList")),
       ajvContender("ajv standalone", standaloneFirst["PodList"]),
-      zodContender(zodPodList),
-      zodContender(zodPodList, true),
+      zodContender(zodDefault.podList),
+      zodContender(zodJitless.podList, true),
     ],
   },
   {
@@ -286,8 +291,8 @@ const cases: Case[] = [
       ...generatedContenders("ImageToVideoInput", true),
       ajvContender("ajv (compiled at run time)", ajvValidator(ajvFirst, "ImageToVideoInput")),
       ajvContender("ajv standalone", standaloneFirst["ImageToVideoInput"]),
-      zodContender(zodVideoInput),
-      zodContender(zodVideoInput, true),
+      zodContender(zodDefault.videoInput),
+      zodContender(zodJitless.videoInput, true),
     ],
   },
   {
@@ -296,7 +301,7 @@ const cases: Case[] = [
     expectValid: true,
     contenders: [
       ...generatedContenders("ImageToVideoInput", true, generatedWithoutUris),
-      zodContender(zodVideoInputWithoutUris),
+      zodContender(zodDefault.videoInputWithoutUris),
       {
         library: URL_CHECKS_ALONE,
         check: (value: any) => validUri(value.image) && validUri(value.audio),
@@ -320,7 +325,7 @@ const cases: Case[] = [
       ...generatedContenders("ImageToVideoInput", false),
       ajvContender("ajv allErrors (compiled at run time)", ajvValidator(ajvAll, "ImageToVideoInput")),
       ajvContender("ajv allErrors standalone", standaloneAll["ImageToVideoInput"]),
-      zodContender(zodVideoInput),
+      zodContender(zodDefault.videoInput),
     ],
   },
 ];

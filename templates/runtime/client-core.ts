@@ -348,5 +348,3 @@ function resultOf<T>(data: T, response: Response): ApiResult<T> {
     get: () => (rateLimit === null ? (rateLimit = parseRateLimit(headers)) : rateLimit),
   });
 }
-
-
