@@ -1,6 +1,6 @@
 /**
- * Benchmark of the generated validators against ajv (compiled at run time), ajv standalone code
- * and hand-written zod 4 schemas for the same shapes. Run: `npx tsx bench/validators.bench.ts`.
+ * Benchmark of the generated validators against ajv (compiled at run time), ajv standalone code,
+ * TypeBox's TypeCompiler and hand-written zod 4 schemas for the same shapes. Run: `npx tsx bench/validators.bench.ts`.
  *
  * zod runs as it does by default (its object checks compiled with `new Function`), and, on the valid
  * cases, also jitless (`z.config({ jitless: true })` when its schemas are built), the way it must
@@ -23,6 +23,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import addFormats from "ajv-formats";
 import * as esbuild from "esbuild";
+import { FormatRegistry, Type, type TSchema } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { z } from "zod";
 import { emitValidators } from "../generator/emit/validators.ts";
 import { loadContract } from "../generator/load.ts";
@@ -156,6 +158,69 @@ z.config({ jitless: true });
 const zodJitless = zodSchemas();
 z.config({ jitless: false });
 
+// TypeBox 0.34, compiled (TypeCompiler, which generates code with `new Function`, like ajv), for the
+// same shapes. It checks a format only once registered: `date-time` by Date.parse and `uri` by
+// URL.canParse, both looser than RFC 3339 and RFC 3986 (Date.parse takes "2026-11-24 12:00").
+FormatRegistry.Set("date-time", (value) => /^\d{4}-\d\d-\d\dT/.test(value) && !Number.isNaN(Date.parse(value)));
+FormatRegistry.Set("uri", (value) => URL.canParse(value));
+function typeboxSchemas() {
+  const openEnum = (values: string[]) => Type.Union([...values.map((v) => Type.Literal(v)), Type.String()]);
+  const int = (options = {}) => Type.Integer(options);
+  const sshEndpoint = Type.Object({ host: Type.String(), port: int({ minimum: 1, maximum: 65535 }), username: Type.String(), command: Type.String() });
+  const pod = Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    image: Type.String(),
+    args: Type.String(),
+    disk: int(),
+    ports: Type.Array(Type.String({ pattern: "^[0-9]{1,5}/[a-z]+$" })),
+    env: Type.Record(Type.String(), Type.String()),
+    registry: Type.Union([Type.String(), Type.Null()]),
+    status: openEnum(["PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"]),
+    actions: Type.Array(openEnum(["start", "stop", "restart", "terminate"])),
+    mounts: Type.Object({ persistent: Type.Object({ size: int(), path: Type.String() }) }),
+    gpu: Type.Object({ id: Type.String(), count: int({ minimum: 0 }) }),
+    cloud: openEnum(["SECURE", "COMMUNITY"]),
+    dataCenterId: Type.String(),
+    ssh: Type.Object({ proxy: sshEndpoint, direct: sshEndpoint }),
+    template: Type.String(),
+    cost: Type.Number(),
+    locked: Type.Boolean(),
+    globalNetworking: Type.Object({ enabled: Type.Boolean() }),
+    runtime: Type.Object({ uptime: int(), ports: Type.Array(Type.Object({ private: int(), public: int(), type: Type.String(), ip: Type.String() })) }),
+    createdAt: Type.String({ format: "date-time" }),
+    startedAt: Type.String({ format: "date-time" }),
+    cluster: Type.Union([Type.Object({ id: Type.String(), rank: Type.Union([int(), Type.Null()]) }), Type.Null()]),
+  });
+  const videoInput = Type.Object(
+    {
+      prompt: Type.String(),
+      image: Type.String({ format: "uri" }),
+      audio: Type.Optional(Type.String({ format: "uri" })),
+      negative_prompt: Type.Optional(Type.String()),
+      size: Type.Optional(Type.Union([Type.Literal("1280*720"), Type.Literal("1920*1080")])),
+      duration: Type.Optional(Type.Union([Type.Literal(5), Type.Literal(10), Type.Literal(15)])),
+      shot_type: Type.Optional(Type.Union([Type.Literal("single"), Type.Literal("multi")])),
+      seed: Type.Optional(int()),
+      enable_prompt_expansion: Type.Optional(Type.Boolean()),
+      enable_safety_checker: Type.Optional(Type.Boolean()),
+    },
+    { additionalProperties: false },
+  );
+  return { podList: Type.Object({ pods: Type.Array(pod) }), videoInput };
+}
+const typebox = typeboxSchemas();
+
+/** With `allErrors`, each call lists every error (`Errors`), as the other contenders do on (c); else `Check`. */
+function typeboxContender(schema: TSchema, allErrors = false): Contender {
+  const compiled = TypeCompiler.Compile(schema);
+  return {
+    library: allErrors ? "TypeBox 0.34 (TypeCompiler, Errors)" : "TypeBox 0.34 (TypeCompiler)",
+    check: allErrors ? (value) => [...compiled.Errors(value)].length : (value) => compiled.Check(value),
+    verdict: (value) => ({ valid: compiled.Check(value), errors: compiled.Check(value) ? 0 : [...compiled.Errors(value)].length }),
+  };
+}
+
 /* ------------------------------------------------------------ the data */
 
 const examplePods = contract.at<{ value: { pods: unknown[] } }>("/components/examples/PodListWithClusterPods")?.value.pods ?? [];
@@ -279,6 +344,7 @@ const cases: Case[] = [
       ...generatedContenders("PodList", true),
       ajvContender("ajv (compiled at run time)", ajvValidator(ajvFirst, "PodList")),
       ajvContender("ajv standalone", standaloneFirst["PodList"]),
+      typeboxContender(typebox.podList),
       zodContender(zodDefault.podList),
       zodContender(zodJitless.podList, true),
     ],
@@ -291,6 +357,7 @@ const cases: Case[] = [
       ...generatedContenders("ImageToVideoInput", true),
       ajvContender("ajv (compiled at run time)", ajvValidator(ajvFirst, "ImageToVideoInput")),
       ajvContender("ajv standalone", standaloneFirst["ImageToVideoInput"]),
+      typeboxContender(typebox.videoInput),
       zodContender(zodDefault.videoInput),
       zodContender(zodJitless.videoInput, true),
     ],
@@ -325,6 +392,7 @@ const cases: Case[] = [
       ...generatedContenders("ImageToVideoInput", false),
       ajvContender("ajv allErrors (compiled at run time)", ajvValidator(ajvAll, "ImageToVideoInput")),
       ajvContender("ajv allErrors standalone", standaloneAll["ImageToVideoInput"]),
+      typeboxContender(typebox.videoInput, true),
       zodContender(zodDefault.videoInput),
     ],
   },
@@ -353,8 +421,10 @@ for (const { title, value, expectValid, contenders, note } of cases) {
   console.log(title);
   console.table(rows.map((row) => ({ library: row.library, "ops/s": format(row["ops/s"]), errors: row.errors })));
   const vsAjv = Number.isFinite(ajvOps) ? `generated ÷ ajv: ${(generatedOps / ajvOps).toFixed(2)}×   generated ÷ ajv standalone: ${(generatedOps / standaloneOps).toFixed(2)}×   ` : "";
+  const typeboxOps = ops((library) => library.startsWith("TypeBox"));
+  const vsTypebox = Number.isFinite(typeboxOps) ? `generated ÷ TypeBox: ${(generatedOps / typeboxOps).toFixed(2)}×   ` : "";
   const vsJitless = Number.isFinite(jitlessOps) ? `generated ÷ zod jitless: ${(generatedOps / jitlessOps).toFixed(1)}×   ` : "";
-  console.log(`  ${vsAjv}generated ÷ zod: ${(generatedOps / zodOps).toFixed(1)}×   ${vsJitless}(generated = ${rows[0]?.library})\n`);
+  console.log(`  ${vsAjv}${vsTypebox}generated ÷ zod: ${(generatedOps / zodOps).toFixed(1)}×   ${vsJitless}(generated = ${rows[0]?.library})\n`);
   if (value === validVideo && contenders.some((contender) => contender.library.startsWith("ajv"))) zodVideoOps = zodOps;
   if (note) console.log(note((library) => ops((name) => name === library)));
 }
