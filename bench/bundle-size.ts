@@ -50,6 +50,13 @@ client.GET("/v2/pods", { params: { query: { includeClusterPods: true } } }).then
 new GpuCloudClient({ apiKey: "key" }).listPods().then((r) => console.log(r.data.pods.length));`,
   },
   {
+    id: "management-function",
+    label: "management, standalone function (`listPods(new GpuCloudClientCore())`)",
+    code: `import { GpuCloudClientCore } from ${INDEX};
+import { listPods } from ${JSON.stringify(path.join(GENERATED_SRC, "operations.ts"))};
+listPods(new GpuCloudClientCore({ apiKey: "key" })).then((r) => console.log(r.data.pods.length));`,
+  },
+  {
     id: "run-and-wait",
     label: "one model, `runAndWait` (`black-forest-labs-flux-1-dev`)",
     code: `import { GpuCloudClient, runAndWait } from ${INDEX};

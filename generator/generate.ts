@@ -12,6 +12,7 @@ import { emitBin, emitJobs } from "./emit/jobs.ts";
 import { ContractError } from "./errors.ts";
 import { emitModels } from "./emit/models.ts";
 import { emitOperationValidators } from "./emit/operation-validators.ts";
+import { emitOperationFunctions, emitOperationSpecs } from "./emit/operations.ts";
 import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
 import { runtimeFiles } from "./emit/runtime.ts";
 import { emitSchemaTypes } from "./emit/schema-types.ts";
@@ -144,6 +145,8 @@ async function emitAll(
     { path: "src/validators.ts", contents: tsHeader + validators.source },
     ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: tsHeader + validators.responseSource }]),
     { path: "src/client.ts", contents: tsHeader + client },
+    { path: "src/operation-specs.ts", contents: tsHeader + emitOperationSpecs(api, validators.names) },
+    { path: "src/operations.ts", contents: tsHeader + emitOperationFunctions(api, className) },
   ];
   for (const source of [...printed, ...sources]) {
     const path = source.getFilePath().replace(/^\//, "");

@@ -2,13 +2,14 @@
 // `npm run size [-- --package generated/gpu-cloud-client] [--budget scripts/size-budget.json] [--json] [--update-budget]`
 //
 // Bundles the generated client the way a browser app would (esbuild, bundle + minify + tree
-// shaking + code splitting, platform "browser", dependencies included) for two apps, prints the
+// shaking + code splitting, platform "browser", dependencies included) for three apps, prints the
 // minified and gzipped size of what each loads at startup (code loaded on demand, such as the
 // response validators, apart), and exits 1 when one is above its budget in scripts/size-budget.json:
 //
 //   models      only the per-model calls: `new Client().runModelSync(...)`, plus `runAndWait`
 //               when the package has job helpers (src/jobs.ts exporting it)
 //   everything  `import * as all from "<package>"; console.log(all)`: every export kept
+//   operation   the first operation's standalone function (`<package>/operations`) on the client's core
 //
 // --update-budget rewrites the budgets to the measured sizes plus 15 %.
 import fs from "node:fs";
@@ -43,7 +44,17 @@ client.runModelSync("some-model", { prompt: "a lighthouse" }).then((r) => consol
   const everything = `import * as all from ${JSON.stringify(name)};
 console.log(all);
 `;
-  return { name, entries: { models, everything }, usesRunAndWait: hasRunAndWait };
+  // The package's first operation through its standalone function, on the client's core.
+  const operationsFile = path.join(packageDir, "src", "operations.ts");
+  const first = fs.existsSync(operationsFile) ? /export function (\w+)\(/.exec(fs.readFileSync(operationsFile, "utf8"))?.[1] : undefined;
+  const operation =
+    first === undefined
+      ? undefined
+      : `import { ${client}Core } from ${JSON.stringify(name)};
+import { ${first} } from ${JSON.stringify(`${name}/operations`)};
+${first}(new ${client}Core({ apiKey: "key" }), {}).then((r) => console.log(r.data));
+`;
+  return { name, entries: { models, everything, ...(operation === undefined ? {} : { operation }) }, usesRunAndWait: hasRunAndWait, firstOperation: first };
 }
 
 /** The exported class whose name ends in "Client" in src/client.ts. */
@@ -86,7 +97,9 @@ export async function bundle(contents, { packageDir, name, resolveDir = packageD
             {
               name: "package-sources",
               setup(build) {
-                build.onResolve({ filter: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`) }, () => ({ path: path.join(packageDir, "src", "index.ts") }));
+                const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+                build.onResolve({ filter: new RegExp(`^${escaped}$`) }, () => ({ path: path.join(packageDir, "src", "index.ts") }));
+                build.onResolve({ filter: new RegExp(`^${escaped}/operations$`) }, () => ({ path: path.join(packageDir, "src", "operations.ts") }));
               },
             },
           ],
@@ -123,13 +136,13 @@ export async function bundle(contents, { packageDir, name, resolveDir = packageD
 }
 
 export async function measure(packageDir = DEFAULT_PACKAGE) {
-  const { name, entries: apps, usesRunAndWait } = entries(packageDir);
+  const { name, entries: apps, usesRunAndWait, firstOperation } = entries(packageDir);
   const sizes = {};
   for (const [entry, contents] of Object.entries(apps)) {
     const { minified, gzipped } = await bundle(contents, { packageDir, name });
     sizes[entry] = { minified, gzipped };
   }
-  return { name, sizes, usesRunAndWait };
+  return { name, sizes, usesRunAndWait, firstOperation };
 }
 
 /** Lines like "models: minified 41.2 kB > budget 40.0 kB", one per size above its budget. */
@@ -171,7 +184,7 @@ async function main(argv) {
   }
   const packageDir = values.package ? path.resolve(values.package) : DEFAULT_PACKAGE;
   const budgetFile = values.budget ? path.resolve(values.budget) : DEFAULT_BUDGET;
-  const { name, sizes, usesRunAndWait } = await measure(packageDir);
+  const { name, sizes, usesRunAndWait, firstOperation } = await measure(packageDir);
 
   if (values["update-budget"]) {
     const budget = {
@@ -193,7 +206,8 @@ async function main(argv) {
     process.stdout.write(`${name}, bundled for the browser with esbuild (minified; gzip level 9):\n`);
     for (const [entry, size] of Object.entries(sizes)) {
       const limits = budget.entries?.[entry] ?? {};
-      const label = entry === "models" ? `models (runModelSync${usesRunAndWait ? " + runAndWait" : ""})` : "everything (import *)";
+      const label =
+        entry === "models" ? `models (runModelSync${usesRunAndWait ? " + runAndWait" : ""})` : entry === "operation" ? `one operation (${firstOperation}, /operations)` : "everything (import *)";
       process.stdout.write(
         `  ${label.padEnd(36)} ${kb(size.minified).padStart(9)} min (budget ${limits.minified ? kb(limits.minified) : "none"})   ${kb(size.gzipped).padStart(9)} gzip (budget ${limits.gzipped ? kb(limits.gzipped) : "none"})\n`,
       );

@@ -23,6 +23,11 @@ const GLOBALS_USED = ["Promise", "Record", "Readonly", "Partial", "Array", "Obje
  * The client's class name, from the package name (`gpu-cloud-client` → `GpuCloudClient`); one that
  * would clash with a runtime export or a global the generated code uses gets a `Client` suffix.
  */
+/** The class of the client's configuration without its methods (`GpuCloudClient` → `GpuCloudClientCore`). */
+export function coreClassName(className: string): string {
+  return `${className}Core`;
+}
+
 export function clientClassName(api: ApiModel): string {
   const name = identifier(api.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
   return GLOBALS_USED.includes(name) || runtimeExports().includes(name) ? `${name}Client` : name;
@@ -45,14 +50,14 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
   const hasModels = api.modelEndpoints.length > 0 && api.operations.some((o) => o.modelRole);
   const hasOperations = api.operations.length > 0;
 
-  const imports = [
+  const imports: Array<Omit<ImportDeclarationStructure, "kind">> = [
     { moduleSpecifier: "./runtime/client-core.js", namedImports: ["ClientCore"] },
     {
       moduleSpecifier: "./runtime/client-core.js",
       isTypeOnly: true,
       namedImports: hasOperations
-        ? ["ApiResult", "CoreOptions", "OperationSpec", "RequestOptions", ...(hasModels && runsyncServerWait(api) !== undefined ? ["ServerWaitOptions"] : [])]
-        : ["CoreOptions", "OperationSpec"],
+        ? ["ApiResult", "CoreOptions", "RequestOptions", ...(hasModels && runsyncServerWait(api) !== undefined ? ["ServerWaitOptions"] : [])]
+        : ["CoreOptions"],
     },
     // A document without operations (webhooks only) has no operation types to take from the schema.
     ...(hasOperations ? [{ moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] }] : []),
@@ -70,14 +75,9 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
     if (validators) imports.push({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
   }
   // Response validators live in their own module, imported only when validateResponses is on.
-  const validatorImports = validators
-    ? api.operations.flatMap((o) => {
-        const request = validators.operations.get(o.operationId)?.request;
-        return request ? [`validate${request}`] : [];
-      })
-    : [];
   const hasResponseValidators = validators !== undefined && api.operations.some((o) => validators.operations.get(o.operationId)?.response);
-  if (validatorImports.length) imports.push({ moduleSpecifier: "./validators.js", namedImports: [...new Set(validatorImports)].sort() });
+  // Each operation's spec (its request validator with it) is an export of its own, so bundlers keep only those called.
+  if (hasOperations) imports.push({ moduleSpecifier: "./operation-specs.js", namespaceImport: "OPERATIONS" });
 
   statements.push(...imports.map((declaration): ImportDeclarationStructure => ({ kind: StructureKind.ImportDeclaration, ...declaration })));
   statements.push({
@@ -133,15 +133,14 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
     );
   }
 
-  const operationLines = api.operations.map((operation) => `  ${operation.methodName}: ${operationSpecLiteral(operation, security, validators?.operations.get(operation.operationId))},\n`);
-  statements.push(`const OPERATIONS = {\n${operationLines.join("")}} as const satisfies Record<string, OperationSpec>;`);
-
-  const classDeclaration: ClassDeclarationStructure = {
+  // The core holds the configuration; the client adds one method per operation. An app that calls
+  // operations through the standalone functions (`<package>/operations`) bundles the core only.
+  const coreDeclaration: ClassDeclarationStructure = {
     kind: StructureKind.Class,
-    name: className,
+    name: coreClassName(className),
     isExported: true,
     extends: "ClientCore",
-    docs: [docComment(`${api.title} (version ${api.version}).\n\n${api.description ?? ""}`)],
+    docs: [docComment(`The configuration of a ${api.title} client, without its methods: the first argument of the standalone operation functions (\`${api.packageName}/operations\`). \`${className}\` is one too.`)],
     ctors: [
       {
         parameters: [{ name: "options", type: `${className}Options`, initializer: "{}" }],
@@ -161,15 +160,19 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
     ],
   };
 
+  const classDeclaration: ClassDeclarationStructure = {
+    kind: StructureKind.Class,
+    name: className,
+    isExported: true,
+    extends: coreClassName(className),
+    docs: [docComment(`${api.title} (version ${api.version}).\n\n${api.description ?? ""}`)],
+  };
   classDeclaration.methods = api.operations.map((operation): OptionalKind<MethodDeclarationStructure> => {
     const names = typeNames(operation);
     const optional = !paramsRequired(operation);
-    const inputCheck = hasModels && validators !== undefined ? modelInputCheck(operation) : [];
     return {
       name: operation.methodName,
       scope: Scope.Public,
-      // Async when it checks before sending, so a refusal is a rejected promise like every other failure.
-      isAsync: inputCheck.length > 0,
       docs: [operationDoc(operation)],
       parameters: [
         ...(hasParams(operation)
@@ -178,15 +181,12 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
         { name: "options", type: "RequestOptions", hasQuestionToken: true },
       ],
       returnType: `Promise<ApiResult<${names.response}>>`,
-      statements: [
-        ...inputCheck,
-        `return this.request(OPERATIONS.${operation.methodName}, ${hasParams(operation) ? "params" : "{}"}, options);`,
-      ],
+      statements: [`return this.request(OPERATIONS.${operation.methodName}, ${hasParams(operation) ? "params" : "{}"}, options);`],
     };
   });
 
   if (hasModels) classDeclaration.methods.push(...modelMethods(api, Boolean(validators)));
-  statements.push(classDeclaration);
+  statements.push(coreDeclaration, BLANK_LINE, classDeclaration);
   return printStatements(statements);
 }
 
@@ -207,7 +207,7 @@ function superCall(api: ApiModel, credentials: readonly string[], hasResponseVal
 }
 
 
-function typeNames(operation: OperationModel) {
+export function typeNames(operation: OperationModel) {
   return { params: `${operation.typeName}Params`, response: `${operation.typeName}Response` };
 }
 
@@ -215,7 +215,7 @@ function operationTypePath(operation: OperationModel): string {
   return `paths[${stringLiteral(operation.path)}][${stringLiteral(operation.method)}]`;
 }
 
-function hasParams(operation: OperationModel): boolean {
+export function hasParams(operation: OperationModel): boolean {
   return operation.parameters.length > 0 || operation.requestBody !== undefined;
 }
 
@@ -224,7 +224,7 @@ function hasBinaryBody(operation: OperationModel): boolean {
   return operation.requestBody !== undefined && mediaTypeKind(operation.requestBody.mediaType) === "binary";
 }
 
-function paramsRequired(operation: OperationModel): boolean {
+export function paramsRequired(operation: OperationModel): boolean {
   return operation.parameters.some((p) => p.required) || operation.requestBody?.required === true;
 }
 
@@ -306,48 +306,11 @@ function authLiteral(security: SecurityModel): string {
   return `{ schemes: { ${schemes.join(", ")} }, credentials: { ${credentials.join(", ")} }, security: ${requirementLiteral(security.defaultRequirement)}, required: ${String(security.requiredEverywhere)} } as const satisfies AuthSpec`;
 }
 
-function requirementLiteral(requirement: SecurityRequirement): string {
+export function requirementLiteral(requirement: SecurityRequirement): string {
   return `[${requirement.map((alternative) => `[${alternative.map(stringLiteral).join(", ")}]`).join(", ")}]`;
 }
 
-function operationSpecLiteral(operation: OperationModel, security: SecurityModel, validators: { request?: string; secretBodyFields?: string[][] } = {}): string {
-  const entries = [
-    `operationId: ${stringLiteral(operation.operationId)}`,
-    `method: ${stringLiteral(operation.method.toUpperCase())}`,
-    `path: ${stringLiteral(operation.path)}`,
-    `server: ${stringLiteral(operation.server)}`,
-    ...(operation.requestBody ? [`requestMediaType: ${stringLiteral(operation.requestBody.mediaType)}`] : []),
-    `responseKind: ${stringLiteral(operation.responseKind)}`,
-    ...(validators.request ? [`validateRequest: validate${validators.request}`] : []),
-    ...(validators.secretBodyFields ? [`secretBodyFields: [${validators.secretBodyFields.map((path) => `[${path.map(stringLiteral).join(", ")}]`).join(", ")}]`] : []),
-    // Only an operation whose requirement differs from the one the others share carries its own.
-    ...(JSON.stringify(operation.security) === JSON.stringify(security.defaultRequirement) ? [] : [`security: ${requirementLiteral(operation.security)}`]),
-  ];
-  // Only parameters written otherwise than OpenAPI's default for their location are listed.
-  const paths = operation.parameters.filter((p) => p.in === "path" && (p.style.style !== "simple" || p.style.explode));
-  if (paths.length > 0) {
-    entries.push(`pathStyles: { ${paths.map((p) => `${propertyKeyForValue(p.name)}: { style: ${stringLiteral(p.style.style)}, explode: ${String(p.style.explode)} }`).join(", ")} }`);
-  }
-  const queries = operation.parameters.filter((p) => p.in === "query" && (p.style.style !== "form" || !p.style.explode || p.style.allowReserved));
-  if (queries.length > 0) {
-    const styles = queries.map(
-      (p) => `${propertyKeyForValue(p.name)}: { style: ${stringLiteral(p.style.style)}, explode: ${String(p.style.explode)}${p.style.allowReserved ? ", allowReserved: true" : ""} }`,
-    );
-    entries.push(`queryStyles: { ${styles.join(", ")} }`);
-  }
-  const headers = operation.parameters.filter((p) => p.in === "header" && p.style.explode);
-  if (headers.length > 0) entries.push(`headerStyles: { ${headers.map((p) => `${propertyKeyForValue(p.name)}: { explode: true }`).join(", ")} }`);
-  const unexploded = operation.parameters.filter((p) => p.in === "cookie" && !p.style.explode);
-  if (unexploded.length > 0) entries.push(`cookieStyles: { ${unexploded.map((p) => `${propertyKeyForValue(p.name)}: { explode: false }`).join(", ")} }`);
-  const content = (["path", "query", "header", "cookie"] as const).flatMap((location) => {
-    const described = operation.parameters.filter((p) => p.in === location && p.mediaType !== undefined);
-    return described.length === 0 ? [] : [`${location}: { ${described.map((p) => `${propertyKeyForValue(p.name)}: ${stringLiteral(p.mediaType!)}`).join(", ")} }`];
-  });
-  if (content.length > 0) entries.push(`contentParameters: { ${content.join(", ")} }`);
-  return `{ ${entries.join(", ")} }`;
-}
-
-function operationDoc(operation: OperationModel): string {
+export function operationDoc(operation: OperationModel): string {
   const lines = [operation.summary, operation.description].map((text) => text?.trim()).filter(Boolean).join("\n\n");
   const cookies = operation.parameters.filter((p) => p.in === "cookie").map((p) => `\`${p.name}\``);
   const tail = [
@@ -361,22 +324,6 @@ function operationDoc(operation: OperationModel): string {
     operation.deprecated ? "@deprecated" : "",
   ].filter(Boolean);
   return docComment([lines, ...tail].filter(Boolean).join("\n\n"));
-}
-
-/**
- * For a submitting operation (`x-model-endpoint-role` run or runsync) called directly: its `input`
- * checked against the schema of the model named in the path, as `runModel` does (the operation's
- * own schema admits any model's input).
- */
-function modelInputCheck(operation: OperationModel): string[] {
-  if (operation.modelRole !== "run" && operation.modelRole !== "runsync") return [];
-  const modelParameter = operation.parameters.find((p) => p.in === "path");
-  if (!modelParameter || !operation.requestBody) return [];
-  return [
-    "// The input's schema depends on the model in the path: a listed model's input is checked against its own.",
-    `const model: unknown = (params as { path?: Record<string, unknown> }).path?.[${stringLiteral(modelParameter.name)}];`,
-    `if (typeof model === "string") this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, (params as { body?: { input?: unknown } }).body?.input), "body.input");`,
-  ];
 }
 
 /** An object literal on one line, from its members' text: `{ a, b }`, or `{}`. */

@@ -13,6 +13,7 @@ import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
 import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
 import { describeRequestLimits } from "../request-limits.ts";
+import { coreClassName } from "./client.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
 export interface PackageDependencies {
@@ -72,6 +73,13 @@ export function emitPackageFiles(
       limits: operation.requestLimits ? describeRequestLimits(operation.requestLimits) : undefined,
       tag: operation.tags[0] ?? "Other",
       example: `const { data } = await client.${operation.methodName}(${params ? jsValue(params) : ""});`,
+      functionExample: [
+        `import { ${coreClassName(className)} } from ${stringLiteral(api.packageName)};`,
+        `import { ${operation.methodName} } from ${stringLiteral(`${api.packageName}/operations`)};`,
+        "",
+        `const core = new ${coreClassName(className)}();`,
+        `const { data } = await ${operation.methodName}(core${params ? `, ${jsValue(params)}` : ""});`,
+      ].join("\n"),
     };
   });
   const groups: Array<{ tag: string; operations: typeof operations }> = [];
@@ -131,6 +139,7 @@ export function emitPackageFiles(
     groups,
     models,
     firstModel: models[0],
+    firstOperation: operations[0],
     // The budget example needs a model whose cost can be estimated.
     pricedModel: models.find((_, index) => api.modelEndpoints[index]!.pricing !== undefined),
     pacedByContract,
@@ -147,6 +156,8 @@ export function emitPackageFiles(
     hasRunsync,
     hasSyncWait,
     validatorsEntry: `${api.packageName}/validators`,
+    operationsEntry: `${api.packageName}/operations`,
+    coreClassName: coreClassName(className),
     validatorStem: extras.validatorStem !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(extras.validatorStem) ? extras.validatorStem : undefined,
     licenseHolder: contact.name?.trim() ? contact.name : `The authors of ${api.packageName}`,
     homepage: contact.url !== undefined && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,

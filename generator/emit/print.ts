@@ -80,7 +80,8 @@ function docs(texts: ReadonlyArray<unknown> | undefined, indent: string): string
 }
 
 function importDeclaration(structure: ImportDeclarationStructure): string {
-  known(structure, ["moduleSpecifier", "namedImports", "isTypeOnly"], "an import");
+  known(structure, ["moduleSpecifier", "namedImports", "namespaceImport", "isTypeOnly"], "an import");
+  if (structure.namespaceImport !== undefined) return `import ${structure.isTypeOnly ? "type " : ""}* as ${structure.namespaceImport} from "${structure.moduleSpecifier}";`;
   const names = (structure.namedImports ?? []) as readonly unknown[];
   if (!names.every((name) => typeof name === "string")) throw new Error("generator/emit/print.ts prints named imports given by name only");
   return `import ${structure.isTypeOnly ? "type " : ""}{ ${names.join(", ")} } from "${structure.moduleSpecifier}";`;

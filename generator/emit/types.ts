@@ -42,7 +42,7 @@ export function schemaAliases(api: ApiModel, className: string): string[] {
   const operationTypes = api.operations.flatMap((o) => [`${o.typeName}Params`, `${o.typeName}Response`]);
   return uniqueIdentifiers(api.schemaNames, {
     case: "pascal",
-    taken: [...TAKEN, ...runtimeExports(), className, `${className}Options`, ...operationTypes, "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
+    taken: [...TAKEN, ...runtimeExports(), className, `${className}Options`, `${className}Core`, ...operationTypes, "ModelJobOptions", "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
   });
 }
 

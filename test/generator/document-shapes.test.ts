@@ -77,7 +77,7 @@ describe("document shapes the client has little to say about", { timeout: 120_00
     const client = file(generated, "src/client.ts");
     expect(client).toContain("export type PutThingResponse = unknown;");
     expect(client).toContain("export type PostThingResponse = unknown;");
-    expect(client).toMatch(/putThing: \{ operationId: "putThing", method: "PUT", path: "\/things", server: "baseUrl", requestMediaType: "application\/json", responseKind: "auto"/);
+    expect(file(generated, "src/operation-specs.ts")).toMatch(/export const putThing = \{ operationId: "putThing", method: "PUT", path: "\/things", server: "baseUrl", requestMediaType: "application\/json", responseKind: "auto"/);
     expect(typeCheckPackages([generated.outDir]).get(generated.outDir)).toEqual([]);
     const instance = await construct(generated.outDir);
     expect([typeof instance["putThing"], typeof instance["postThing"]]).toEqual(["function", "function"]);
@@ -88,7 +88,7 @@ describe("document shapes the client has little to say about", { timeout: 120_00
     expect(generated.warnings).toEqual([`${generated.spec}#: the document has no paths, so the client has no operations`]);
     expect(generated.api.operations).toEqual([]);
     expect(generated.files.map((f) => f.path).filter((p) => !p.startsWith("src/runtime/"))).toEqual([
-      "LICENSE", "README.md", "package.json", "src/client.ts", "src/index.ts", "src/schema.ts", "src/types.ts", "src/validators.ts", "tsconfig.cjs.json", "tsconfig.json",
+      "LICENSE", "README.md", "package.json", "src/client.ts", "src/index.ts", "src/operation-specs.ts", "src/operations.ts", "src/schema.ts", "src/types.ts", "src/validators.ts", "tsconfig.cjs.json", "tsconfig.json",
     ]);
     expect(file(generated, "src/types.ts")).toContain('export type Thing = components["schemas"]["Thing"];');
     expect(file(generated, "src/validators.ts")).toContain("export function withDefaultsThing(");

@@ -112,7 +112,9 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const result = await cli("--spec", writeContract("tiny.yaml", MINIMAL), "--out", out);
     expect(result.code).toBe(0);
     const client = fs.readFileSync(path.join(out, "src/client.ts"), "utf8");
-    expect(client).toContain("export class TinyClient extends ClientCore");
+    expect(client).toContain("export class TinyClientCore extends ClientCore");
+    expect(client).toContain("export class TinyClient extends TinyClientCore");
+    expect(fs.readFileSync(path.join(out, "src/operations.ts"), "utf8")).toContain("export function getThing(client: $client.TinyClientCore, params: $client.GetThingParams");
     expect(client).toContain("getThing(params: GetThingParams");
     expect(JSON.parse(fs.readFileSync(path.join(out, "package.json"), "utf8")).name).toBe("tiny-client");
   });
@@ -206,7 +208,7 @@ describe("npm run generate", { timeout: 120_000 }, () => {
       ].join("\n"),
     );
     const { files } = await generateFiles({ spec: writeContract("styled.yaml", styled) });
-    const client = files.find((file) => file.path === "src/client.ts")?.contents ?? "";
+    const client = files.find((file) => file.path === "src/operation-specs.ts")?.contents ?? "";
     expect(client).toContain(
       'queryStyles: { ids: { style: "form", explode: false }, tags: { style: "pipeDelimited", explode: false }, filter: { style: "deepObject", explode: true } }',
     );
@@ -226,7 +228,7 @@ describe("npm run generate", { timeout: 120_000 }, () => {
       ].join("\n"),
     );
     const { files } = await generateFiles({ spec: writeContract("path-styled.yaml", styled) });
-    const client = files.find((file) => file.path === "src/client.ts")?.contents ?? "";
+    const client = files.find((file) => file.path === "src/operation-specs.ts")?.contents ?? "";
     expect(client).toContain(
       'pathStyles: { m: { style: "matrix", explode: false }, l: { style: "label", explode: true }, s: { style: "simple", explode: true } }, headerStyles: { "X-Point": { explode: true } }',
     );
@@ -342,8 +344,8 @@ components:
             content: { application/json: { schema: { type: object, required: [id], properties: { id: { type: string } } } } }
 `;
     const { files } = await generateFiles({ spec: writeContract("path-item-ref.yaml", referenced) });
-    const client = files.find((file) => file.path === "src/client.ts")?.contents ?? "";
-    expect(client).toContain('getThing: { operationId: "getThing", method: "GET", path: "/things/{id}"');
+    const client = files.find((file) => file.path === "src/operation-specs.ts")?.contents ?? "";
+    expect(client).toContain('export const getThing = { operationId: "getThing", method: "GET", path: "/things/{id}"');
     const validators = files.find((file) => file.path === "src/response-validators.ts")?.contents ?? "";
     expect(validators).toContain('"/components/pathItems/Thing/get/responses/200/content/application~1json/schema"');
   });

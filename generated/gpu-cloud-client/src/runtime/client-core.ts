@@ -51,6 +51,8 @@ export interface OperationSpec {
   secretBodyFields?: ReadonlyArray<readonly string[]> | undefined;
   /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
   validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
+  /** A job's `body.input`, checked against the input of the model its path names (run and runsync of a contract with models). */
+  checkModelInput?: ((params: OperationParams) => ValidationIssue[]) | undefined;
   /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
   pathStyles?: Readonly<Record<string, PathStyle>> | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
@@ -212,6 +214,14 @@ export class ClientCore {
     return Math.min(maximum, Math.max(minimum, wait));
   }
 
+  /**
+   * Sends one operation through `client`: what the standalone operation functions
+   * (`<package>/operations`) call, so that an app bundles only the operations it calls.
+   */
+  static send<T>(client: ClientCore, spec: OperationSpec, params?: OperationParams, options?: RequestOptions): Promise<ApiResult<T>> {
+    return client.request<T>(spec, params, options);
+  }
+
   /** Sends one operation and returns its typed body, or throws a typed error. */
   protected async request<T>(spec: OperationSpec, given: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
     const baseUrl = this.baseUrl(spec.server);
@@ -221,6 +231,8 @@ export class ClientCore {
       for (const key of field) value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
       if (typeof value === "string" && value !== "") this.#auth.rememberSecret(value);
     }
+    // The model's own input schema first: its messages are the most precise.
+    if (spec.checkModelInput !== undefined) this.assertValid(spec.operationId, () => spec.checkModelInput!(given), "body.input");
     if (this.#validateRequests && spec.validateRequest !== undefined) {
       const issues = spec.validateRequest(given);
       if (issues.length > 0) this.assertValid(spec.operationId, () => issues);
