@@ -34,6 +34,18 @@ export interface BundleResult {
 }
 
 const INDEX = JSON.stringify(path.join(GENERATED_SRC, "index.ts"));
+/** Where the hey-api SDK of this contract is generated, at each run (openapi-ts with its fetch client). */
+const HEY_API_DIR = path.join(REPO_ROOT, ".tmp", "bench-hey-api");
+
+async function generateHeyApiSdk(): Promise<void> {
+  const { createClient } = await import("@hey-api/openapi-ts");
+  await createClient({
+    input: path.join(REPO_ROOT, "openapi", "openapi.yaml"),
+    output: HEY_API_DIR,
+    plugins: ["@hey-api/client-fetch", "@hey-api/sdk"],
+    logs: { level: "silent" },
+  } as Parameters<typeof createClient>[0]);
+}
 
 export const ENTRIES: Entry[] = [
   {
@@ -42,6 +54,12 @@ export const ENTRIES: Entry[] = [
     code: `import createClient from "openapi-fetch";
 const client = createClient({ baseUrl: "https://api.runpod.io" });
 client.GET("/v2/pods", { params: { query: { includeClusterPods: true } } }).then((r) => console.log(r.data));`,
+  },
+  {
+    id: "hey-api",
+    label: "hey-api SDK of this contract (`listPods()`, its fetch client; no validation, retries or rate limits)",
+    code: `import { listPods } from ${JSON.stringify(path.join(HEY_API_DIR, "sdk.gen.ts"))};
+listPods({ query: { includeClusterPods: true } }).then((r) => console.log(r.data));`,
   },
   {
     id: "management",
@@ -101,6 +119,8 @@ export async function bundleEntry(entry: Entry): Promise<BundleRow> {
 
 export async function runBundleSize(): Promise<BundleResult> {
   const rows: BundleRow[] = [];
+  progress("bundle: generating the hey-api SDK");
+  await generateHeyApiSdk();
   for (const entry of ENTRIES) {
     progress(`bundle: ${entry.id}`);
     rows.push(await bundleEntry(entry));
