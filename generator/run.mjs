@@ -2,7 +2,8 @@
 /**
  * `npm run generate`: runs generator/cli.ts without a TypeScript loader in the way.
  *
- * The generator's sources are bundled once by esbuild (its dependencies left as imports) into
+ * The generator's sources are bundled once by esbuild (its dependencies left as imports, but
+ * Redocly's, see BUNDLED_PACKAGES) into
  * `node_modules/.cache/gpu-cloud-sdk-generator/<hash of the sources>/`, and later runs import that
  * JavaScript directly: a cold run then spends its time generating, not transpiling or resolving
  * TypeScript. A changed source gives a new hash, so the bundle is never stale.
@@ -34,7 +35,12 @@ const GENERATOR_DIR = import.meta.dirname;
 const REPO_ROOT = path.resolve(GENERATOR_DIR, "..");
 const CACHE_ROOT = path.resolve(process.env.GPU_CLOUD_GENERATOR_CACHE || path.join(REPO_ROOT, "node_modules", ".cache", "gpu-cloud-sdk-generator"));
 const ENTRY_POINTS = { cli: "cli.ts", "schema-types-worker": "emit/schema-types-worker.ts" };
-/** Bundles kept besides the current one (each is a few hundred KiB). */
+/**
+ * Dependencies bundled with the generator's sources (the others stay imports): Redocly is hundreds
+ * of small modules, which Node loads several times slower than one file of them.
+ */
+const BUNDLED_PACKAGES = ["@redocly/openapi-core"];
+/** Bundles kept besides the current one (each is a few MiB). */
 const KEEP_OLD_BUNDLES = 3;
 
 /** Every TypeScript file under generator/, sorted. */
@@ -53,6 +59,10 @@ function bundleHash() {
   const hash = createHash("sha256");
   const esbuildManifest = path.join(REPO_ROOT, "node_modules", "esbuild", "package.json");
   hash.update(fs.readFileSync(esbuildManifest));
+  // A bundled dependency's new version makes a new bundle; its own dependencies' are in the lock file.
+  for (const name of BUNDLED_PACKAGES) hash.update(fs.readFileSync(path.join(REPO_ROOT, "node_modules", name, "package.json")));
+  const lock = path.join(REPO_ROOT, "package-lock.json");
+  if (fs.existsSync(lock)) hash.update(fs.readFileSync(lock));
   hash.update(fs.readFileSync(new URL(import.meta.url)));
   // The bundle has this checkout's path built in: a cache copied with node_modules to another
   // checkout (a worktree) must not make that one generate from, and into, this one.
@@ -60,6 +70,18 @@ function bundleHash() {
   for (const file of sources()) hash.update(`${path.relative(GENERATOR_DIR, file)}\0`).update(fs.readFileSync(file));
   return hash.digest("hex").slice(0, 16);
 }
+
+/** Leaves every package import as it is, except BUNDLED_PACKAGES and what they import. */
+const externalExceptBundled = {
+  name: "external-except-bundled",
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      if (BUNDLED_PACKAGES.some((name) => args.path === name || args.path.startsWith(`${name}/`))) return undefined;
+      return { external: true };
+    });
+  },
+};
 
 /** The folder holding cli.mjs and schema-types-worker.mjs, built now if it is not there yet. */
 async function bundle() {
@@ -78,10 +100,13 @@ async function bundle() {
       platform: "node",
       format: "esm",
       target: "node20",
-      packages: "external",
+      plugins: [externalExceptBundled],
+      // Bundled CommonJS dependencies call require(), which an ES module has only through this.
+      banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module"; const require = __bundleCreateRequire(import.meta.url);' },
       // The bundle lives elsewhere: generator/paths.ts still means generator/.
       define: { "import.meta.dirname": JSON.stringify(GENERATOR_DIR) },
-      sourcemap: "inline",
+      // Beside the bundle, not inside it: Node reads it only with --enable-source-maps.
+      sourcemap: "linked",
       logLevel: "silent",
     });
     try {

@@ -54,7 +54,11 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
     expect(files(path.join(workspace, "out-1"))).toEqual(expected);
     const [bundle] = bundleFolders();
     expect(bundleFolders()).toHaveLength(1);
-    expect(fs.readdirSync(path.join(bundles, bundle!)).sort()).toEqual(["cli.mjs", "schema-types-worker.mjs"]);
+    expect(fs.readdirSync(path.join(bundles, bundle!)).sort()).toEqual(["cli.mjs", "cli.mjs.map", "schema-types-worker.mjs", "schema-types-worker.mjs.map"]);
+    // Redocly is in the bundle (one file to load); TypeScript, ts-morph and openapi-typescript stay imports.
+    const cli = fs.readFileSync(path.join(bundles, bundle!, "cli.mjs"), "utf8");
+    expect(cli).not.toMatch(/from "@redocly\/openapi-core"/);
+    expect(cli).toContain(`createRequire(import.meta.url)("ts-morph")`);
 
     const builtAt = fs.statSync(path.join(bundles, bundle!, "cli.mjs")).mtimeMs;
     await launch(path.join(workspace, "out-2"));
