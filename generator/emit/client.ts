@@ -21,7 +21,8 @@ const GLOBALS_USED = ["Promise", "Record", "Readonly", "Partial", "Array", "Obje
 
 /**
  * The client's class name, from the package name (`gpu-cloud-client` → `GpuCloudClient`); one that
- * would clash with a runtime export or a global the generated code uses gets a `Client` suffix.
+ * would clash, or whose core class would (`client` → `ClientCore`), with a runtime export or a
+ * global the generated code uses gets a `Client` suffix.
  */
 /** The class of the client's configuration without its methods (`GpuCloudClient` → `GpuCloudClientCore`). */
 export function coreClassName(className: string): string {
@@ -30,7 +31,8 @@ export function coreClassName(className: string): string {
 
 export function clientClassName(api: ApiModel): string {
   const name = identifier(api.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
-  return GLOBALS_USED.includes(name) || runtimeExports().includes(name) ? `${name}Client` : name;
+  const taken = (candidate: string) => GLOBALS_USED.includes(candidate) || runtimeExports().includes(candidate);
+  return taken(name) || taken(coreClassName(name)) ? `${name}Client` : name;
 }
 
 /**
@@ -72,7 +74,6 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
   if (api.operations.some(hasBinaryBody)) imports.push({ moduleSpecifier: "./runtime/body.js", isTypeOnly: true, namedImports: ["BinaryBody"] });
   if (hasModels) {
     imports.push({ moduleSpecifier: "./models.js", isTypeOnly: true, namedImports: ["ModelId", "ModelInput", "ModelJob"] });
-    if (validators) imports.push({ moduleSpecifier: "./models.js", namedImports: ["validateModelInput"] });
   }
   // Response validators live in their own module, imported only when validateResponses is on.
   const hasResponseValidators = validators !== undefined && api.operations.some((o) => validators.operations.get(o.operationId)?.response);
@@ -185,7 +186,7 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
     };
   });
 
-  if (hasModels) classDeclaration.methods.push(...modelMethods(api, Boolean(validators)));
+  if (hasModels) classDeclaration.methods.push(...modelMethods(api));
   statements.push(coreDeclaration, BLANK_LINE, classDeclaration);
   return printStatements(statements);
 }
@@ -340,7 +341,7 @@ function jobOptionsType(operation: OperationModel): string {
 const PACED_ROLES: ReadonlySet<ModelRole> = new Set(["run", "runsync", "status", "cancel", "retry"]);
 
 /** Typed per-model calls on top of the operations marked with `x-model-endpoint-role`. */
-function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<MethodDeclarationStructure>> {
+function modelMethods(api: ApiModel): Array<OptionalKind<MethodDeclarationStructure>> {
   const methods: Array<OptionalKind<MethodDeclarationStructure>> = [];
   const byRole = (role: ModelRole) => api.operations.find((o) => o.modelRole === role);
   const pathParameters = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path");
@@ -367,8 +368,8 @@ function modelMethods(api: ApiModel, validates: boolean): Array<OptionalKind<Met
         { name: "options", type: `${wait ? "ServerWaitOptions" : "RequestOptions"} & { jobOptions?: ${jobOptionsType(operation)} | undefined }`, hasQuestionToken: true },
       ],
       "Promise<ApiResult<ModelJob<M>>>",
+      // The model's input is checked by the operation's spec (checkModelInput), as for a direct call.
       [
-        ...(validates ? [`this.assertValid(OPERATIONS.${operation.methodName}.operationId, () => validateModelInput(model, input), "body.input");`] : []),
         "const { jobOptions, ...requestOptions } = options ?? {};",
         `const params = { path: { ${propertyKeyForValue(modelParameter.name)}: model }, ${query}body: { ...jobOptions, input } } as unknown as ${operation.typeName}Params;`,
         `return this.request(OPERATIONS.${operation.methodName}, params, requestOptions);`,

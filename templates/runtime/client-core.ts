@@ -248,16 +248,17 @@ export class ClientCore {
       operationId: spec.operationId,
       body: isReusable(body) ? body : undefined,
     });
+    // Names in lower case, so each is sent once whatever case callers and the contract spell it in.
     const headers: Record<string, string> = {};
     if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
     if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames, spec.headerStyles);
     if (params.cookie !== undefined) appendCookies(headers, cookieHeader(params.cookie, spec.cookieStyles));
     const contentType = spec.requestMediaType === undefined || body === undefined ? undefined : requestContentType(spec.requestMediaType, body);
     if (contentType !== undefined) headers["content-type"] = contentType;
-    // Last, so they replace whatever a caller set under any spelling.
-    for (const name in auth.headers) headers[name] = auth.headers[name] as string;
+    // Last, so they replace whatever a caller set under any spelling (every name is in lower case here).
+    for (const name in auth.headers) headers[name.toLowerCase()] = auth.headers[name] as string;
     if (auth.tokens !== undefined) {
-      for (const token of auth.tokens) headers["Authorization"] = `Bearer ${await this.#auth.token(token)}`;
+      for (const token of auth.tokens) headers["authorization"] = `Bearer ${await this.#auth.token(token)}`;
     }
     // A key sent as a query parameter joins the caller's.
     const query = auth.query === undefined ? params.query : { ...params.query, ...auth.query };
@@ -269,7 +270,7 @@ export class ClientCore {
       querySerializer: (query: Record<string, unknown>) => queryString(query, spec.queryStyles),
     } as Parameters<typeof createFinalURL>[1]);
     // A body of no stated type is JSON, unless it is multipart (fetch writes that type and its boundary).
-    if (body !== undefined && !(body instanceof FormData) && !Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+    if (body !== undefined && !(body instanceof FormData) && headers["content-type"] === undefined) {
       headers["content-type"] = "application/json";
     }
     const sent = { method: spec.method, headers, body, redirect: auth.manualRedirect ? ("manual" as const) : undefined };

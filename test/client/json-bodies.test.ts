@@ -67,3 +67,13 @@ it("refuses them in any operation's JSON body, and in a multipart part written a
   await core.send(json, { a: null, at: new Date(0), n: { toJSON: () => 3 } });
   expect(server.requests.map((r) => r.body.toString())).toEqual(['{"a":null,"at":"1970-01-01T00:00:00.000Z","n":3}']);
 });
+
+it("sends each header once, whatever case the caller, the contract and the client spell it in", async () => {
+  const named = new GpuCloudClient({ apiKey: "k", publicEndpointBaseUrl: server.url, userAgent: "my-app/1.0" });
+  await named.runModel("wan-2-6-i2v", { prompt: "p", image: "https://i.example/1.jpg" }, { headers: { "Content-Type": "application/json; charset=utf-8", "x-client-name": "spoofed", AUTHORIZATION: "Bearer other" } });
+  const [sent] = server.requests;
+  // Node joins repeated header values with ", ": one value each means one header each.
+  expect(sent!.headers["content-type"]).toBe("application/json");
+  expect(sent!.headers["x-client-name"]).toBe("my-app/1.0");
+  expect(sent!.headers["authorization"]).toBe("Bearer k");
+});

@@ -31,6 +31,9 @@ describe("names the generator keeps for itself", () => {
     expect(named("api-result")).toBe("ApiResultClient");
     expect(named("@acme/promise")).toBe("PromiseClient");
     expect(named("record")).toBe("RecordClient");
+    // Its core class would be the runtime's ClientCore.
+    expect(named("client")).toBe("ClientClient");
+    expect(named("@acme/client")).toBe("ClientClient");
   });
 
   it("exports the runtime's base error under the package's name, or the client class's when another export has it", async () => {

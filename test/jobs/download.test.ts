@@ -119,6 +119,24 @@ describe("download", () => {
     expect(filesIn(dir)).toEqual([]);
   });
 
+  it("bounds the writing too, takes timeoutMs 0 as no limit, and blanks the URL out of a fetch's own message", async () => {
+    const stalled = new WritableStream<Uint8Array>({ write: () => new Promise(() => {}) });
+    const started = Date.now();
+    const stuck = await failure(download({ url: signed("a.mp4") }, stalled, { timeoutMs: 300 }));
+    expect(stuck.reason).toBe("timeout");
+    expect(Date.now() - started).toBeLessThan(5_000);
+
+    const blob = await download({ url: signed("a.mp4") }, { timeoutMs: 0 });
+    expect(blob.size).toBe(FILE.length);
+
+    const quoting = async (input: RequestInfo | URL) => {
+      throw new TypeError(`error sending request for url (${String(input)}): connection reset`);
+    };
+    const failed = await failure(download({ url: signed("a.mp4") }, { fetch: quoting as typeof fetch }));
+    expect(failed.reason).toBe("network");
+    expect(failed.message).toBe(`${hostUrl}/a.mp4: the download failed: error sending request for url (${hostUrl}/a.mp4): connection reset`);
+  });
+
   it("says when the URL had passed its expiry, with the host's status", async () => {
     const error = await failure(download({ id: "job-9", url: signed("gone.mp4"), expiresAt: new Date(Date.now() - 1000) }));
     expect(error).toMatchObject({ reason: "status", status: 403, url: `${hostUrl}/gone.mp4` });

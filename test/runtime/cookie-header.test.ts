@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { InvalidRequestError } from "../../templates/runtime/errors.ts";
-import { appendCookies, cookieHeader } from "../../templates/runtime/headers.ts";
+import { appendCookies, cookieHeader, copyHeaders } from "../../templates/runtime/headers.ts";
 
 describe("cookieHeader", () => {
   it("writes each parameter in form style, exploded by default", () => {
@@ -44,9 +44,11 @@ describe("appendCookies", () => {
     appendCookies(headers, "");
     expect(headers).toEqual({});
     appendCookies(headers, "a=1");
-    expect(headers).toEqual({ Cookie: "a=1" });
-    const caller: Record<string, string> = { COOKIE: "s=x" };
+    expect(headers).toEqual({ cookie: "a=1" });
+    // The caller's headers are copied under lower-case names first, as the client does.
+    const caller: Record<string, string> = {};
+    copyHeaders({ COOKIE: "s=x" }, caller);
     appendCookies(caller, "a=1; b=2");
-    expect(caller).toEqual({ COOKIE: "s=x; a=1; b=2" });
+    expect(caller).toEqual({ cookie: "s=x; a=1; b=2" });
   });
 });

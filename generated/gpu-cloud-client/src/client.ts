@@ -4,7 +4,6 @@ import type { ApiResult, CoreOptions, RequestOptions, ServerWaitOptions } from "
 import type { paths } from "./schema.js";
 import type { AuthSpec } from "./runtime/auth.js";
 import type { ModelId, ModelInput, ModelJob } from "./models.js";
-import { validateModelInput } from "./models.js";
 import * as OPERATIONS from "./operation-specs.js";
 
 /** Options of {@link GpuCloudClient}. Credentials: `apiKey` (or `GPU_CLOUD_API_KEY`). */
@@ -308,7 +307,6 @@ export class GpuCloudClient extends GpuCloudClientCore {
 
   /** Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members. */
   async runModelSync<M extends ModelId>(model: M, input: ModelInput<M>, options?: ServerWaitOptions & { jobOptions?: Omit<NonNullable<RunSyncParams["body"]>, "input"> | undefined }): Promise<ApiResult<ModelJob<M>>> {
-    this.assertValid(OPERATIONS.runSync.operationId, () => validateModelInput(model, input), "body.input");
     const { jobOptions, ...requestOptions } = options ?? {};
     const params = { path: { model_endpoint_id: model }, query: { wait: this.serverWaitMs(requestOptions, 1000, 300000) }, body: { ...jobOptions, input } } as unknown as RunSyncParams;
     return this.request(OPERATIONS.runSync, params, requestOptions);
@@ -316,7 +314,6 @@ export class GpuCloudClient extends GpuCloudClientCore {
 
   /** Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members. */
   async runModel<M extends ModelId>(model: M, input: ModelInput<M>, options?: RequestOptions & { jobOptions?: Omit<NonNullable<RunParams["body"]>, "input"> | undefined }): Promise<ApiResult<ModelJob<M>>> {
-    this.assertValid(OPERATIONS.run.operationId, () => validateModelInput(model, input), "body.input");
     const { jobOptions, ...requestOptions } = options ?? {};
     const params = { path: { model_endpoint_id: model }, body: { ...jobOptions, input } } as unknown as RunParams;
     return this.request(OPERATIONS.run, params, requestOptions);

@@ -84,7 +84,8 @@ export function copyHeaders(
 ): void {
   for (const [name, value] of Object.entries(from)) {
     if (value === undefined || value === null || credentialHeaders.has(name.toLowerCase())) continue;
-    into[name] = headerValue(name, value, styles !== undefined && Object.hasOwn(styles, name) ? styles[name] : undefined);
+    // Lower case: a later name in another case replaces it, as Headers#set would, rather than both being sent.
+    into[name.toLowerCase()] = headerValue(name, value, styles !== undefined && Object.hasOwn(styles, name) ? styles[name] : undefined);
   }
 }
 
@@ -136,10 +137,8 @@ export function cookieHeader(cookies: object, styles: Readonly<Record<string, Co
   return pairs.join("; ");
 }
 
-/** Adds cookie pairs to the `Cookie` header, after any the caller set (under any spelling). */
+/** Adds cookie pairs to the `Cookie` header, after any the caller set (the record holds lower-case names: copyHeaders). */
 export function appendCookies(headers: Record<string, string>, cookies: string): void {
   if (cookies === "") return;
-  const existing = Object.keys(headers).find((name) => name.toLowerCase() === "cookie");
-  if (existing === undefined) headers["Cookie"] = cookies;
-  else headers[existing] = `${headers[existing]}; ${cookies}`;
+  headers["cookie"] = headers["cookie"] === undefined ? cookies : `${headers["cookie"]}; ${cookies}`;
 }

@@ -13,7 +13,7 @@ export const DEFAULT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_DOWNLOAD_MAX_BYTES = 2 * 1024 ** 3;
 
 export interface DownloadOptions {
-  /** The whole download (answer and body), 10 minutes by default. */
+  /** The whole download (answer, body and writing it), 10 minutes by default; 0 or `Infinity`: no limit. */
   timeoutMs?: number | undefined;
   /** Bytes beyond which the download stops (2 GiB by default): nothing is kept of a file that passes it. */
   maxBytes?: number | undefined;
@@ -97,13 +97,26 @@ export async function download(
   const expired = result.expiresAt !== undefined && result.expiresAt.getTime() <= Date.now();
   const expiry = expired ? ` (the URL was only sure to work until ${result.expiresAt!.toISOString()})` : "";
 
-  const deadline = deadlineSignal(options?.signal, timeoutMs);
-  const stopped = (cause: unknown): DownloadError =>
-    deadline.expired()
-      ? new DownloadError("timeout", `${shown}: the download took longer than ${timeoutMs} ms`, { url: shown })
-      : options?.signal?.aborted
-        ? new DownloadError("aborted", `${shown}: the download was aborted`, { url: shown, cause: options.signal.reason })
-        : new DownloadError("network", `${shown}: the download failed: ${(cause as Error)?.message ?? String(cause)}`, { url: shown, cause });
+  const deadline = deadlineSignal(options?.signal, timeoutMs === 0 ? Infinity : timeoutMs);
+  // A platform's or a custom fetch's message may quote the URL, signature included.
+  const blanked = (text: string) => (parsed.search === "" ? text : text.split(url).join(shown).split(parsed.search).join(""));
+  const stopped = (cause: unknown): DownloadError => {
+    if (deadline.expired()) return new DownloadError("timeout", `${shown}: the download took longer than ${timeoutMs} ms`, { url: shown });
+    if (options?.signal?.aborted) return new DownloadError("aborted", `${shown}: the download was aborted`, { url: shown, cause: options.signal.reason });
+    const message = blanked((cause as Error)?.message ?? String(cause));
+    return new DownloadError("network", `${shown}: the download failed: ${message}`, { url: shown, cause: { name: (cause as Error)?.name ?? "Error", message } });
+  };
+  // A write that never settles (a stalled stream or disk) still ends at the deadline or the signal.
+  const bounded = <T>(promise: Promise<T>): Promise<T> => {
+    const signal = deadline.signal;
+    if (signal === undefined) return promise;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(stopped(signal.reason));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  };
   try {
     let response: Response;
     try {
@@ -146,9 +159,9 @@ export async function download(
           await reader!.cancel().catch(() => undefined);
           throw tooLarge();
         }
-        await sink.write(chunk.value);
+        await bounded(sink.write(chunk.value));
       }
-      const blob = await sink.close();
+      const blob = await bounded(sink.close());
       return blob ?? { bytes, contentType };
     } catch (error) {
       await sink.discard(error);
@@ -199,7 +212,8 @@ function streamSink(stream: WritableStream<Uint8Array>, shown: string): Sink {
       return undefined;
     },
     async discard(reason) {
-      await writer.abort(reason).catch(() => undefined);
+      // Not awaited: an abort waits for a write in flight, which may never settle.
+      void writer.abort(reason).catch(() => undefined);
     },
   };
 }
