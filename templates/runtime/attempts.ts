@@ -219,6 +219,13 @@ export class CallAttempts {
       await response.body.cancel().catch(() => undefined);
       throw signal.reason;
     }
+    if (declared !== null && /^\d+$/.test(declared) && this.config.fetch === undefined) {
+      // The platform's fetch reads no more than Content-Length and stops with the attempt's signal,
+      // which it was given: the body in one read, without a reader and a listener of our own.
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (signal.aborted) throw signal.reason;
+      return bytes.byteLength === 0 ? chunks : [bytes];
+    }
     const reader = response.body.getReader();
     const onAbort = (): void => void reader.cancel().catch(() => undefined);
     signal.addEventListener("abort", onAbort, { once: true });
