@@ -8,7 +8,7 @@ import { BLANK_LINE, printStatements, type PrintableStatement } from "./print.ts
 import { Scope, StructureKind, VariableDeclarationKind } from "./ts-morph.ts";
 import { ContractError } from "../errors.ts";
 import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
-import { runtimeExports, schemaAliases } from "./types.ts";
+import { coreClassName, runtimeExports, schemaAliases } from "./types.ts";
 import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole, type OperationModel } from "../model.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 import type { SecurityModel, SecurityRequirement } from "../security.ts";
@@ -24,11 +24,6 @@ const GLOBALS_USED = ["Promise", "Record", "Readonly", "Partial", "Array", "Obje
  * would clash, or whose core class would (`client` → `ClientCore`), with a runtime export or a
  * global the generated code uses gets a `Client` suffix.
  */
-/** The class of the client's configuration without its methods (`GpuCloudClient` → `GpuCloudClientCore`). */
-export function coreClassName(className: string): string {
-  return `${className}Core`;
-}
-
 export function clientClassName(api: ApiModel): string {
   const name = identifier(api.packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
   const taken = (candidate: string) => GLOBALS_USED.includes(candidate) || runtimeExports().includes(candidate);

@@ -7,19 +7,22 @@
 import { jsDoc, propertyKeyForValue, stringLiteral } from "../escape.ts";
 import type { ApiModel, OperationModel } from "../model.ts";
 import type { SecurityModel } from "../security.ts";
-import { coreClassName, hasParams, operationDoc, paramsRequired, requirementLiteral, typeNames } from "./client.ts";
+import { hasParams, operationDoc, paramsRequired, requirementLiteral, typeNames } from "./client.ts";
+import { coreClassName } from "./types.ts";
 import type { ValidatorNames } from "./operation-validators.ts";
 
 /** The text of `src/operation-specs.ts`: one `OperationSpec` per operation, named after its method. */
 export function emitOperationSpecs(api: ApiModel, validators?: ValidatorNames): string {
   const hasModels = api.modelEndpoints.length > 0 && api.operations.some((o) => o.modelRole);
+  let usesValidators = false;
+  let usesModels = false;
   const specs = api.operations.map((operation) => {
     const names = validators?.operations.get(operation.operationId) ?? {};
     const modelInput = hasModels && validators !== undefined ? modelInputCheck(operation) : undefined;
+    usesValidators ||= names.request !== undefined;
+    usesModels ||= modelInput !== undefined;
     return `export const ${operation.methodName} = ${operationSpecLiteral(operation, api.security, names, modelInput)} as const satisfies OperationSpec;\n`;
   });
-  const usesValidators = specs.some((spec) => spec.includes("$validators."));
-  const usesModels = specs.some((spec) => spec.includes("$models."));
   return [
     `import type { OperationSpec${usesModels ? ", OperationParams" : ""} } from "./runtime/client-core.js";\n`,
     // Namespaces: an operation's name may be any identifier, a validator's name included.

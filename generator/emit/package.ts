@@ -13,7 +13,7 @@ import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
 import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
 import { describeRequestLimits } from "../request-limits.ts";
-import { coreClassName } from "./client.ts";
+import { coreClassName } from "./types.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
 export interface PackageDependencies {

@@ -38,11 +38,16 @@ export function runtimeExports(): string[] {
  * The exported alias of each component schema, in `api.schemaNames` order; the validators take
  * the same names (`Pod2` has `isPod2`), so a type and its guard always match.
  */
+/** The class of the client's configuration without its methods (`GpuCloudClient` → `GpuCloudClientCore`). */
+export function coreClassName(className: string): string {
+  return `${className}Core`;
+}
+
 export function schemaAliases(api: ApiModel, className: string): string[] {
   const operationTypes = api.operations.flatMap((o) => [`${o.typeName}Params`, `${o.typeName}Response`]);
   return uniqueIdentifiers(api.schemaNames, {
     case: "pascal",
-    taken: [...TAKEN, ...runtimeExports(), className, `${className}Options`, `${className}Core`, ...operationTypes, "ModelJobOptions", "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
+    taken: [...TAKEN, ...runtimeExports(), className, `${className}Options`, coreClassName(className), ...operationTypes, "ModelJobOptions", "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES"],
   });
 }
 
