@@ -180,6 +180,8 @@ function emitIndex(project: Project, api: ApiModel, className: string, hasModels
     { moduleSpecifier: "./runtime/rate-limit.js", isTypeOnly: true, namedExports: ["RateLimitState", "RateLimitWindow"] },
     { moduleSpecifier: "./runtime/client-core.js", isTypeOnly: true, namedExports: ["ApiResult", "RequestOptions", "ServerWaitOptions", "CoreOptions"] },
     { moduleSpecifier: "./runtime/transport.js", isTypeOnly: true, namedExports: ["Logger"] },
+    { moduleSpecifier: "./runtime/hooks.js", isTypeOnly: true, namedExports: ["ClientHooks", "HookAttempt", "HookRequest", "HookResponse", "HookFailure"] },
+    { moduleSpecifier: "./runtime/request-id.js", namedExports: ["requestIdOf"] },
     { moduleSpecifier: "./runtime/validation.js", namedExports: ["formatIssues"] },
     { moduleSpecifier: "./runtime/validation.js", isTypeOnly: true, namedExports: ["ValidationIssue"] },
     { moduleSpecifier: "./schema.js", isTypeOnly: true, namedExports: ["paths", "components", "operations"] },

@@ -64,6 +64,8 @@ export interface ServerModel {
   /** The template with every variable at its default. */
   defaultUrl: string;
   description?: string;
+  /** The environment variable the client reads when the option is not given, e.g. `GPU_CLOUD_BASE_URL`. */
+  envVar: string;
   /**
    * The default URL is relative (a server such as `/v1`, or none at all: OpenAPI's default is
    * `/`): fine in a page, which it is relative to; elsewhere the client needs this option.
@@ -217,6 +219,8 @@ export interface ApiModel {
   /** The generated package's semver (`x-sdk.packageVersion`, else from `info.version`). */
   packageVersion: string;
   apiKeyEnvVar: string;
+  /** The environment variable that turns on the client's logging to stderr (`debug`, `warn`, `off`), e.g. `GPU_CLOUD_LOG`. */
+  logEnvVar: string;
   /** The security schemes operations use, and the requirement they share. */
   security: SecurityModel;
   contractHash: string;
@@ -269,7 +273,9 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
   }
   const { packageName, apiKeyEnvVar, packageVersion } = readXSdk(document, options);
 
-  const servers = new ServerRegistry(document.servers ?? []);
+  // The key's variable names the others: GPU_CLOUD_API_KEY → GPU_CLOUD_BASE_URL, GPU_CLOUD_LOG.
+  const environmentPrefix = apiKeyEnvVar.replace(/_API_KEY$/, "");
+  const servers = new ServerRegistry(document.servers ?? [], environmentPrefix);
   const { security, operations } = readSecurity(contract, readOperations(contract, servers, options.warnings), {
     apiKeyEnvVar,
     takenOptions: servers.list().map((s) => s.key),
@@ -297,6 +303,7 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
     packageName,
     packageVersion,
     apiKeyEnvVar,
+    logEnvVar: `${environmentPrefix}_LOG`,
     security,
     contractHash: contract.hash,
     changelog: contract.changelog,
@@ -313,7 +320,10 @@ class ServerRegistry {
   readonly #byUrl = new Map<string, ServerModel>();
   readonly #usedKeys = new Set<string>();
 
-  constructor(rootServers: ServerObject[]) {
+  constructor(
+    rootServers: ServerObject[],
+    private readonly environmentPrefix: string,
+  ) {
     rootServers.forEach((server, index) => this.register(server, pointer("servers", index)));
   }
 
@@ -338,7 +348,8 @@ class ServerRegistry {
     this.#usedKeys.add(key);
     void names;
     const relative = !/^[a-z][a-z0-9+.-]*:/i.test(defaultUrl);
-    const registered: ServerModel = { key, url: server.url, defaultUrl: defaultUrl.replace(/\/+$/, ""), description: server.description, relative };
+    const envVar = `${this.environmentPrefix}_${key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}`;
+    const registered: ServerModel = { key, url: server.url, defaultUrl: defaultUrl.replace(/\/+$/, ""), description: server.description, envVar, relative };
     this.#byUrl.set(server.url, registered);
     return registered;
   }

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import * as os from "node:os";
 import * as path from "node:path";
 import { UsageError } from "./errors.ts";
 import { compareStrings } from "./compare.ts";
@@ -77,7 +78,7 @@ export function normaliseText(s: string): string {
  * anything the generator did not write is refused, not replaced.
  */
 export async function writeOutput(outDir: string, files: OutputFile[]): Promise<void> {
-  const target = path.resolve(outDir);
+  const target = ownFolder(outDir);
   const sorted = validate(files);
   await mkdir(path.dirname(target), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     // A file where a parent folder should be: the user's --out, not a bug.
@@ -129,7 +130,7 @@ export async function writeOutput(outDir: string, files: OutputFile[]): Promise<
  * `node_modules/` and `dist/`). Each list is sorted.
  */
 export async function checkOutput(outDir: string, files: OutputFile[]): Promise<CheckResult> {
-  const target = path.resolve(outDir);
+  const target = ownFolder(outDir);
   const wanted = validate(files);
   const onDisk = new Set(await listFiles(target));
   const result: CheckResult = { changed: [], added: [], removed: [] };
@@ -144,6 +145,25 @@ export async function checkOutput(outDir: string, files: OutputFile[]): Promise<
   }
   result.removed = [...onDisk].sort(compareStrings);
   return result;
+}
+
+/** Folders of the system itself: never a package's, and some (/proc, /sys) are endless to walk. */
+const SYSTEM_FOLDERS = ["/proc", "/sys", "/dev", "/boot", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr"];
+
+/**
+ * `outDir` resolved, refused at once when it is a folder the package cannot own: the root, a
+ * system folder, the home folder (replacing them would first mean walking them whole).
+ */
+function ownFolder(outDir: string): string {
+  const target = path.resolve(outDir);
+  const refuse = (what: string): never => {
+    throw new UsageError(`--out ${target} is ${what}; give --out a folder of its own`);
+  };
+  if (path.parse(target).root === target) refuse("the file system's root");
+  const system = SYSTEM_FOLDERS.find((folder) => target === folder || target.startsWith(`${folder}/`));
+  if (system !== undefined) refuse(`a system folder (${system})`);
+  if (target === path.resolve(os.homedir())) refuse("your home folder");
+  return target;
 }
 
 /** Refuses paths that could land outside the output folder or clash, and returns the files sorted by path. */
@@ -181,6 +201,8 @@ function pathProblem(filePath: string): string | undefined {
 async function listFiles(root: string, prefix = ""): Promise<string[]> {
   const entries = await readdir(path.join(root, prefix), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT" && prefix === "") return [];
+    // A folder the generator may not read is the user's to sort out, not a bug.
+    if (error.code === "EACCES" || error.code === "EPERM") throw new UsageError(`cannot read ${path.join(root, prefix)} (${error.code}), so cannot tell what --out holds`);
     throw error;
   });
   const files: string[] = [];

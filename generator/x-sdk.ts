@@ -3,7 +3,7 @@
  * the API key, and its version. The one place that reads and checks it; the model builder calls
  * `readXSdk`, `npm run version:contract` calls `packageVersion`.
  */
-import { ContractError } from "./errors.ts";
+import { ContractError, UsageError } from "./errors.ts";
 import { identifier } from "./escape.ts";
 
 /** Semver 2.0.0 (no leading "v"). */
@@ -21,6 +21,8 @@ export interface PackageIdentity {
   /** The generated package's own semver (see `packageVersion`). */
   packageVersion: string;
 }
+
+const NPM_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 
 /** What the caller may set instead of the contract (the CLI's `--name`). */
 export interface PackageOverrides {
@@ -40,7 +42,9 @@ export function readXSdk(document: XSdkSource, overrides: PackageOverrides = {})
     if (sdk[key] !== undefined && typeof sdk[key] !== "string") throw new ContractError(`/x-sdk/${key}`, "must be a string");
   }
   const packageName = overrides.packageName ?? (sdk.packageName as string | undefined) ?? slug(document.info.title);
-  if (!/^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(packageName)) {
+  if (!NPM_NAME.test(packageName)) {
+    // The caller's --name is the caller's mistake, not the contract's.
+    if (overrides.packageName !== undefined) throw new UsageError(`--name ${JSON.stringify(packageName)} is not a valid npm package name (lower case, digits, ".", "_", "-", optionally @scope/)`);
     throw new ContractError("/x-sdk/packageName", `"${packageName}" is not a valid npm package name`);
   }
   const apiKeyEnvVar = overrides.apiKeyEnvVar ?? (sdk.apiKeyEnvVar as string | undefined) ?? `${identifier(packageName).replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}_API_KEY`;

@@ -58,7 +58,6 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
     },
     // A document without operations (webhooks only) has no operation types to take from the schema.
     ...(hasOperations ? [{ moduleSpecifier: "./schema.js", isTypeOnly: true, namedImports: ["paths"] }] : []),
-    ...(api.servers.some((s) => s.relative) ? [{ moduleSpecifier: "./runtime/errors.js", namedImports: ["InvalidRequestError"] }] : []),
   ];
   const { security } = api;
   const credentialOptions = security.schemes.flatMap((scheme) => scheme.options.map((option) => ({ scheme, option })));
@@ -97,8 +96,8 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
       docs: [
         docComment(
           server.relative
-            ? `${server.description ?? "Base URL"} Required outside a browser: the contract's server is relative (${server.url}).`
-            : `${server.description ?? "Base URL"} Default: ${server.defaultUrl}`,
+            ? `${sentence(server.description ?? "Base URL")} Required outside a browser (or the \`${server.envVar}\` environment variable): the contract's server is relative (${server.url}).`
+            : `${sentence(server.description ?? "Base URL")} Default: the \`${server.envVar}\` environment variable, else ${server.defaultUrl}`,
         ),
       ],
       })),
@@ -143,13 +142,6 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
         statements: [
           // A document without servers (webhooks only) or credentials has nothing but `core` to take out.
           `const { ${[...credentialOptions.map((c) => c.option.name), ...api.servers.map((s) => s.key), "...core"].join(", ")} } = options;`,
-          // A relative server resolves against a page; elsewhere (Node) fetch cannot send to it, so say so now.
-          ...api.servers
-            .filter((s) => s.relative)
-            .map((s) => {
-              const message = `${s.key} is required outside a browser: the contract's server is relative (${s.url}), so pass an absolute http(s) URL`;
-              return `if (${s.key} === undefined && !("location" in globalThis)) throw new InvalidRequestError(${stringLiteral(message)}, { field: ${stringLiteral(s.key)} });`;
-            }),
           superCall(api, credentialOptions.map((c) => c.option.name), hasResponseValidators),
         ],
       },
@@ -186,6 +178,12 @@ export function emitClient(api: ApiModel, validators?: ValidatorNames): string {
   return printStatements(statements);
 }
 
+/** `text` ending as a sentence does, so that another can follow it. */
+function sentence(text: string): string {
+  const trimmed = text.trimEnd();
+  return /[.!?:)]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 /** The constructor's call of ClientCore's: the options it was given, the contract's defaults. */
 function superCall(api: ApiModel, credentials: readonly string[], hasResponseValidators: boolean): string {
   const given = credentials.length > 0 ? `, credentials: ${objectText(credentials)}` : "";
@@ -194,6 +192,8 @@ function superCall(api: ApiModel, credentials: readonly string[], hasResponseVal
     `  { ...core, servers: ${objectText(api.servers.map((s) => s.key))}${given} },`,
     "  {",
     `    servers: ${objectText(api.servers.map((s) => `${s.key}: ${stringLiteral(s.defaultUrl)}`))},`,
+    `    serverVariables: ${objectText(api.servers.map((s) => `${s.key}: ${stringLiteral(s.envVar)}`))},`,
+    `    logVariable: ${stringLiteral(api.logEnvVar)},`,
     ...(credentials.length > 0 ? ["    auth: AUTH,"] : []),
     `    packageName: ${stringLiteral(api.packageName)},`,
     ...(hasResponseValidators ? [`    loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),`] : []),

@@ -95,7 +95,6 @@ function resultRetentionEntry(api: ApiModel): string {
 /** `src/bin.ts`: the terminal command, wiring the CLI runtime to this client and its models. */
 export function emitBin(project: Project, api: ApiModel, fileName: string, className: string, hasValidation: boolean): SourceFile {
   const file = project.createSourceFile(fileName, "", { overwrite: true });
-  const serverEnv = serverEnvironmentVariables(api);
   file.addStatements(`/// <reference types="node" />
 import { main } from "./runtime/cli.js";
 import { ${className} } from "./client.js";
@@ -108,11 +107,13 @@ process.once("SIGINT", () => controller.abort());
 main(process.argv.slice(2), {
   name: ${stringLiteral(api.packageName.replace(/^@[^/]+\//, ""))},
   version: ${stringLiteral(api.packageVersion)},
-${credentialsEntry(api)}  createClient: () =>
-    new ${className}({
-      // An empty variable counts as unset.
-      ${serverEnv.map((s) => `${s.key}: process.env.${s.env} || undefined`).join(",\n      ")},
-    }),
+${credentialsEntry(api)}  environment: [
+    ${environmentVariables(api)
+      .map((v) => `{ name: ${stringLiteral(v.name)}, description: ${stringLiteral(v.description)} }`)
+      .join(",\n    ")},
+  ],
+  // The client reads its key, base URLs and log level from the environment itself.
+  createClient: () => new ${className}(),
   catalog: MODEL_CATALOG,${hasValidation ? "\n  validateInput: validateModelInput," : ""}
   stdout: process.stdout,
   stderr: process.stderr,
@@ -130,8 +131,13 @@ function credentialsEntry(api: ApiModel): string {
   return `  credentials: { ${options.map((o) => `${propertyKeyForValue(o.name)}: { env: ${stringLiteral(o.envVar)}, label: ${stringLiteral(o.label)} }`).join(", ")} },\n`;
 }
 
-/** Environment variables the terminal command reads for each base URL. */
-export function serverEnvironmentVariables(api: ApiModel): Array<{ key: string; env: string }> {
-  const prefix = api.apiKeyEnvVar.replace(/_API_KEY$/, "");
-  return api.servers.map((s) => ({ key: s.key, env: `${prefix}_${s.key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase()}` }));
+/** Every environment variable the client reads, as `--help` lists them: credentials, base URLs, logging. */
+function environmentVariables(api: ApiModel): Array<{ name: string; description: string }> {
+  const credentials = api.security.schemes.flatMap((s) => s.options).map((o) => ({ name: o.envVar, description: `the ${o.label}` }));
+  const servers = api.servers.map((s) => {
+    const what = (s.description ?? "").split("\n")[0]!.replace(/[.:]\s*$/, "").trim();
+    return { name: s.envVar, description: `${what === "" ? `the ${s.key}` : what}: base URL${s.relative ? "" : ` (default ${s.defaultUrl})`}` };
+  });
+  const logging = { name: api.logEnvVar, description: "debug: each request attempt on stderr, credentials blanked; warn: warnings only; off (default)" };
+  return [...credentials, ...servers, logging];
 }

@@ -9,9 +9,11 @@ import { readBodyText } from "./error-response.js";
 import { SdkError } from "./error-base.js";
 import { AbortedError, ConnectionError, ResponseTooLargeError, TimeoutError } from "./errors.js";
 import type { SanitizedCause } from "./errors.js";
+import type { ClientHooks, HookAttempt } from "./hooks.js";
 import { MAX_REDIRECTS, nextHop } from "./redirects.js";
 import type { Hop } from "./redirects.js";
 import { redactSecrets } from "./redact.js";
+import { requestIdOf } from "./request-id.js";
 import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_MAX_RETRY_AFTER_MS,
@@ -94,6 +96,11 @@ export class CallAttempts {
   private sanitized: string | undefined;
   /** Set by an attempt that failed before any answer, on a first hop no redirect hid: nothing was sent if the connection was refused. */
   private firstHopFailure = false;
+  /** The app's hooks, in order; undefined when there are none (the calls then skip them at no cost). */
+  private readonly hooks: readonly ClientHooks[] | undefined;
+  private readonly operationId: string | undefined;
+  /** When the current attempt was sent (performance.now()), for the hooks' durations. */
+  private sentAt = 0;
 
   constructor(
     private readonly config: TransportConfig,
@@ -110,6 +117,9 @@ export class CallAttempts {
     this.maxResponseBytes = call.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     // An idempotent call is sent again after any failure: which hop failed does not matter to it.
     this.followsRedirects = !this.idempotent && input.redirect === "follow" && FOLLOWS_REDIRECTS_ITSELF;
+    const hooks = config.hooks;
+    this.hooks = hooks === undefined ? undefined : !Array.isArray(hooks) ? [hooks as ClientHooks] : hooks.length > 0 ? hooks : undefined;
+    this.operationId = call.operationId;
   }
 
   /** Sanitised only when a log line or an error needs it: most calls need neither. */
@@ -135,6 +145,7 @@ export class CallAttempts {
       this.firstHopFailure = false;
       try {
         const { response, guard } = await this.send(attempt);
+        if (this.hooks !== undefined) await this.answered(response, guard, attempt);
         if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
           const retry = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
           if ("delayMs" in retry) delayMs = retry.delayMs;
@@ -148,8 +159,8 @@ export class CallAttempts {
             });
           }
         }
-        if (config.logger?.debug !== undefined) this.log({ attempt, status: response.status, delayMs });
-        if (delayMs === undefined) return await this.handOn(response, guard);
+        if (config.logger?.debug !== undefined) this.log({ attempt, status: response.status, delayMs, requestId: requestIdOf(response.headers) });
+        if (delayMs === undefined) return await this.handOn(response, guard, attempt);
         guard.dispose();
         await response.body?.cancel().catch(() => undefined); // frees the connection for reuse
       } catch (error) {
@@ -176,7 +187,7 @@ export class CallAttempts {
    * most `maxResponseBytes`; a non-2xx body at most 64 KiB of it, what arrived of it when it breaks
    * off or stalls (it still explains the status).
    */
-  private async handOn(response: Response, guard: Guard): Promise<Response> {
+  private async handOn(response: Response, guard: Guard, attempt: number): Promise<Response> {
     try {
       if (response.ok) {
         const chunks = await this.readWhole(response, guard.controller.signal);
@@ -192,7 +203,7 @@ export class CallAttempts {
       bufferedErrorBodies.set(buffered, { text, url: response.url });
       return buffered;
     } catch (error) {
-      throw this.failure(error, guard);
+      throw await this.failed(this.failure(error, guard), attempt);
     } finally {
       guard.dispose();
     }
@@ -264,7 +275,9 @@ export class CallAttempts {
    * failure it is disposed.
    */
   private async send(attempt: number): Promise<{ response: Response; guard: Guard }> {
-    const { timeoutMs, callerSignals, source, input } = this;
+    const { timeoutMs, callerSignals, input } = this;
+    // Before the attempt's timer starts: a hook's own time is not the request's.
+    const headers = this.hooks === undefined ? undefined : await this.beforeSend(attempt);
     const controller = new AbortController();
     const detach = callerSignals.length === 0 ? undefined : follow(controller, callerSignals);
     const guard: Guard = {
@@ -283,23 +296,80 @@ export class CallAttempts {
           }, timeoutMs)
         : undefined;
     let answered = false;
+    if (this.hooks !== undefined) this.sentAt = performance.now();
     try {
-      let response = await this.fetchOnce(attempt, controller);
+      let response = await this.fetchOnce(attempt, controller, headers);
       answered = true;
-      if (this.followsRedirects) response = await this.followRedirects(response, controller);
+      if (this.followsRedirects) response = await this.followRedirects(response, controller, headers);
       return { response, guard };
     } catch (error) {
       guard.dispose();
       // With the platform following redirects, a refusal may come from a later hop: not proof.
       this.firstHopFailure = !answered && (this.followsRedirects || input.redirect !== "follow");
-      throw this.failure(error, guard);
+      throw await this.failed(this.failure(error, guard), attempt);
     }
   }
 
+  private hookAttempt(attempt: number): HookAttempt {
+    return { operationId: this.operationId, attempt, method: this.method, url: this.url };
+  }
+
+  /**
+   * Runs the `onRequest` hooks on the attempt's headers less the credentials' (by name, or holding
+   * a credential's value), and returns what the attempt sends: the hooks' headers, then those.
+   */
+  private async beforeSend(attempt: number): Promise<Headers> {
+    const { source, config } = this;
+    const secrets = secretsOf(config);
+    const credentialHeaders = config.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS;
+    const shown = new Headers();
+    const kept: Array<[string, string]> = [];
+    for (const [name, value] of source.kind === "copy" ? source.headers : new Headers(source.request.headers)) {
+      if (credentialHeaders.has(name) || secrets.some((secret) => value.includes(secret))) kept.push([name, value]);
+      else shown.append(name, value);
+    }
+    const request = { ...this.hookAttempt(attempt), headers: shown };
+    for (const hooks of this.hooks!) await hooks.onRequest?.(request);
+    const sent = new Headers(request.headers);
+    for (const name of credentialHeaders) sent.delete(name);
+    for (const [name] of kept) sent.delete(name);
+    for (const [name, value] of kept) sent.append(name, value);
+    return sent;
+  }
+
+  /** Runs the `onResponse` hooks; a hook that throws ends the call with its error (the response is let go). */
+  private async answered(response: Response, guard: Guard, attempt: number): Promise<void> {
+    const secrets = secretsOf(this.config);
+    let headers = response.headers;
+    // A server that echoes a credential in a header: the hooks get a copy with it blanked.
+    for (const [, value] of headers) {
+      if (secrets.some((secret) => value.includes(secret))) {
+        headers = new Headers([...response.headers].map(([name, v]) => [name, redactSecrets(v, secrets)] as [string, string]));
+        break;
+      }
+    }
+    const answer = { ...this.hookAttempt(attempt), status: response.status, headers, requestId: requestIdOf(response.headers), durationMs: performance.now() - this.sentAt };
+    try {
+      for (const hooks of this.hooks!) await hooks.onResponse?.(answer);
+    } catch (error) {
+      guard.dispose();
+      await response.body?.cancel().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Runs the `onError` hooks on an attempt's typed failure, and returns it. */
+  private async failed(error: SdkError, attempt: number): Promise<SdkError> {
+    if (this.hooks === undefined) return error;
+    const failure = { ...this.hookAttempt(attempt), error, durationMs: performance.now() - this.sentAt };
+    for (const hooks of this.hooks) await hooks.onError?.(failure);
+    return error;
+  }
+
   /** Follows the redirects `response` starts, as fetch would, each hop under the attempt's controller. */
-  private async followRedirects(response: Response, controller: AbortController): Promise<Response> {
+  private async followRedirects(response: Response, controller: AbortController, headers: Headers | undefined): Promise<Response> {
     const { input, source } = this;
-    let hop: Hop = { url: input.url, method: this.method, headers: source.kind === "copy" ? source.headers : new Headers(input.headers), withBody: source.body !== undefined };
+    let hop: Hop = { url: input.url, method: this.method, headers: headers ?? (source.kind === "copy" ? source.headers : new Headers(input.headers)), withBody: source.body !== undefined };
     for (let redirects = 1; ; redirects++) {
       const next = nextHop(response, hop);
       if (next === undefined) return response;
@@ -324,16 +394,17 @@ export class CallAttempts {
     }
   }
 
-  private fetchOnce(attempt: number, controller: AbortController): Promise<Response> {
+  /** One send of the attempt; `headers`, when the hooks made them, replace the call's. */
+  private fetchOnce(attempt: number, controller: AbortController, headers: Headers | undefined): Promise<Response> {
     const { config, source, input } = this;
     const redirect = this.followsRedirects ? "manual" : input.redirect;
     if (source.kind === "copy") {
-      const request = new Request(source.request, { headers: source.headers, body: source.body, signal: controller.signal, redirect });
+      const request = new Request(source.request, { headers: headers ?? source.headers, body: source.body, signal: controller.signal, redirect });
       return (config.fetch ?? globalThis.fetch)(request);
     }
-    const init: RequestInit = { method: input.method, headers: source.request.headers, signal: controller.signal, redirect };
+    const init: RequestInit = { method: input.method, headers: headers ?? source.request.headers, signal: controller.signal, redirect };
     if (attempt === 1) init.body = source.request.body;
-    else if (source.body !== undefined) this.withBody(init, undefined);
+    else if (source.body !== undefined) this.withBody(init, headers);
     // The platform's fetch builds the one Request itself; a custom fetch is given one.
     return config.fetch === undefined ? globalThis.fetch(input.url, init) : config.fetch(new Request(input.url, init));
   }
@@ -359,6 +430,7 @@ function replayed(response: Response, chunks: Uint8Array[]): Response {
 }
 
 const NO_SECRETS: readonly string[] = [];
+const DEFAULT_CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["authorization"]);
 
 /** The credentials to blank out of what a call's errors and log lines show. */
 export function secretsOf(config: TransportConfig): readonly string[] {

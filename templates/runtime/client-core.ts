@@ -9,12 +9,13 @@ import { bufferedErrorBody, DEFAULT_TIMEOUT_MS, readChunks } from "./attempts.js
 import { Authenticator } from "./auth.js";
 import type { AuthSpec, SecurityAlternatives } from "./auth.js";
 import { isReusable, readBody, serializeBody } from "./body.js";
-import { checkBaseUrl, checkMaxResponseBytes, readEnvironment } from "./client-options.js";
+import { checkBaseUrl, checkMaxResponseBytes, environmentLogger, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
 import { InvalidRequestError, ResponseValidationError, UnexpectedResponseError } from "./errors.js";
 import { appendCookies, authenticationHeaders, cookieHeader, copyHeaders } from "./headers.js";
 import type { CookieStyle, HeaderStyle } from "./headers.js";
+import { checkHooks } from "./hooks.js";
 import { fieldPath } from "./json-pointer.js";
 import { requestContentType, withContentParameters } from "./media-types.js";
 import type { ContentParameters } from "./media-types.js";
@@ -26,6 +27,7 @@ import type { QueryStyle } from "./query.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
+import { requestIdOf } from "./request-id.js";
 import { checkTimeout, MAX_TIMER_MS } from "./signals.js";
 import { prepareCall } from "./transport.js";
 import type { Logger, PreparedCall, PreparedRequest, TransportConfig } from "./transport.js";
@@ -114,6 +116,9 @@ export interface ServerWaitOptions extends RequestOptions {
   waitMs?: number | undefined;
 }
 
+/** A URL with a scheme: a server's default without one is relative to a page. */
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:/i;
+
 /** Room between the server's wait and the request's timeout for the answer to arrive. */
 export const SERVER_WAIT_MARGIN_MS = 5_000;
 
@@ -122,11 +127,18 @@ export interface ApiResult<T> {
   data: T;
   status: number;
   headers: Headers;
+  /** The service's id for the request, when its answer carries one (`x-request-id` and the like): what its support asks for. */
+  requestId: string | undefined;
   /** Per window (`minute`, `hour`, `day`): requests remaining, seconds to reset, quota, window length. */
   rateLimit: RateLimitState | undefined;
+  /**
+   * The platform's Response, its body the bytes the client read (readable once, as any Response).
+   * Not enumerable: spreads, `JSON.stringify` and logs of a result leave it out.
+   */
+  readonly response: Response;
 }
 
-export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "secrets" | "logName"> {
+export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "secrets" | "logName" | "credentialHeaders"> {
   /** Check every request against the contract before sending it; default true. */
   validateRequests?: boolean | undefined;
   /** Check every successful JSON response against the contract; default false. */
@@ -136,6 +148,10 @@ export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "secrets" 
 export interface CoreDefaults {
   /** Base URL per server key, from the contract's server variables. */
   servers: Record<string, string>;
+  /** Per server key, the environment variable read when its option is not given. */
+  serverVariables?: Readonly<Record<string, string>> | undefined;
+  /** The environment variable that turns on logging to stderr when no `logger` is given (`debug`, `warn`, `off`). */
+  logVariable?: string | undefined;
   /** The contract's security schemes and requirements; absent, requests carry no credential. */
   auth?: AuthSpec | undefined;
   /** The package's name, which starts the client's log messages. */
@@ -160,17 +176,37 @@ export class ClientCore {
 
   constructor(options: CoreOptions & { servers?: Record<string, string | undefined>; credentials?: Readonly<Record<string, unknown>> }, defaults: CoreDefaults) {
     // An `apiKey` the contract has no scheme for is dropped: the transport would send it as a bearer token.
-    const { servers, credentials = {}, validateRequests = true, validateResponses = false, apiKey: _unused, ...transport } = options as typeof options & { apiKey?: unknown };
+    const { servers, credentials = {}, validateRequests = true, validateResponses = false, apiKey: _unused, credentialHeaders: _set, ...transport } = options as typeof options & {
+      apiKey?: unknown;
+      credentialHeaders?: unknown;
+    };
     this.#validateRequests = validateRequests;
     this.#validateResponses = validateResponses;
     this.#loadResponseValidators = defaults.loadResponseValidators;
     this.#auth = new Authenticator(defaults.auth, credentials, authenticationHeaders({ userAgent: transport.userAgent }), readEnvironment);
     checkTimeout("timeoutMs", transport.timeoutMs);
     checkMaxResponseBytes(transport.maxResponseBytes);
-    this.#transport = { ...transport, secrets: this.#auth.secrets, logName: defaults.packageName };
+    this.#transport = {
+      ...transport,
+      logger: transport.logger ?? environmentLogger(defaults.logVariable, defaults.packageName),
+      hooks: checkHooks(transport.hooks),
+      credentialHeaders: this.#auth.headerNames,
+      secrets: this.#auth.secrets,
+      logName: defaults.packageName,
+    };
     this.#servers = { ...defaults.servers };
-    for (const [key, url] of Object.entries(servers ?? {})) {
-      if (url !== undefined) this.#servers[key] = checkBaseUrl(key, url).replace(/\/+$/, "");
+    // The option first, then its environment variable; a bad value is named as the user gave it.
+    for (const key of new Set([...Object.keys(defaults.servers), ...Object.keys(servers ?? {})])) {
+      const given = servers?.[key];
+      const variable = defaults.serverVariables?.[key];
+      const fromEnvironment = given === undefined && variable !== undefined ? readEnvironment(variable) : undefined;
+      if (given !== undefined) this.#servers[key] = checkBaseUrl(key, given).replace(/\/+$/, "");
+      else if (fromEnvironment !== undefined) this.#servers[key] = checkBaseUrl(variable!, fromEnvironment).replace(/\/+$/, "");
+      // A relative server resolves against a page; elsewhere fetch cannot send to it, so say so now.
+      else if (!ABSOLUTE_URL.test(this.#servers[key] ?? "") && !("location" in globalThis)) {
+        const orVariable = variable === undefined ? "" : ` (or set ${variable})`;
+        throw new InvalidRequestError(`${key} is required outside a browser: the contract's server is relative (${this.#servers[key] || "/"}), so pass an absolute http(s) URL${orVariable}`, { field: key });
+      }
     }
   }
 
@@ -310,7 +346,7 @@ export class ClientCore {
     if (issues.length > 0) {
       throw new ResponseValidationError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, rawBody: rawBody(), problems: issues });
     }
-    return resultOf(data, response);
+    return resultOf(data, response, readChunks(response));
   }
 
   /** The response validators, loaded once (a failed load is tried again on the next call). */
@@ -348,16 +384,26 @@ function responseIssues(byStatus: Readonly<Record<string, ((body: unknown) => Va
 }
 
 /**
- * A result whose `rateLimit` is parsed from the headers when first read, so calls that never look
- * pay nothing. It is an own, enumerable property (an accessor), so `{ ...result }`,
- * `Object.assign` and `JSON.stringify` keep it like the other fields.
+ * A result whose `requestId`, `rateLimit` and `response` are made from the answer when first read,
+ * so calls that never look pay nothing. The first two are own, enumerable accessors, so
+ * `{ ...result }`, `Object.assign` and `JSON.stringify` keep them like the other fields.
  */
-function resultOf<T>(data: T, response: Response): ApiResult<T> {
+function resultOf<T>(data: T, response: Response, chunks: readonly Uint8Array[] | undefined): ApiResult<T> {
   const headers = response.headers;
+  let requestId: string | undefined | null = null;
   let rateLimit: RateLimitState | undefined | null = null;
-  return Object.defineProperty({ data, status: response.status, headers } as ApiResult<T>, "rateLimit", {
-    enumerable: true,
-    configurable: true,
-    get: () => (rateLimit === null ? (rateLimit = parseRateLimit(headers)) : rateLimit),
+  let raw: Response | undefined;
+  return Object.defineProperties({ data, status: response.status, headers } as ApiResult<T>, {
+    requestId: { enumerable: true, configurable: true, get: () => (requestId === null ? (requestId = requestIdOf(headers)) : requestId) },
+    rateLimit: { enumerable: true, configurable: true, get: () => (rateLimit === null ? (rateLimit = parseRateLimit(headers)) : rateLimit) },
+    response: { enumerable: false, configurable: true, get: () => (raw ??= rawResponse(response, chunks)) },
   });
+}
+
+/** A Response as `response` came, holding the body the transport read (its own stream is spent). */
+function rawResponse(response: Response, chunks: readonly Uint8Array[] | undefined): Response {
+  const empty = chunks === undefined || chunks.length === 0 || response.status === 204 || response.status === 205 || response.status === 304;
+  const copy = new Response(empty ? null : new Blob(chunks as Uint8Array<ArrayBuffer>[]), { status: response.status, statusText: response.statusText, headers: response.headers });
+  if (response.url !== "") Object.defineProperty(copy, "url", { value: response.url });
+  return copy;
 }

@@ -1,8 +1,9 @@
 /**
- * Client options read and checked when a client is made: the API key from the environment, base
- * URLs and `maxResponseBytes`, so that a bad one fails there rather than on every call.
+ * Client options read and checked when a client is made: the API key, base URLs and logging from
+ * the environment, and `maxResponseBytes`, so that a bad one fails there rather than on every call.
  */
 import { InvalidRequestError } from "./errors.js";
+import type { Logger } from "./transport.js";
 import { sanitizeUrl } from "./urls.js";
 
 /** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */
@@ -42,4 +43,31 @@ export function checkMaxResponseBytes(value: number | undefined): void {
   throw new InvalidRequestError(`maxResponseBytes must be a whole number of bytes, 1 or more (Infinity allowed), not ${typeof value === "number" ? String(value) : typeof value}`, {
     field: "maxResponseBytes",
   });
+}
+
+/** Levels of the logging variable already said to be unknown: said once per process, not per client. */
+const unknownLevelsSaid = new Set<string>();
+
+/**
+ * The logger the environment asks for when the app gives none: `debug` writes every attempt and
+ * warning to stderr, `warn` the warnings only, `off` (or unset) nothing. Its lines are the client's
+ * log lines, credentials already blanked; a level it does not know is said once and logs nothing.
+ */
+export function environmentLogger(variable: string | undefined, name: string | undefined): Logger | undefined {
+  const value = variable === undefined ? undefined : readEnvironment(variable);
+  if (value === undefined) return undefined;
+  const write = (message: string, fields?: Record<string, unknown>): void => console.error(fields === undefined ? message : `${message} ${JSON.stringify(fields)}`);
+  switch (value.toLowerCase()) {
+    case "debug":
+      return { debug: write, warn: write };
+    case "warn":
+      return { warn: write };
+    case "off":
+      return undefined;
+  }
+  if (!unknownLevelsSaid.has(value)) {
+    unknownLevelsSaid.add(value);
+    console.error(`${name ?? "client"}: ${variable}=${JSON.stringify(value)} is not a log level (debug, warn, off); logging stays off`);
+  }
+  return undefined;
 }

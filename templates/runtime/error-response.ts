@@ -17,6 +17,7 @@ import {
 } from "./errors.js";
 import type { ApiErrorInit } from "./errors.js";
 import { parseRateLimit, requestedWaitMs } from "./rate-limit.js";
+import { requestIdOf } from "./request-id.js";
 import { redactSecrets } from "./redact.js";
 import { pathOf, sanitizeUrl } from "./urls.js";
 
@@ -79,6 +80,7 @@ export async function errorFromResponse(response: Response, request: ErrorReques
     problem,
     rawBody,
     headers: safeHeaders(response.headers, redact),
+    requestId: requestIdOf(response.headers),
     rateLimit: parseRateLimit(response.headers),
     method,
     url,

@@ -39,6 +39,8 @@ export interface ApiErrorInit {
   problem?: unknown;
   rawBody: string;
   headers: Record<string, string>;
+  /** The service's id for the request, when its answer carries one. */
+  requestId?: string | undefined;
   rateLimit?: RateLimitState;
   method: string;
   url: string;
@@ -61,6 +63,8 @@ export class ApiError extends SdkError {
   readonly rawBody: string;
   /** Response headers, without any that can carry credentials. */
   readonly headers: Record<string, string>;
+  /** The service's id for the request (`x-request-id` and the like), when its answer carries one: what its support asks for. */
+  readonly requestId?: string | undefined;
   readonly rateLimit?: RateLimitState;
   readonly method: string;
   /** The request URL, query kept, userinfo stripped. */
@@ -80,6 +84,7 @@ export class ApiError extends SdkError {
     this.problem = init.problem;
     this.rawBody = init.rawBody;
     this.headers = init.headers;
+    this.requestId = init.requestId;
     this.rateLimit = init.rateLimit;
     this.method = init.method;
     this.url = init.url;
@@ -94,6 +99,7 @@ export class ApiError extends SdkError {
       detail: this.detail,
       errors: this.errors,
       headers: this.headers,
+      requestId: this.requestId,
       rateLimit: this.rateLimit,
       method: this.method,
       url: this.url,

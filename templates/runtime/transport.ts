@@ -8,6 +8,7 @@ import { CallAttempts, secretsOf } from "./attempts.js";
 import { checkMaxResponseBytes } from "./client-options.js";
 import { AbortedError } from "./errors.js";
 import { authenticationHeaders } from "./headers.js";
+import type { ClientHooks } from "./hooks.js";
 import { checkTimeout } from "./signals.js";
 import { sanitizeUrl } from "./urls.js";
 
@@ -54,6 +55,13 @@ export interface TransportConfig {
   userAgent?: string | undefined;
   /** Starts every log message: the generated client sets its package name. */
   logName?: string | undefined;
+  /**
+   * Run around every attempt (hooks.ts): `onRequest` before it is sent, `onResponse` when its
+   * answer arrives, `onError` when it fails. A list runs in its order.
+   */
+  hooks?: ClientHooks | readonly ClientHooks[] | undefined;
+  /** Lower-case names of the headers credentials go in: hooks neither see nor set them. Default: `authorization`. */
+  credentialHeaders?: ReadonlySet<string> | undefined;
 }
 
 export interface CallOptions {

@@ -144,6 +144,24 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(fs.readFileSync(file, "utf8")).toBe("mine");
   });
 
+  it("refuses a root, system or home folder as --out at once, without walking it", async () => {
+    const contract = writeContract("ok-system.yaml", MINIMAL);
+    for (const out of ["/", "/proc/gen", "/sys", "/dev/shm/gen", os.homedir()]) {
+      const started = performance.now();
+      const result = await cli("--spec", contract, "--out", out);
+      expect(result.code, out).toBe(1);
+      expect(result.stderr, out).toMatch(/^error: --out \S+ is (the file system's root|a system folder|your home folder)[^\n]*; give --out a folder of its own\n$/);
+      expect(performance.now() - started, out).toBeLessThan(20_000);
+    }
+  });
+
+  it("blames a bad --name on the option, not on the contract's x-sdk", async () => {
+    const result = await cli("--spec", writeContract("ok-name.yaml", MINIMAL), "--out", path.join(scratch, "bad-name"), "--name", "Bad Name");
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: --name "Bad Name" is not a valid npm package name (lower case, digits, ".", "_", "-", optionally @scope/)\n');
+    expect(fs.existsSync(path.join(scratch, "bad-name"))).toBe(false);
+  });
+
   it("stops on what it cannot handle with the JSON pointer, and a failed run leaves the previous output intact", async () => {
     const out = path.join(scratch, "intact");
     expect((await cli("--spec", writeContract("ok.yaml", MINIMAL), "--out", out)).code).toBe(0);

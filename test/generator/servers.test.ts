@@ -30,7 +30,7 @@ afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
 describe("a document without servers", { timeout: 120_000 }, () => {
   it("gets OpenAPI's default server, `/`, as a relative base-URL option", () => {
-    expect(generated.api.servers).toEqual([{ key: "baseUrl", url: "/", defaultUrl: "", description: undefined, relative: true }]);
+    expect(generated.api.servers).toEqual([{ key: "baseUrl", url: "/", defaultUrl: "", description: undefined, envVar: "NOWHERE_CLIENT_BASE_URL", relative: true }]);
     expect(generated.api.operations[0]?.server).toBe("baseUrl");
   });
 

@@ -91,7 +91,7 @@ describe("the gpu-cloud-client command", () => {
   it("estimates the cost with the contract's pricing and defaults", async () => {
     expect((await cli(["estimate", "wan-2-6-i2v", "--set", "duration=10", "--set", "size=1920*1080"])).stdout).toBe("wan-2-6-i2v: 1.50 USD\n");
     expect((await cli(["estimate", "black-forest-labs-flux-1-dev", "--set", "prompt=x", "--json"])).stdout).toContain("0.020972");
-    expect((await cli(["estimate", "some-unlisted-model", "--set", "prompt=x"])).stdout).toContain("cannot be estimated");
+    expect((await cli(["estimate", "some-unlisted-model", "--set", "prompt=x", "--any-model"])).stdout).toContain("cannot be estimated");
   });
 
   it("exits 4 before any request when the estimate is over --max-cost", async () => {
@@ -214,11 +214,11 @@ describe("the gpu-cloud-client command", () => {
     const running = await cli(["run", "wan-2-6-i2v", ...VIDEO_ARGS]);
     const runningId = /^(job-\d+) IN_QUEUE/.exec(running.stdout)![1]!;
     const streamed = await cli(["stream", "wan-2-6-i2v", runningId, "--interval", "0.01"]);
-    expect(streamed).toMatchObject({ code: EXIT.ok, stdout: '{"chunk":1}\n', stderr: `${runningId} COMPLETED\n` });
+    expect(streamed).toMatchObject({ code: EXIT.ok, stdout: '{"chunk":1}\n', stderr: `gpu-cloud-client: ${runningId} COMPLETED\n` });
 
     const failing = await cli(["run", "wan-2-6-i2v", "--set", "prompt=fail", "--set", "image=https://images.example.org/fox.jpg"]);
     const failingId = /^(job-\d+) IN_QUEUE/.exec(failing.stdout)![1]!;
-    expect(await cli(["stream", "wan-2-6-i2v", failingId, "--interval", "0.01"])).toMatchObject({ code: EXIT.jobFailed, stderr: `${failingId} FAILED\n` });
+    expect(await cli(["stream", "wan-2-6-i2v", failingId, "--interval", "0.01"])).toMatchObject({ code: EXIT.jobFailed, stderr: `gpu-cloud-client: ${failingId} FAILED\n` });
   });
 
   it("sends --job-option members with the job, and refuses them where nothing is submitted", async () => {
@@ -290,5 +290,56 @@ describe("the gpu-cloud-client command", () => {
     expect(code).toBe(EXIT.apiError);
     expect(stderr.text).toContain("not a job");
     expect(stderr.text).not.toContain("undefined");
+  });
+});
+
+describe("the command explains itself", () => {
+  const bin = path.join(repoRoot, "generated/gpu-cloud-client/src/bin.ts");
+  const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+
+  it("--help lists commands, options, environment variables, known models with their pricing, and exit codes", async () => {
+    const { stdout } = await run(tsx, [bin, "--help"]);
+    for (const command of ["run", "status", "wait", "cancel", "retry", "stream", "health", "purge-queue", "estimate"]) expect(stdout).toContain(`gpu-cloud-client ${command} <model>`);
+    for (const option of ["--input", "--set", "--job-option", "--wait", "--sync", "--cancel-on-abort", "--max-cost", "--timeout", "--interval", "--json", "--yes", "--any-model"]) expect(stdout).toContain(option);
+    for (const variable of ["GPU_CLOUD_API_KEY", "GPU_CLOUD_BASE_URL", "GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL", "GPU_CLOUD_LOG"]) expect(stdout).toMatch(new RegExp(`^  ${variable} +\\S`, "m"));
+    for (const [id, info] of Object.entries(MODEL_CATALOG.endpoints)) {
+      expect(stdout).toMatch(new RegExp(`^  ${id} +${info.kind} +${info.pricing === undefined ? "no published price" : "priced"}$`, "m"));
+    }
+    expect(stdout).toContain("Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.");
+  });
+
+  it("refuses an unknown model id with the known ones, before any request, unless --any-model", async () => {
+    const before = fake.log.length;
+    const refused = await cli(["run", "wan-2-6-v2v", ...VIDEO_ARGS, "--wait"]);
+    expect(refused.code).toBe(EXIT.usage);
+    expect(refused.stderr).toBe(`gpu-cloud-client: unknown model "wan-2-6-v2v"; known models: ${Object.keys(MODEL_CATALOG.endpoints).join(", ")} (add --any-model to send it anyway)\n`);
+    expect(fake.log.length).toBe(before);
+    expect((await cli(["status", "wan-2-6-v2v", "job-1"])).code).toBe(EXIT.usage);
+    const sent = await cli(["run", "my-own-endpoint", "--set", "prompt=x", "--any-model"]);
+    expect(sent.code).toBe(EXIT.ok);
+    expect(sent.stdout).toMatch(/^job-\d+ IN_QUEUE\n/);
+    expect((await cli(["estimate", "my-own-endpoint", "--set", "prompt=x", "--any-model"])).stdout).toBe("my-own-endpoint: no pricing in the contract, cost cannot be estimated\n");
+  });
+
+  it("starts every message the same way, and shows the usage only for a usage mistake", async () => {
+    const file = path.join(scratch, "broken.json");
+    fs.writeFileSync(file, "{ not json");
+    const broken = await cli(["run", "wan-2-6-i2v", "--input", file]);
+    expect(broken.code).toBe(EXIT.usage);
+    expect(broken.stderr).toMatch(/^gpu-cloud-client: --input \S+broken\.json: not valid JSON \([^\n]*\)\n$/);
+    const invalid = await cli(["run", "wan-2-6-i2v", "--set", "prompt=p", "--set", "duration=7"]);
+    expect(invalid.stderr.split("\n").filter(Boolean).every((line) => line.startsWith("gpu-cloud-client: ")), invalid.stderr).toBe(true);
+    const failing = await cli(["run", "wan-2-6-i2v", "--set", "prompt=fail", "--set", "image=https://images.example.org/fox.jpg"]);
+    const failingId = /^(job-\d+)/.exec(failing.stdout)![1]!;
+    expect((await cli(["stream", "wan-2-6-i2v", failingId, "--interval", "0.01"])).stderr).toBe(`gpu-cloud-client: ${failingId} FAILED\n`);
+    expect((await cli(["launch"])).stderr).toMatch(/^gpu-cloud-client: unknown command "launch"\n\nusage:/);
+  });
+
+  it("names the environment variable that holds a bad base URL (a real process)", async () => {
+    const failed = await run(tsx, [bin, "status", "wan-2-6-i2v", "job-1"], {
+      env: { ...process.env, GPU_CLOUD_API_KEY: "cli-key", GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL: "api.runpod.ai" },
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect((failed as { code: number }).code).toBe(EXIT.usage);
+    expect((failed as { stderr: string }).stderr).toBe('gpu-cloud-client: GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL must be an absolute http(s) URL, got "api.runpod.ai"\n');
   });
 });

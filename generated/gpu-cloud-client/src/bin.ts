@@ -14,12 +14,14 @@ main(process.argv.slice(2), {
   name: "gpu-cloud-client",
   version: "3.0.0",
   credentials: { apiKey: { env: "GPU_CLOUD_API_KEY", label: "API key" } },
-  createClient: () =>
-    new GpuCloudClient({
-      // An empty variable counts as unset.
-      baseUrl: process.env.GPU_CLOUD_BASE_URL || undefined,
-      publicEndpointBaseUrl: process.env.GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL || undefined,
-    }),
+  environment: [
+    { name: "GPU_CLOUD_API_KEY", description: "the API key" },
+    { name: "GPU_CLOUD_BASE_URL", description: "Management API (pods, templates, registry credentials): base URL (default https://api.runpod.io)" },
+    { name: "GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL", description: "Public model endpoints (generation jobs): base URL (default https://api.runpod.ai)" },
+    { name: "GPU_CLOUD_LOG", description: "debug: each request attempt on stderr, credentials blanked; warn: warnings only; off (default)" },
+  ],
+  // The client reads its key, base URLs and log level from the environment itself.
+  createClient: () => new GpuCloudClient(),
   catalog: MODEL_CATALOG,
   validateInput: validateModelInput,
   stdout: process.stdout,

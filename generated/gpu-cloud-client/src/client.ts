@@ -18,9 +18,9 @@ export interface GpuCloudClientOptions extends CoreOptions {
    * the resource or action, `403`.
    */
   apiKey?: string | undefined;
-  /** Management API (pods, templates, registry credentials). Default: https://api.runpod.io */
+  /** Management API (pods, templates, registry credentials). Default: the `GPU_CLOUD_BASE_URL` environment variable, else https://api.runpod.io */
   baseUrl?: string | undefined;
-  /** Public model endpoints (generation jobs). Default: https://api.runpod.ai */
+  /** Public model endpoints (generation jobs). Default: the `GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL` environment variable, else https://api.runpod.ai */
   publicEndpointBaseUrl?: string | undefined;
 }
 
@@ -81,6 +81,8 @@ export class GpuCloudClientCore extends ClientCore {
       { ...core, servers: { baseUrl, publicEndpointBaseUrl }, credentials: { apiKey } },
       {
         servers: { baseUrl: "https://api.runpod.io", publicEndpointBaseUrl: "https://api.runpod.ai" },
+        serverVariables: { baseUrl: "GPU_CLOUD_BASE_URL", publicEndpointBaseUrl: "GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL" },
+        logVariable: "GPU_CLOUD_LOG",
         auth: AUTH,
         packageName: "gpu-cloud-client",
         loadResponseValidators: () => import("./response-validators.js").then((module) => module.RESPONSE_VALIDATORS),

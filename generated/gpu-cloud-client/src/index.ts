@@ -15,6 +15,8 @@ export { parseRateLimit, parseRetryAfter } from "./runtime/rate-limit.js";
 export type { RateLimitState, RateLimitWindow } from "./runtime/rate-limit.js";
 export type { ApiResult, RequestOptions, ServerWaitOptions, CoreOptions } from "./runtime/client-core.js";
 export type { Logger } from "./runtime/transport.js";
+export type { ClientHooks, HookAttempt, HookRequest, HookResponse, HookFailure } from "./runtime/hooks.js";
+export { requestIdOf } from "./runtime/request-id.js";
 export { formatIssues } from "./runtime/validation.js";
 export type { ValidationIssue } from "./runtime/validation.js";
 export type { paths, components, operations } from "./schema.js";

@@ -34,6 +34,8 @@ export interface CliDependencies {
   version?: string | undefined;
   /** Per credential option the client reads from the environment: its variable and what it is called. */
   credentials?: Readonly<Record<string, { env: string; label: string }>> | undefined;
+  /** Every environment variable the command (through the client) reads, for `--help`. */
+  environment?: ReadonlyArray<{ name: string; description: string }> | undefined;
   createClient(): JobClient;
   catalog: ModelCatalog;
   /** Problems of an input for a known model, each with its field path (empty when valid). */
@@ -44,7 +46,8 @@ export interface CliDependencies {
   signal?: AbortSignal;
 }
 
-export function usage(name: string): string {
+/** The usage, then (given the dependencies) the environment variables and the known models. */
+export function usage(name: string, deps?: Pick<CliDependencies, "environment" | "catalog">): string {
   return `usage:
   ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--job-option KEY=VALUE ...] [--wait] [--sync] [--cancel-on-abort] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} status <model> <job-id> [--json]
@@ -56,16 +59,37 @@ export function usage(name: string): string {
   ${name} purge-queue <model> --yes [--json]
   ${name} estimate <model> (--input FILE.json | --set KEY=VALUE ...) [--json]
   ${name} --help | --version
+Every command that takes <model> also takes --any-model: a model id the package does not list (an endpoint of your own) is refused without it.
 
 VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
 --set fills the model's input; --job-option the request's other members (webhook=URL, policy.ttl=60000).
 A wait ends after --timeout seconds (1800 unless given); the job keeps running, and the command prints how to wait again.
 With --cancel-on-abort, a wait that ends before the job (Ctrl-C or --timeout) cancels the job too, so it stops billing.
 purge-queue removes every job of the model's endpoint that is still queued (yours included); it asks for --yes.
-Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.`;
+Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.${deps === undefined ? "" : `\n${described(deps)}`}`;
 }
 
+/** The environment variables and the known models, in aligned columns. */
+function described({ environment = [], catalog }: Pick<CliDependencies, "environment" | "catalog">): string {
+  const column = (rows: ReadonlyArray<readonly string[]>): string[] => {
+    const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]!.length))) ?? [];
+    return rows.map((row) => `  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]! + 2))).join("")}`);
+  };
+  const variables = column(environment.map((v) => [v.name, v.description]));
+  const models = column(Object.entries(catalog.endpoints).map(([id, info]) => [id, info.kind, info.pricing === undefined ? "no published price" : "priced"]));
+  return [
+    ...(variables.length === 0 ? [] : ["", "Environment variables (an empty one counts as unset):", ...variables]),
+    "",
+    "Known models (id, kind, pricing; estimate needs a price):",
+    ...models,
+  ].join("\n");
+}
+
+/** A mistake in how the command was called: said, then the usage. */
 class UsageError extends Error {}
+
+/** A mistake in what the command was given (a file, a model id): said in one line, without the usage. */
+class InputError extends Error {}
 
 /** Sets `path` (dotted) in `target` to `value`. */
 function setPath(target: Record<string, unknown>, path: string, value: unknown, flag: string): void {
@@ -88,14 +112,14 @@ async function readInput(values: { input?: string; set?: string[] }): Promise<Re
     try {
       text = await readFile(values.input, "utf8");
     } catch (error) {
-      throw new UsageError(`--input ${values.input}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
+      throw new InputError(`--input ${values.input}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
     }
     try {
       input = JSON.parse(text);
     } catch (error) {
-      throw new UsageError(`--input ${values.input}: not valid JSON (${(error as Error).message})`);
+      throw new InputError(`--input ${values.input}: not valid JSON (${(error as Error).message})`);
     }
-    if (typeof input !== "object" || input === null || Array.isArray(input)) throw new UsageError(`--input ${values.input}: must hold a JSON object (the model's input)`);
+    if (typeof input !== "object" || input === null || Array.isArray(input)) throw new InputError(`--input ${values.input}: must hold a JSON object (the model's input)`);
   }
   return assign(input, values.set, "--set");
 }
@@ -162,7 +186,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
   let model: string | undefined;
   try {
     if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-      (command === undefined ? err : out)(usage(deps.name));
+      (command === undefined ? err : out)(usage(deps.name, deps));
       return command === undefined ? EXIT.usage : EXIT.ok;
     }
     if (command === "--version") {
@@ -187,10 +211,11 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         interval: { type: "string" },
         json: { type: "boolean", default: false },
         yes: { type: "boolean", default: false },
+        "any-model": { type: "boolean", default: false },
       },
     });
     if (values.help) {
-      out(usage(deps.name));
+      out(usage(deps.name, deps));
       return EXIT.ok;
     }
     if (values["job-option"] !== undefined && command !== "run") throw new UsageError("--job-option: only with run (it goes with the job's submission)");
@@ -200,6 +225,9 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
     const [modelArgument, jobId, ...extra] = positionals;
     if (!modelArgument) throw new UsageError(`${command}: missing <model>`);
     model = modelArgument;
+    if (!values["any-model"] && !Object.hasOwn(deps.catalog.endpoints, model)) {
+      throw new InputError(`unknown model ${JSON.stringify(model)}; known models: ${Object.keys(deps.catalog.endpoints).join(", ")} (add --any-model to send it anyway)`);
+    }
     const timeoutSeconds = seconds(values.timeout, "--timeout");
     const maxCost = seconds(values["max-cost"], "--max-cost");
     const intervalSeconds = seconds(values.interval, "--interval");
@@ -224,7 +252,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         // An estimate needs only the priced fields: missing required ones are fine there.
         const problems = (deps.validateInput?.(model, input) ?? []).filter((p) => command === "run" || p.keyword !== "required");
         if (problems.length > 0) {
-          for (const problem of problems) err(`input${problem.path ? problem.path.replace(/\//g, ".") : ""}: ${problem.message}`);
+          for (const problem of problems) err(`${deps.name}: input${problem.path ? problem.path.replace(/\//g, ".") : ""}: ${problem.message}`);
           return EXIT.usage;
         }
         if (command === "estimate") {
@@ -289,7 +317,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
         const chunks = streamJob(client, deps.catalog, model, id, waitOptions);
         let next = await chunks.next();
         for (; !next.done; next = await chunks.next()) out(JSON.stringify(values.json ? next.value : next.value.output));
-        err(`${id} ${next.value}`);
+        err(`${deps.name}: ${id} ${next.value}`);
         return deps.catalog.terminalStatuses[next.value] === "failure" ? EXIT.jobFailed : EXIT.ok;
       }
       case "health": {
@@ -361,6 +389,10 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     const text = (error as Error).message;
     const message = error instanceof UsageError ? text : (text.split(/\.\s/)[0] ?? text);
     err(`${name}: ${message}\n\n${usage(name)}`);
+    return EXIT.usage;
+  }
+  if (error instanceof InputError) {
+    err(`${name}: ${error.message}`);
     return EXIT.usage;
   }
   if (error instanceof InvalidRequestError) {

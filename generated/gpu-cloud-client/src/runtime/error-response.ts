@@ -18,6 +18,7 @@ import {
 } from "./errors.js";
 import type { ApiErrorInit } from "./errors.js";
 import { parseRateLimit, requestedWaitMs } from "./rate-limit.js";
+import { requestIdOf } from "./request-id.js";
 import { redactSecrets } from "./redact.js";
 import { pathOf, sanitizeUrl } from "./urls.js";
 
@@ -80,6 +81,7 @@ export async function errorFromResponse(response: Response, request: ErrorReques
     problem,
     rawBody,
     headers: safeHeaders(response.headers, redact),
+    requestId: requestIdOf(response.headers),
     rateLimit: parseRateLimit(response.headers),
     method,
     url,
