@@ -132,7 +132,7 @@ function credentialsEntry(api: ApiModel): string {
 }
 
 /** Every environment variable the client reads, as `--help` lists them: credentials, base URLs, logging. */
-function environmentVariables(api: ApiModel): Array<{ name: string; description: string }> {
+export function environmentVariables(api: ApiModel): Array<{ name: string; description: string }> {
   const credentials = api.security.schemes.flatMap((s) => s.options).map((o) => ({ name: o.envVar, description: `the ${o.label}` }));
   const servers = api.servers.map((s) => {
     const what = (s.description ?? "").split("\n")[0]!.replace(/[.:]\s*$/, "").trim();

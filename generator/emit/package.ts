@@ -13,6 +13,7 @@ import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
 import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
 import { describeRequestLimits } from "../request-limits.ts";
+import { environmentVariables } from "./jobs.ts";
 import { coreClassName } from "./types.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
@@ -73,6 +74,7 @@ export function emitPackageFiles(
       limits: operation.requestLimits ? describeRequestLimits(operation.requestLimits) : undefined,
       tag: operation.tags[0] ?? "Other",
       example: `const { data } = await client.${operation.methodName}(${params ? jsValue(params) : ""});`,
+      call: `client.${operation.methodName}(${params ? jsValue(params) : ""})`,
       functionExample: [
         `import { ${coreClassName(className)} } from ${stringLiteral(api.packageName)};`,
         `import { ${operation.methodName} } from ${stringLiteral(`${api.packageName}/operations`)};`,
@@ -136,6 +138,9 @@ export function emitPackageFiles(
     ...readmeCredentials(api),
     servers: api.servers,
     errorExample: operations[0] ? errorExample(operations[0].example) : undefined,
+    hooksExample: operations[0] ? hooksExample(api.packageName, className, operations[0].call) : undefined,
+    logEnvVar: api.logEnvVar,
+    environment: environmentVariables(api),
     groups,
     models,
     firstModel: models[0],
@@ -301,4 +306,28 @@ function registerMarkdownHelpers(hb: typeof Handlebars): void {
   hb.registerHelper("code", (text: unknown) => safe(markdownCode(required(text, "code"))));
   hb.registerHelper("plain", (text: unknown) => safe(plainText(required(text, "plain"))));
   hb.registerHelper("codeBlock", (language: unknown, code: unknown) => safe(markdownCodeBlock(required(language, "codeBlock"), required(code, "codeBlock"))));
+}
+
+/** The hooks section's example: a trace header in, each attempt's status and time out, then the raw answer. */
+function hooksExample(packageName: string, className: string, call: string): string {
+  return [
+    `import { ${className}, type ClientHooks } from ${stringLiteral(packageName)};`,
+    "",
+    "const tracing: ClientHooks = {",
+    "  onRequest(request) {",
+    "    request.headers.set(\"x-trace-id\", `trace-${request.attempt}`);",
+    "  },",
+    "  onResponse(response) {",
+    "    console.log(`${response.operationId} #${response.attempt}: ${response.status} in ${Math.round(response.durationMs)} ms`);",
+    "  },",
+    "  onError(failure) {",
+    "    console.log(`${failure.operationId} #${failure.attempt}: ${failure.error.kind}`);",
+    "  },",
+    "};",
+    "",
+    `const client = new ${className}({ hooks: [tracing] });`,
+    `const result = await ${call};`,
+    'console.log(result.requestId ?? "no request id");',
+    'console.log(result.response.status, result.response.headers.get("content-type"));',
+  ].join("\n");
 }
