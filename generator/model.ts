@@ -204,6 +204,8 @@ export interface ModelEndpoint {
   pricing?: ModelPricing;
   /** The first of the input schema's `examples`, for the README. */
   inputExample?: unknown;
+  /** The input's top-level properties (those of its `allOf` members too), in order, for the README. */
+  inputFields: Array<{ name: string; required: boolean }>;
   pointer: string;
 }
 
@@ -658,9 +660,21 @@ function readModelEndpoints(contract: LoadedContract): ModelEndpoint[] {
       urlLifetimeSeconds: lifetime,
       pricing: endpoint.pricing === undefined ? undefined : readPricing(contract, endpoint.pricing, inputSchema, `${at}/pricing`),
       inputExample: schemaExample(contract, inputSchema),
+      inputFields: inputFieldsOf(contract, inputSchema),
       pointer: at,
     };
   });
+}
+
+/** The input schema's top-level properties and whether each is required, its `allOf` members' included. */
+function inputFieldsOf(contract: LoadedContract, inputSchema: string): Array<{ name: string; required: boolean }> {
+  const at = pointer("components", "schemas", inputSchema);
+  const root = contract.deref<any>(contract.document.components?.schemas?.[inputSchema], at).value;
+  const members = [root, ...(Array.isArray(root?.allOf) ? root.allOf.map((member: unknown, index: number) => contract.deref<any>(member, `${at}/allOf/${index}`).value) : [])];
+  const objects = members.filter((member): member is Record<string, any> => typeof member === "object" && member !== null);
+  const required = new Set(objects.flatMap((member) => (Array.isArray(member.required) ? member.required : [])));
+  const names = new Set(objects.flatMap((member) => Object.keys(member.properties ?? {})));
+  return [...names].map((name) => ({ name, required: required.has(name) }));
 }
 
 function readPricing(contract: LoadedContract, pricing: any, inputSchema: string, at: string): ModelPricing {

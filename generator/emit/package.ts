@@ -73,14 +73,15 @@ export function emitPackageFiles(
       server: operation.server,
       limits: operation.requestLimits ? describeRequestLimits(operation.requestLimits) : undefined,
       tag: operation.tags[0] ?? "Other",
-      example: `const { data } = await client.${operation.methodName}(${params ? jsValue(params) : ""});`,
+      // A call answered without a body (204) has no data to name.
+      example: `${operation.responseKind === "none" ? "" : "const { data } = "}await client.${operation.methodName}(${params ? jsValue(params) : ""});`,
       call: `client.${operation.methodName}(${params ? jsValue(params) : ""})`,
       functionExample: [
         `import { ${coreClassName(className)} } from ${stringLiteral(api.packageName)};`,
         `import { ${operation.methodName} } from ${stringLiteral(`${api.packageName}/operations`)};`,
         "",
         `const core = new ${coreClassName(className)}();`,
-        `const { data } = await ${operation.methodName}(core${params ? `, ${jsValue(params)}` : ""});`,
+        `${operation.responseKind === "none" ? "" : "const { data } = "}await ${operation.methodName}(core${params ? `, ${jsValue(params)}` : ""});`,
       ].join("\n"),
     };
   });
@@ -99,6 +100,9 @@ export function emitPackageFiles(
       id: m.id,
       kind: m.kind,
       summary: m.summary,
+      fields: m.inputFields,
+      pricing: m.pricing === undefined ? undefined : { ...m.pricing, divisor: m.pricing.unitsPer === 1 ? undefined : m.pricing.unitsPer },
+      estimateExample: m.pricing === undefined ? undefined : estimateExample(m.id, input),
       example: `const { data: job } = await client.${hasRunsync ? "runModelSync" : "runModel"}(${stringLiteral(m.id)}, ${jsValue(input)});`,
       waitExample: `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)});`,
       streamExample: [
@@ -144,6 +148,7 @@ export function emitPackageFiles(
     groups,
     models,
     firstModel: models[0],
+    workspaceRelease: "npm run release",
     firstOperation: operations[0],
     // The budget example needs a model whose cost can be estimated.
     pricedModel: models.find((_, index) => api.modelEndpoints[index]!.pricing !== undefined),
@@ -306,6 +311,18 @@ function registerMarkdownHelpers(hb: typeof Handlebars): void {
   hb.registerHelper("code", (text: unknown) => safe(markdownCode(required(text, "code"))));
   hb.registerHelper("plain", (text: unknown) => safe(plainText(required(text, "plain"))));
   hb.registerHelper("codeBlock", (language: unknown, code: unknown) => safe(markdownCodeBlock(required(language, "codeBlock"), required(code, "codeBlock"))));
+}
+
+/** The estimate-then-run example: a typed input variable, its estimate, a capped run that reports progress. */
+function estimateExample(model: string, input: unknown): string {
+  return [
+    `const input = ${jsValue(input)} as const;`,
+    `console.log(estimateCost(${stringLiteral(model)}, input));`,
+    `const capped = await runAndWait(client, ${stringLiteral(model)}, input, {`,
+    "  maxCostUsd: 5,",
+    "  onProgress: ({ job, polls }) => console.log(job.status, polls),",
+    "});",
+  ].join("\n");
 }
 
 /** The hooks section's example: a trace header in, each attempt's status and time out, then the raw answer. */

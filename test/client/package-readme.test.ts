@@ -1,7 +1,7 @@
 /**
- * Runs the package README's "Hooks, raw responses and logging" example as written against Prism
- * (only the package import pointed at the generated source, the service's host at the mock), and
- * checks what it printed and what it sent.
+ * The package README: its "Hooks, raw responses and logging" example run as written against Prism
+ * (only the package import pointed at the generated source, the service's host at the mock),
+ * checking what it printed and sent; its operation examples and models table read as text.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -49,5 +49,13 @@ describe("the package README", () => {
       log.mockRestore();
       fs.rmSync(file, { force: true });
     }
+  });
+
+  it("names no `data` for an operation answered without a body, and lists every model with its input and price", () => {
+    expect(readme).toContain("await client.deleteRegistry({");
+    expect(readme).not.toMatch(/const \{ data \} = await (client\.)?deleteRegistry\(/);
+    const table = readme.slice(readme.indexOf("| Model | Kind |"), readme.indexOf("\n\n", readme.indexOf("| Model | Kind |")));
+    expect(table).toContain("| `wan-2-6-i2v` | video | **`prompt`**, **`image`**,");
+    expect(table).toMatch(/\| `black-forest-labs-flux-1-dev` \| image \| .* \| USD per megapixel: `width` × `height` ÷ 1000000 at 0\.02 USD \|/);
   });
 });

@@ -86,7 +86,18 @@ describe("the package README's job examples", () => {
     const calls = ["cancelOnAbort: true", "retryFailed: 2", "maxTotalCostUsd", "download(result", "streamJob(client"];
     for (const call of calls) find(call);
     // Besides those: the client's block and the import lines.
-    expect(examples.filter(([source]) => /runAndWait|runMany|streamJob/.test(source))).toHaveLength(6);
+    expect(examples.filter(([source]) => /runAndWait|runMany|streamJob/.test(source))).toHaveLength(7);
+  });
+
+  it("estimateCost and onProgress: the estimate printed first, then each poll's status, within maxCostUsd", async () => {
+    const printed = await run(find("estimateCost("));
+    const estimate = Number(printed[0]);
+    const cap = Number(/maxCostUsd: ([\d.]+)/.exec(example("estimateCost(")[0])![1]);
+    expect(estimate).toBeGreaterThan(0);
+    expect(estimate).toBeLessThanOrEqual(cap);
+    // The submitted job (0 polls), then the fake: one poll queued, one running, then completed.
+    expect(printed.slice(1)).toEqual(["IN_QUEUE 0", "IN_QUEUE 1", "IN_PROGRESS 2", "COMPLETED 3"]);
+    expect(operations()).toEqual(["POST run", "GET status", "GET status", "GET status"]);
   });
 
   it("runAndWait: one run, polled until it completes", async () => {

@@ -135,6 +135,16 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     expect(fs.existsSync(path.join(consumer!, "out/consumer-cjs.cjs"))).toBe(true);
   });
 
+  it("the README's own tsconfig.json compiles the README's examples, with nothing added", async () => {
+    await compile();
+    const readme = fs.readFileSync(path.join(consumer!, "node_modules", manifest.name, "README.md"), "utf8");
+    const given = JSON.parse(/TypeScript:[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1]!);
+    expect(given.compilerOptions.strict).toBe(true);
+    fs.writeFileSync(path.join(consumer!, "tsconfig.readme.json"), JSON.stringify({ ...given, compilerOptions: { ...given.compilerOptions, noEmit: true }, files: ["readme-examples.ts"] }, null, 2));
+    const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
+    expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.readme.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc with the README's tsconfig.json");
+  });
+
   it("type-checks in an older setup (moduleResolution node10) with exactOptionalPropertyTypes, the validators entry point included", async () => {
     const className = clientClassName(generated.api);
     fs.writeFileSync(
