@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { readmeExamplesSource } from "../publish/support.ts";
 import { repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 
 const readme = fs.readFileSync(path.join(repoRoot, "generated/gpu-cloud-client/README.md"), "utf8");
@@ -45,6 +46,28 @@ describe("the package README", () => {
       const printed = log.mock.calls.map((args) => args.join(" "));
       expect(printed).toEqual([expect.stringMatching(/^listPods #1: 200 in \d+ ms$/), "no request id", "200 application/json"]);
       expect(sentTraceIds).toEqual(["trace-1"]);
+    } finally {
+      log.mockRestore();
+      fs.rmSync(file, { force: true });
+    }
+  });
+
+  it("runs every TypeScript example outside the job helpers' section (run against the fake in test/jobs/readme-jobs.test.ts) against the mock, as written", async () => {
+    const jobs = readme.indexOf("## Waiting for jobs");
+    const rest = readme.slice(0, jobs) + readme.slice(readme.indexOf("\n## ", jobs + 1));
+    const generated = path.join(repoRoot, "generated/gpu-cloud-client/src");
+    const source = readmeExamplesSource(rest, "GpuCloudClient")
+      .replaceAll('from "gpu-cloud-client/operations"', `from ${JSON.stringify(path.join(generated, "operations.ts"))}`)
+      .replaceAll('from "gpu-cloud-client/validators"', `from ${JSON.stringify(path.join(generated, "validators.ts"))}`)
+      .replaceAll('from "gpu-cloud-client"', `from ${JSON.stringify(path.join(generated, "index.ts"))}`);
+    const file = path.join(repoRoot, "test/client/.tmp-package-readme-all.ts");
+    fs.writeFileSync(file, source);
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const examples = Object.entries((await import(file)) as Record<string, () => Promise<void>>);
+      // The key, each operation (class and function), each model, hooks, validation, errors.
+      expect(examples.length).toBeGreaterThanOrEqual(15);
+      for (const [name, example] of examples) await expect(example(), name).resolves.toBeUndefined();
     } finally {
       log.mockRestore();
       fs.rmSync(file, { force: true });
