@@ -143,6 +143,7 @@ export function emitPackageFiles(
     servers: api.servers,
     errorExample: operations[0] ? errorExample(operations[0].example) : undefined,
     hooksExample: operations[0] ? hooksExample(api.packageName, className, operations[0].call) : undefined,
+    otherExportsExample: otherExportsExample(api.packageName, models[0]),
     logEnvVar: api.logEnvVar,
     environment: environmentVariables(api),
     groups,
@@ -322,6 +323,27 @@ function estimateExample(model: string, input: unknown): string {
     "  maxCostUsd: 5,",
     "  onProgress: ({ job, polls }) => console.log(job.status, polls),",
     "});",
+  ].join("\n");
+}
+
+/** The other exports' example: the model helpers (with a model), then the header and text helpers. */
+function otherExportsExample(packageName: string, model: { id: string } | undefined): string {
+  const modelNames = model === undefined ? [] : ["MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES", "validateModelInput"];
+  return [
+    `import { ${[...modelNames, "errorFromResponse", "formatIssues", "parseRateLimit", "parseRetryAfter", "redactSecrets", "requestIdOf", "sanitizeUrl"].sort().join(", ")} } from ${stringLiteral(packageName)};`,
+    "",
+    ...(model === undefined
+      ? []
+      : [
+          "console.log(Object.keys(MODEL_ENDPOINTS), TERMINAL_JOB_STATUSES);",
+          `console.log(formatIssues(validateModelInput(${stringLiteral(model.id)}, { prompt: 42 })));`,
+        ]),
+    "const headers = new Headers({ \"RateLimit-Policy\": '\"minute\";q=60;w=60', RateLimit: '\"minute\";r=57;t=30', \"Retry-After\": \"2\", \"X-Request-Id\": \"req-42\" });",
+    "console.log(parseRateLimit(headers)?.windows, parseRetryAfter(headers.get(\"retry-after\")), requestIdOf(headers)); // [{ name: \"minute\", remaining: 57, resetSeconds: 30, quota: 60, windowSeconds: 60 }] 2000 req-42",
+    'console.log(redactSecrets("the key sk-123 leaked", ["sk-123"]), sanitizeUrl("https://user:secret@example.com/path")); // the key [REDACTED] leaked https://example.com/path',
+    "",
+    "const response = await fetch(\"https://example.com/missing\");",
+    "if (!response.ok) console.log((await errorFromResponse(response, { method: \"GET\", url: response.url })).message);",
   ].join("\n");
 }
 

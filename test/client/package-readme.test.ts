@@ -74,6 +74,29 @@ describe("the package README", () => {
     }
   });
 
+  it("the other exports' example prints what its comments say", async () => {
+    const start = readme.indexOf("## Other exports");
+    const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(start))![1]!;
+    const file = path.join(repoRoot, "test/client/.tmp-package-readme-exports.ts");
+    fs.writeFileSync(file, code.replace('from "gpu-cloud-client"', `from ${JSON.stringify(path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts"))}`));
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      await import(file);
+      const printed = log.mock.calls.map((args) => args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "));
+      expect(printed[0]).toBe(`${JSON.stringify(["wan-2-6-i2v", "black-forest-labs-flux-1-dev"])} ${JSON.stringify({ COMPLETED: "success", FAILED: "failure", CANCELLED: "failure", TIMED_OUT: "failure" })}`);
+      expect(printed[1]).toMatch(/^2 validation issues:\n {2}\/prompt: must be a string\n/);
+      expect(printed[2]).toBe('[{"name":"minute","remaining":57,"resetSeconds":30,"quota":60,"windowSeconds":60}] 2000 req-42');
+      expect(printed[3]).toBe("the key [REDACTED] leaked https://example.com/path");
+      expect(printed[4]).toMatch(/^GET \/missing failed with 404/);
+      // The comments in the code say the same as the lines printed.
+      expect(code).toContain('// [{ name: "minute", remaining: 57, resetSeconds: 30, quota: 60, windowSeconds: 60 }] 2000 req-42');
+      expect(code).toContain("// the key [REDACTED] leaked https://example.com/path");
+    } finally {
+      log.mockRestore();
+      fs.rmSync(file, { force: true });
+    }
+  });
+
   it("names no `data` for an operation answered without a body, and lists every model with its input and price", () => {
     expect(readme).toContain("await client.deleteRegistry({");
     expect(readme).not.toMatch(/const \{ data \} = await (client\.)?deleteRegistry\(/);
