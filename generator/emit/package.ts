@@ -149,6 +149,7 @@ export function emitPackageFiles(
     groups,
     models,
     firstModel: models[0],
+    modelCallsExample: models[0] === undefined ? undefined : modelCallsExample(api, models[0].id, api.modelEndpoints[0]!.inputExample ?? {}),
     workspaceRelease: "npm run release",
     firstOperation: operations[0],
     // The budget example needs a model whose cost can be estimated.
@@ -323,6 +324,23 @@ function estimateExample(model: string, input: unknown): string {
     "  maxCostUsd: 5,",
     "  onProgress: ({ job, polls }) => console.log(job.status, polls),",
     "});",
+  ].join("\n");
+}
+
+/** Each per-model call the contract's roles give, on one job of `model`: submit, poll, wait, then the rest. */
+function modelCallsExample(api: ApiModel, model: string, input: unknown): string {
+  const has = (role: ModelRole) => api.operations.some((o) => o.modelRole === role);
+  const id = stringLiteral(model);
+  return [
+    `import { waitForJob } from ${stringLiteral(api.packageName)};`,
+    "",
+    `const { data: queued } = await client.${has("run") ? "runModel" : "runModelSync"}(${id}, ${jsValue(input)});`,
+    ...(has("status") ? [`const { data: polled } = await client.getModelJob(${id}, queued.id); // its status now`, `const finished = await waitForJob(client, ${id}, queued.id); // polled until it ends`] : []),
+    ...(has("stream") ? [`const { data: partial } = await client.streamModelJob(${id}, queued.id); // outputs so far`] : []),
+    ...(has("retry") ? [`await client.retryModelJob(${id}, queued.id); // a FAILED or TIMED_OUT job again, same id`] : []),
+    ...(has("cancel") ? [`await client.cancelModelJob(${id}, queued.id); // ends it CANCELLED`] : []),
+    ...(has("health") ? [`const { data: health } = await client.getModelHealth(${id}); // jobs and workers by state`] : []),
+    ...(has("purge-queue") ? [`await client.purgeModelQueue(${id}); // every queued job of the endpoint removed`] : []),
   ].join("\n");
 }
 
