@@ -347,7 +347,7 @@ export class ClientCore {
     if (issues.length > 0) {
       throw new ResponseValidationError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, rawBody: rawBody(), problems: issues });
     }
-    return resultOf(data, response, readChunks(response));
+    return new CallResult(data, response, readChunks(response));
   }
 
   /** The response validators, loaded once (a failed load is tried again on the next call). */
@@ -387,18 +387,42 @@ function responseIssues(byStatus: Readonly<Record<string, ((body: unknown) => Va
 /**
  * A result whose `requestId`, `rateLimit` and `response` are made from the answer when first read,
  * so calls that never look pay nothing. The first two are own, enumerable accessors, so
- * `{ ...result }`, `Object.assign` and `JSON.stringify` keep them like the other fields.
+ * `{ ...result }`, `Object.assign` and `JSON.stringify` keep them like the other fields; `response`
+ * is the prototype's. The accessors are one shared set, defined once per result without closures:
+ * a result is made on every call.
  */
-function resultOf<T>(data: T, response: Response, chunks: readonly Uint8Array[] | undefined): ApiResult<T> {
-  const headers = response.headers;
-  let requestId: string | undefined | null = null;
-  let rateLimit: RateLimitState | undefined | null = null;
-  let raw: Response | undefined;
-  return Object.defineProperties({ data, status: response.status, headers } as ApiResult<T>, {
-    requestId: { enumerable: true, configurable: true, get: () => (requestId === null ? (requestId = requestIdOf(headers)) : requestId) },
-    rateLimit: { enumerable: true, configurable: true, get: () => (rateLimit === null ? (rateLimit = parseRateLimit(headers)) : rateLimit) },
-    response: { enumerable: false, configurable: true, get: () => (raw ??= rawResponse(response, chunks)) },
-  });
+class CallResult<T> implements ApiResult<T> {
+  static #accessors: PropertyDescriptorMap;
+  static {
+    CallResult.#accessors = {
+      requestId: { enumerable: true, configurable: true, get: (function (this: CallResult<unknown>) { return this.#requestId === null ? (this.#requestId = requestIdOf(this.headers)) : this.#requestId; }) },
+      rateLimit: { enumerable: true, configurable: true, get: (function (this: CallResult<unknown>) { return this.#rateLimit === null ? (this.#rateLimit = parseRateLimit(this.headers)) : this.#rateLimit; }) },
+    };
+  }
+
+  readonly data: T;
+  readonly status: number;
+  readonly headers: Headers;
+  declare readonly requestId: string | undefined;
+  declare readonly rateLimit: RateLimitState | undefined;
+  readonly #answer: Response;
+  readonly #chunks: readonly Uint8Array[] | undefined;
+  #requestId: string | undefined | null = null;
+  #rateLimit: RateLimitState | undefined | null = null;
+  #response: Response | undefined;
+
+  constructor(data: T, answer: Response, chunks: readonly Uint8Array[] | undefined) {
+    this.data = data;
+    this.status = answer.status;
+    this.headers = answer.headers;
+    this.#answer = answer;
+    this.#chunks = chunks;
+    Object.defineProperties(this, CallResult.#accessors);
+  }
+
+  get response(): Response {
+    return (this.#response ??= rawResponse(this.#answer, this.#chunks));
+  }
 }
 
 /** A Response as `response` came, holding the body the transport read (its own stream is spent). */
