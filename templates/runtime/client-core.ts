@@ -339,12 +339,12 @@ export class ClientCore {
     // What the caller needs comes first: it says what an unusable answer means (a job may exist).
     const unusable = checkResponse?.(data, response.status);
     if (unusable !== undefined) {
-      throw new UnexpectedResponseError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, reason: unusable, rawBody: rawBody() });
+      throw new UnexpectedResponseError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(response.headers), reason: unusable, rawBody: rawBody() });
     }
     const byStatus = this.#validateResponses && spec.responseKind === "json" ? (await this.responseValidators())[spec.operationId] : undefined;
     const issues = byStatus === undefined ? [] : responseIssues(byStatus, response.status, data);
     if (issues.length > 0) {
-      throw new ResponseValidationError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, rawBody: rawBody(), problems: issues });
+      throw new ResponseValidationError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(response.headers), rawBody: rawBody(), problems: issues });
     }
     return new CallResult(data, response, readChunks(response));
   }

@@ -316,6 +316,8 @@ export class ResponseValidationError extends SdkError {
   readonly method: string;
   readonly url: string;
   readonly operationId?: string;
+  /** The service's id for the request, when its answer carries one. */
+  readonly requestId?: string | undefined;
   /** The body as received, cut at 64 KiB. */
   readonly rawBody: string;
   readonly problems: Array<{ path: string; message: string; keyword: string; schemaPath: string }>;
@@ -325,6 +327,7 @@ export class ResponseValidationError extends SdkError {
     method: string;
     url: string;
     operationId?: string;
+    requestId?: string | undefined;
     rawBody: string;
     problems: Array<{ path: string; message: string; keyword: string; schemaPath: string }>;
   }) {
@@ -339,12 +342,13 @@ export class ResponseValidationError extends SdkError {
     this.method = init.method;
     this.url = init.url;
     this.operationId = init.operationId;
+    this.requestId = init.requestId;
     this.rawBody = init.rawBody.slice(0, MAX_RAW_BODY_BYTES);
     this.problems = problems;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, problems: this.problems };
+    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, requestId: this.requestId, problems: this.problems };
   }
 }
 
@@ -363,22 +367,25 @@ export class UnexpectedResponseError extends SdkError {
   readonly method: string;
   readonly url: string;
   readonly operationId?: string;
+  /** The service's id for the request, when its answer carries one. */
+  readonly requestId?: string | undefined;
   /** What is missing or wrong, and what it means for the request. */
   readonly reason: string;
   /** The body as received (empty when there was none), cut at 64 KiB. */
   readonly rawBody: string;
 
-  constructor(init: { status: number; method: string; url: string; operationId?: string; reason: string; rawBody: string }) {
+  constructor(init: { status: number; method: string; url: string; operationId?: string; requestId?: string | undefined; reason: string; rawBody: string }) {
     super("invalid_response", `${init.method} ${pathOf(init.url)} returned ${init.status} with an answer the client cannot use: ${init.reason}`);
     this.status = init.status;
     this.method = init.method;
     this.url = init.url;
     this.operationId = init.operationId;
+    this.requestId = init.requestId;
     this.reason = init.reason;
     this.rawBody = init.rawBody.slice(0, MAX_RAW_BODY_BYTES);
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, reason: this.reason };
+    return { ...super.toJSON(), status: this.status, method: this.method, url: this.url, operationId: this.operationId, requestId: this.requestId, reason: this.reason };
   }
 }

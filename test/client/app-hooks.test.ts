@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ConnectionError, GpuCloudClient, InvalidRequestError, NotFoundError, TimeoutError, type ClientHooks } from "../../generated/gpu-cloud-client/src/index.ts";
+import { ConnectionError, GpuCloudClient, InvalidRequestError, NotFoundError, ResponseValidationError, TimeoutError, type ClientHooks } from "../../generated/gpu-cloud-client/src/index.ts";
 
 const KEY = "sk-live-hooks-0123456789abcdef";
 type Reply = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -153,6 +153,14 @@ describe("the raw response and request ids", () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect((error as NotFoundError).requestId).toBe("req-404");
     expect((error as NotFoundError).toJSON()).toMatchObject({ requestId: "req-404" });
+  });
+
+  it("so does a success answer the client refuses: a body that breaks the contract", async () => {
+    replies = [(_, r) => json(r, 200, { pods: "not a list" }, { "x-request-id": "req-bad-body" })];
+    const error = await client({ validateResponses: true }).listPods().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).requestId).toBe("req-bad-body");
+    expect((error as ResponseValidationError).toJSON()).toMatchObject({ requestId: "req-bad-body" });
   });
 });
 
