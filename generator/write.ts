@@ -4,6 +4,7 @@
  * half-written package behind.
  */
 import { randomBytes } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -147,22 +148,36 @@ export async function checkOutput(outDir: string, files: OutputFile[]): Promise<
   return result;
 }
 
-/** Folders of the system itself: never a package's, and some (/proc, /sys) are endless to walk. */
-const SYSTEM_FOLDERS = ["/proc", "/sys", "/dev", "/boot", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr"];
+/** Kernel and device trees: nothing under them is a package's, and walking them never ends. */
+const SYSTEM_TREES = ["/proc", "/sys", "/dev"];
+/** Folders of the system itself (their subfolders, like /usr/src/app, may be a project's). */
+const SYSTEM_FOLDERS = new Set(["/boot", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr", "/usr/local", "/var", "/opt", "/tmp"]);
 
 /**
  * `outDir` resolved, refused at once when it is a folder the package cannot own: the root, a
- * system folder, the home folder (replacing them would first mean walking them whole).
+ * system folder, the home folder (replacing them would first mean walking them whole). Symbolic
+ * links are followed, so a link to one is refused too.
  */
 function ownFolder(outDir: string): string {
   const target = path.resolve(outDir);
   const refuse = (what: string): never => {
     throw new UsageError(`--out ${target} is ${what}; give --out a folder of its own`);
   };
-  if (path.parse(target).root === target) refuse("the file system's root");
-  const system = SYSTEM_FOLDERS.find((folder) => target === folder || target.startsWith(`${folder}/`));
-  if (system !== undefined) refuse(`a system folder (${system})`);
-  if (target === path.resolve(os.homedir())) refuse("your home folder");
+  let real = target;
+  try {
+    real = realpathSync(target);
+  } catch {
+    // Not there yet: it will be made, and is what it says.
+  }
+  // Windows and macOS compare names without case.
+  const same = (a: string, b: string): boolean => (process.platform === "linux" ? a === b : a.toLowerCase() === b.toLowerCase());
+  for (const candidate of new Set([target, real])) {
+    if (path.parse(candidate).root === candidate) refuse("the file system's root");
+    const tree = SYSTEM_TREES.find((folder) => same(candidate, folder) || candidate.startsWith(`${folder}/`));
+    if (tree !== undefined) refuse(`a system folder (${tree})`);
+    if ([...SYSTEM_FOLDERS].some((folder) => same(candidate, folder))) refuse("a system folder");
+    if (same(candidate, path.resolve(os.homedir()))) refuse("your home folder");
+  }
   return target;
 }
 

@@ -6,6 +6,7 @@
 import type { Project, SourceFile } from "ts-morph";
 import { ENDPOINT_ROLES, jobOptionsOperation, runsyncServerWait, type ApiModel } from "../model.ts";
 import { propertyKeyForValue, stringLiteral } from "../escape.ts";
+import { environmentVariables } from "./environment-variables.ts";
 
 export function emitJobs(project: Project, api: ApiModel, fileName: string, className: string, hasDefaults: boolean): SourceFile | undefined {
   if (api.modelEndpoints.length === 0 || !api.operations.some((o) => o.modelRole === "status")) return undefined;
@@ -129,15 +130,4 @@ function credentialsEntry(api: ApiModel): string {
   const options = api.security.schemes.flatMap((s) => s.options);
   if (options.length === 0) return "";
   return `  credentials: { ${options.map((o) => `${propertyKeyForValue(o.name)}: { env: ${stringLiteral(o.envVar)}, label: ${stringLiteral(o.label)} }`).join(", ")} },\n`;
-}
-
-/** Every environment variable the client reads, as `--help` lists them: credentials, base URLs, logging. */
-export function environmentVariables(api: ApiModel): Array<{ name: string; description: string }> {
-  const credentials = api.security.schemes.flatMap((s) => s.options).map((o) => ({ name: o.envVar, description: `the ${o.label}` }));
-  const servers = api.servers.map((s) => {
-    const what = (s.description ?? "").split("\n")[0]!.replace(/[.:]\s*$/, "").trim();
-    return { name: s.envVar, description: `${what === "" ? `the ${s.key}` : what}: base URL${s.relative ? "" : ` (default ${s.defaultUrl})`}` };
-  });
-  const logging = { name: api.logEnvVar, description: "debug: each request attempt on stderr, credentials blanked; warn: warnings only; off (default)" };
-  return [...credentials, ...servers, logging];
 }

@@ -13,7 +13,7 @@ import Handlebars from "handlebars";
 import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
 import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
 import { describeRequestLimits } from "../request-limits.ts";
-import { environmentVariables } from "./jobs.ts";
+import { environmentVariables } from "./environment-variables.ts";
 import { coreClassName } from "./types.ts";
 import { TEMPLATES_DIR } from "../paths.ts";
 
@@ -149,7 +149,7 @@ export function emitPackageFiles(
     groups,
     models,
     firstModel: models[0],
-    modelCallsExample: models[0] === undefined ? undefined : modelCallsExample(api, models[0].id, api.modelEndpoints[0]!.inputExample ?? {}),
+    modelCallsExample: models[0] === undefined ? undefined : modelCallsExample(api, className, models[0].id, api.modelEndpoints[0]!.inputExample ?? {}),
     workspaceRelease: "npm run release",
     firstOperation: operations[0],
     // The budget example needs a model whose cost can be estimated.
@@ -328,12 +328,13 @@ function estimateExample(model: string, input: unknown): string {
 }
 
 /** Each per-model call the contract's roles give, on one job of `model`: submit, poll, wait, then the rest. */
-function modelCallsExample(api: ApiModel, model: string, input: unknown): string {
+function modelCallsExample(api: ApiModel, className: string, model: string, input: unknown): string {
   const has = (role: ModelRole) => api.operations.some((o) => o.modelRole === role);
   const id = stringLiteral(model);
   return [
-    `import { waitForJob } from ${stringLiteral(api.packageName)};`,
+    `import { ${className}, waitForJob } from ${stringLiteral(api.packageName)};`,
     "",
+    `const client = new ${className}();`,
     `const { data: queued } = await client.${has("run") ? "runModel" : "runModelSync"}(${id}, ${jsValue(input)});`,
     ...(has("status") ? [`const { data: polled } = await client.getModelJob(${id}, queued.id); // its status now`, `const finished = await waitForJob(client, ${id}, queued.id); // polled until it ends`] : []),
     ...(has("stream") ? [`const { data: partial } = await client.streamModelJob(${id}, queued.id); // outputs so far`] : []),
@@ -354,7 +355,7 @@ function otherExportsExample(packageName: string, model: { id: string } | undefi
       ? []
       : [
           "console.log(Object.keys(MODEL_ENDPOINTS), TERMINAL_JOB_STATUSES);",
-          `console.log(formatIssues(validateModelInput(${stringLiteral(model.id)}, { prompt: 42 })));`,
+          `console.log(formatIssues(validateModelInput(${stringLiteral(model.id)}, {}))); // what the input lacks`,
         ]),
     "const headers = new Headers({ \"RateLimit-Policy\": '\"minute\";q=60;w=60', RateLimit: '\"minute\";r=57;t=30', \"Retry-After\": \"2\", \"X-Request-Id\": \"req-42\" });",
     "console.log(parseRateLimit(headers)?.windows, parseRetryAfter(headers.get(\"retry-after\")), requestIdOf(headers)); // [{ name: \"minute\", remaining: 57, resetSeconds: 30, quota: 60, windowSeconds: 60 }] 2000 req-42",

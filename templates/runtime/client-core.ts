@@ -5,7 +5,7 @@
  * headers.ts, client-options.ts).
  */
 import { createFinalURL } from "openapi-fetch";
-import { bufferedErrorBody, DEFAULT_TIMEOUT_MS, readChunks } from "./attempts.js";
+import { bufferedErrorBody, DEFAULT_TIMEOUT_MS, readChunks, responseFromChunks } from "./attempts.js";
 import { Authenticator } from "./auth.js";
 import type { AuthSpec, SecurityAlternatives } from "./auth.js";
 import { isReusable, readBody, serializeBody } from "./body.js";
@@ -132,8 +132,9 @@ export interface ApiResult<T> {
   /** Per window (`minute`, `hour`, `day`): requests remaining, seconds to reset, quota, window length. */
   rateLimit: RateLimitState | undefined;
   /**
-   * The platform's Response, its body the bytes the client read (readable once, as any Response).
-   * Not enumerable: spreads, `JSON.stringify` and logs of a result leave it out.
+   * The platform's Response, its body the bytes the client read (readable once, as any Response;
+   * the result holds those bytes while it lives). Not enumerable: spreads, `JSON.stringify` and
+   * logs of a result leave it out.
    */
   readonly response: Response;
 }
@@ -346,7 +347,7 @@ export class ClientCore {
     if (issues.length > 0) {
       throw new ResponseValidationError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(response.headers), rawBody: rawBody(), problems: issues });
     }
-    return new CallResult(data, response, readChunks(response));
+    return resultOf(data, response, readChunks(response));
   }
 
   /** The response validators, loaded once (a failed load is tried again on the next call). */
@@ -384,50 +385,17 @@ function responseIssues(byStatus: Readonly<Record<string, ((body: unknown) => Va
 }
 
 /**
- * A result whose `requestId`, `rateLimit` and `response` are made from the answer when first read,
- * so calls that never look pay nothing. The first two are own, enumerable accessors, so
- * `{ ...result }`, `Object.assign` and `JSON.stringify` keep them like the other fields; `response`
- * is the prototype's. The accessors are one shared set, defined once per result without closures:
- * a result is made on every call.
+ * A result whose `rateLimit` and `response` are made from the answer when first read, so calls that
+ * never look pay nothing. `rateLimit` is an own, enumerable accessor, so `{ ...result }`,
+ * `Object.assign` and `JSON.stringify` keep it like the other fields; `response` is not enumerable.
+ * The accessors close over their state rather than reading `this`, so a result in a Proxy (a
+ * framework's reactive wrapper) works as well.
  */
-class CallResult<T> implements ApiResult<T> {
-  static #accessors: PropertyDescriptorMap;
-  static {
-    CallResult.#accessors = {
-      requestId: { enumerable: true, configurable: true, get: (function (this: CallResult<unknown>) { return this.#requestId === null ? (this.#requestId = requestIdOf(this.headers)) : this.#requestId; }) },
-      rateLimit: { enumerable: true, configurable: true, get: (function (this: CallResult<unknown>) { return this.#rateLimit === null ? (this.#rateLimit = parseRateLimit(this.headers)) : this.#rateLimit; }) },
-    };
-  }
-
-  readonly data: T;
-  readonly status: number;
-  readonly headers: Headers;
-  declare readonly requestId: string | undefined;
-  declare readonly rateLimit: RateLimitState | undefined;
-  readonly #answer: Response;
-  readonly #chunks: readonly Uint8Array[] | undefined;
-  #requestId: string | undefined | null = null;
-  #rateLimit: RateLimitState | undefined | null = null;
-  #response: Response | undefined;
-
-  constructor(data: T, answer: Response, chunks: readonly Uint8Array[] | undefined) {
-    this.data = data;
-    this.status = answer.status;
-    this.headers = answer.headers;
-    this.#answer = answer;
-    this.#chunks = chunks;
-    Object.defineProperties(this, CallResult.#accessors);
-  }
-
-  get response(): Response {
-    return (this.#response ??= rawResponse(this.#answer, this.#chunks));
-  }
-}
-
-/** A Response as `response` came, holding the body the transport read (its own stream is spent). */
-function rawResponse(response: Response, chunks: readonly Uint8Array[] | undefined): Response {
-  const empty = chunks === undefined || chunks.length === 0 || response.status === 204 || response.status === 205 || response.status === 304;
-  const copy = new Response(empty ? null : new Blob(chunks as Uint8Array<ArrayBuffer>[]), { status: response.status, statusText: response.statusText, headers: response.headers });
-  if (response.url !== "") Object.defineProperty(copy, "url", { value: response.url });
-  return copy;
+function resultOf<T>(data: T, response: Response, chunks: readonly Uint8Array[] | undefined): ApiResult<T> {
+  const headers = response.headers;
+  let rateLimit: RateLimitState | undefined | null = null;
+  let raw: Response | undefined;
+  const result = { data, status: response.status, headers, requestId: requestIdOf(headers) } as ApiResult<T>;
+  Object.defineProperty(result, "rateLimit", { enumerable: true, configurable: true, get: () => (rateLimit === null ? (rateLimit = parseRateLimit(headers)) : rateLimit) });
+  return Object.defineProperty(result, "response", { configurable: true, get: () => (raw ??= responseFromChunks(response, chunks ?? [])) });
 }

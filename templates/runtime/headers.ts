@@ -6,6 +6,9 @@
 import { InvalidRequestError } from "./errors.js";
 import type { TransportConfig } from "./transport.js";
 
+/** Headers that can carry credentials: an error never keeps them, a hook never sees them. */
+export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
+
 /**
  * The headers a bare transport adds (`Authorization: Bearer` when it has a key, `X-Client-Name`),
  * checked so a bad key never reaches a Headers error message.

@@ -110,6 +110,35 @@ describe("hooks", () => {
     expect(timeouts).toEqual([late]);
   });
 
+  it("onResponse never sees a credential the server echoes, in any spelling, nor a cookie; durationMs is the time to the answer", async () => {
+    const echoed = Buffer.from(`Bearer ${KEY}`).toString("base64");
+    replies = [(_, r) => setTimeout(() => json(r, 200, { pods: [] }, { "x-echo-plain": `key=${KEY}`, "x-echo-base64": echoed, "set-cookie": "session=abc", "x-kept": "yes" }), 40)];
+    const seen: Array<{ headers: Headers; durationMs: number }> = [];
+    const started = performance.now();
+    await client({ hooks: { onResponse: (response) => void seen.push(response) } }).listPods();
+    const elapsed = performance.now() - started;
+    expect(seen).toHaveLength(1);
+    const names = [...seen[0]!.headers.keys()];
+    expect(names).toContain("x-kept");
+    for (const hidden of ["x-echo-plain", "x-echo-base64", "set-cookie"]) expect(names).not.toContain(hidden);
+    expect(seen[0]!.durationMs).toBeGreaterThanOrEqual(35);
+    expect(seen[0]!.durationMs).toBeLessThanOrEqual(elapsed);
+  });
+
+  it("a hook's own time does not count against the request's timeout", async () => {
+    const slow = { onRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 150)), onResponse: () => new Promise<void>((resolve) => setTimeout(resolve, 150)) };
+    const result = await client({ timeoutMs: 100, maxRetries: 0, hooks: slow }).listPods();
+    expect(result.status).toBe(200);
+  });
+
+  it("an onResponse hook that throws fails the call with its error, and nothing is retried", async () => {
+    replies = [(_, r) => json(r, 503, { title: "busy" })];
+    const boom = new Error("onResponse refused");
+    const failed = await client({ hooks: { onResponse: () => { throw boom; } } }).listPods().catch((error: unknown) => error);
+    expect(failed).toBe(boom);
+    expect(received).toHaveLength(1);
+  });
+
   it("a hook that throws fails the call with its error, and nothing is sent", async () => {
     const boom = new Error("hook refused");
     const failed = await client({ hooks: { onRequest: () => Promise.reject(boom) } })
@@ -139,6 +168,14 @@ describe("the raw response and request ids", () => {
     expect(Object.keys(result)).toEqual(["data", "status", "headers", "requestId", "rateLimit"]);
     expect(Object.keys({ ...result })).not.toContain("response");
     expect(JSON.parse(JSON.stringify(result))).toMatchObject({ requestId: "req-raw", status: 200 });
+  });
+
+  it("a result in a Proxy (a framework's reactive wrapper) still reads its rate limit and response", async () => {
+    replies = [(_, r) => json(r, 200, { pods: [] }, { "x-request-id": "req-proxy", RateLimit: '"minute";r=5;t=30', "RateLimit-Policy": '"minute";q=10;w=60' })];
+    const wrapped = new Proxy(await client().listPods(), {});
+    expect(wrapped.requestId).toBe("req-proxy");
+    expect(wrapped.rateLimit?.windows[0]).toMatchObject({ name: "minute", remaining: 5 });
+    expect(await wrapped.response.json()).toEqual({ pods: [] });
   });
 
   it("no request id header: requestId is undefined; other spellings the services use are read", async () => {

@@ -17,6 +17,7 @@ const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
 let prism: RunningPrism;
 const realFetch = globalThis.fetch;
 const sentTraceIds: Array<string | null> = [];
+const previousKey = process.env.GPU_CLOUD_API_KEY;
 
 beforeAll(async () => {
   prism = await startPrism();
@@ -30,7 +31,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   globalThis.fetch = realFetch;
-  delete process.env.GPU_CLOUD_API_KEY;
+  if (previousKey === undefined) delete process.env.GPU_CLOUD_API_KEY;
+  else process.env.GPU_CLOUD_API_KEY = previousKey;
   await prism?.stop();
 });
 
@@ -84,7 +86,7 @@ describe("the package README", () => {
       await import(file);
       const printed = log.mock.calls.map((args) => args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "));
       expect(printed[0]).toBe(`${JSON.stringify(["wan-2-6-i2v", "black-forest-labs-flux-1-dev"])} ${JSON.stringify({ COMPLETED: "success", FAILED: "failure", CANCELLED: "failure", TIMED_OUT: "failure" })}`);
-      expect(printed[1]).toMatch(/^2 validation issues:\n {2}\/prompt: must be a string\n/);
+      expect(printed[1]).toMatch(/^2 validation issues:\n {2}\(root\): must have required property "prompt"\n {2}\(root\): must have required property "image"$/);
       expect(printed[2]).toBe('[{"name":"minute","remaining":57,"resetSeconds":30,"quota":60,"windowSeconds":60}] 2000 req-42');
       expect(printed[3]).toBe("the key [REDACTED] leaked https://example.com/path");
       expect(printed[4]).toMatch(/^GET \/missing failed with 404/);

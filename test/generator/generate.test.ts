@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
-import { GENERATED_MARK } from "../../generator/write.ts";
+import { checkOutput, GENERATED_MARK } from "../../generator/write.ts";
 import { repoRoot } from "../support/prism.ts";
 
 const run = promisify(execFile);
@@ -146,13 +146,22 @@ describe("npm run generate", { timeout: 120_000 }, () => {
 
   it("refuses a root, system or home folder as --out at once, without walking it", async () => {
     const contract = writeContract("ok-system.yaml", MINIMAL);
-    for (const out of ["/", "/proc/gen", "/sys", "/dev/shm/gen", os.homedir()]) {
+    const link = path.join(scratch, "link-to-root");
+    fs.symlinkSync("/", link);
+    for (const out of ["/", "/proc/gen", "/sys", "/dev/shm/gen", "/usr", "/etc", os.homedir(), link]) {
       const started = performance.now();
       const result = await cli("--spec", contract, "--out", out);
       expect(result.code, out).toBe(1);
       expect(result.stderr, out).toMatch(/^error: --out \S+ is (the file system's root|a system folder|your home folder)[^\n]*; give --out a folder of its own\n$/);
       expect(performance.now() - started, out).toBeLessThan(20_000);
     }
+  });
+
+  it("takes a project folder under a system one, such as Docker's /usr/src/app", async () => {
+    // checkOutput refuses as writeOutput does, and writes nothing.
+    await expect(checkOutput("/usr/src/app-of-a-test-that-is-not-there", [])).resolves.toMatchObject({ changed: [], removed: [] });
+    await expect(checkOutput("/usr/local/lib/project-of-a-test", [])).resolves.toBeDefined();
+    await expect(checkOutput("/usr", [])).rejects.toThrow(/is a system folder/);
   });
 
   it("blames a bad --name on the option, not on the contract's x-sdk", async () => {

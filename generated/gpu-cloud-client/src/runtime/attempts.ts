@@ -10,6 +10,8 @@ import { readBodyText } from "./error-response.js";
 import { SdkError } from "./error-base.js";
 import { AbortedError, ConnectionError, ResponseTooLargeError, TimeoutError } from "./errors.js";
 import type { SanitizedCause } from "./errors.js";
+import { SENSITIVE_HEADERS } from "./headers.js";
+import { hookList } from "./hooks.js";
 import type { ClientHooks, HookAttempt } from "./hooks.js";
 import { MAX_REDIRECTS, nextHop } from "./redirects.js";
 import type { Hop } from "./redirects.js";
@@ -41,7 +43,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 const FOLLOWS_REDIRECTS_ITSELF = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === "string";
 
 /** Statuses whose Response may not have a body. */
-const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205]);
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 
 /** A non-2xx response whose body the transport read (at most 64 KiB, within the attempt's timeout). */
 export interface BufferedErrorBody {
@@ -100,8 +102,9 @@ export class CallAttempts {
   /** The app's hooks, in order; undefined when there are none (the calls then skip them at no cost). */
   private readonly hooks: readonly ClientHooks[] | undefined;
   private readonly operationId: string | undefined;
-  /** When the current attempt was sent (performance.now()), for the hooks' durations. */
+  /** When the current attempt was sent, and when its answer's headers came (performance.now()), for the hooks. */
   private sentAt = 0;
+  private answeredAt = 0;
 
   constructor(
     private readonly config: TransportConfig,
@@ -118,8 +121,7 @@ export class CallAttempts {
     this.maxResponseBytes = call.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     // An idempotent call is sent again after any failure: which hop failed does not matter to it.
     this.followsRedirects = !this.idempotent && input.redirect === "follow" && FOLLOWS_REDIRECTS_ITSELF;
-    const hooks = config.hooks;
-    this.hooks = hooks === undefined ? undefined : !Array.isArray(hooks) ? [hooks as ClientHooks] : hooks.length > 0 ? hooks : undefined;
+    this.hooks = hookList(config.hooks);
     this.operationId = call.operationId;
   }
 
@@ -146,7 +148,7 @@ export class CallAttempts {
       this.firstHopFailure = false;
       try {
         const { response, guard } = await this.send(attempt);
-        if (this.hooks !== undefined) await this.answered(response, guard, attempt);
+        if (this.hooks !== undefined) this.answeredAt = performance.now();
         if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
           const retry = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
           if ("delayMs" in retry) delayMs = retry.delayMs;
@@ -161,9 +163,14 @@ export class CallAttempts {
           }
         }
         if (config.logger?.debug !== undefined) this.log({ attempt, status: response.status, delayMs, requestId: requestIdOf(response.headers) });
-        if (delayMs === undefined) return await this.handOn(response, guard, attempt);
+        if (delayMs === undefined) {
+          const handed = await this.handOn(response, guard, attempt);
+          if (this.hooks !== undefined) await this.answered(response, attempt);
+          return handed;
+        }
         guard.dispose();
         await response.body?.cancel().catch(() => undefined); // frees the connection for reuse
+        if (this.hooks !== undefined) await this.answered(response, attempt);
       } catch (error) {
         if (!(retriesLeft && isRetryableFailure(error, this.idempotent, this.firstHopFailure))) {
           this.log({ attempt, error: describeFailure(error) });
@@ -193,7 +200,7 @@ export class CallAttempts {
       if (response.ok) {
         const chunks = await this.readWhole(response, guard.controller.signal);
         // The client reads the chunks as they are; a Request's caller gets a Response to read.
-        if (this.source.kind === "copy") return replayed(response, chunks);
+        if (this.source.kind === "copy") return responseFromChunks(response, chunks);
         readBodies.set(response, chunks);
         return response;
       }
@@ -316,17 +323,16 @@ export class CallAttempts {
   }
 
   /**
-   * Runs the `onRequest` hooks on the attempt's headers less the credentials' (by name, or holding
-   * a credential's value), and returns what the attempt sends: the hooks' headers, then those.
+   * Runs the `onRequest` hooks on the attempt's headers less those a credential may be in (by name,
+   * or holding one in any spelling), and returns what the attempt sends: the hooks' headers, then those.
    */
   private async beforeSend(attempt: number): Promise<Headers> {
     const { source, config } = this;
-    const secrets = secretsOf(config);
     const credentialHeaders = config.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS;
     const shown = new Headers();
     const kept: Array<[string, string]> = [];
     for (const [name, value] of source.kind === "copy" ? source.headers : new Headers(source.request.headers)) {
-      if (credentialHeaders.has(name) || secrets.some((secret) => value.includes(secret))) kept.push([name, value]);
+      if (credentialHeaders.has(name) || SENSITIVE_HEADERS.has(name) || this.holdsSecret(value)) kept.push([name, value]);
       else shown.append(name, value);
     }
     const request = { ...this.hookAttempt(attempt), headers: shown };
@@ -338,25 +344,21 @@ export class CallAttempts {
     return sent;
   }
 
-  /** Runs the `onResponse` hooks; a hook that throws ends the call with its error (the response is let go). */
-  private async answered(response: Response, guard: Guard, attempt: number): Promise<void> {
+  /** Whether `value` holds a credential, written as it is or encoded (base64, percent, JSON…). */
+  private holdsSecret(value: string): boolean {
     const secrets = secretsOf(this.config);
-    let headers = response.headers;
-    // A server that echoes a credential in a header: the hooks get a copy with it blanked.
-    for (const [, value] of headers) {
-      if (secrets.some((secret) => value.includes(secret))) {
-        headers = new Headers([...response.headers].map(([name, v]) => [name, redactSecrets(v, secrets)] as [string, string]));
-        break;
-      }
-    }
-    const answer = { ...this.hookAttempt(attempt), status: response.status, headers, requestId: requestIdOf(response.headers), durationMs: performance.now() - this.sentAt };
-    try {
-      for (const hooks of this.hooks!) await hooks.onResponse?.(answer);
-    } catch (error) {
-      guard.dispose();
-      await response.body?.cancel().catch(() => undefined);
-      throw error;
-    }
+    return secrets.length > 0 && redactSecrets(value, secrets) !== value;
+  }
+
+  /**
+   * Runs the `onResponse` hooks once the attempt is over (its body read, or let go before a retry),
+   * so their time is not the request's. They see the headers less those that can carry a credential.
+   */
+  private async answered(response: Response, attempt: number): Promise<void> {
+    const headers = new Headers();
+    for (const [name, value] of response.headers) if (!SENSITIVE_HEADERS.has(name) && !this.holdsSecret(value)) headers.append(name, value);
+    const answer = { ...this.hookAttempt(attempt), status: response.status, headers, requestId: requestIdOf(response.headers), durationMs: this.answeredAt - this.sentAt };
+    for (const hooks of this.hooks!) await hooks.onResponse?.(answer);
   }
 
   /** Runs the `onError` hooks on an attempt's typed failure, and returns it. */
@@ -412,20 +414,16 @@ export class CallAttempts {
 }
 
 /**
- * A Response holding `chunks` as its body, otherwise as `response` was (its URL too, which a
- * Response built here would not have), for the caller to read from memory.
+ * A Response holding `chunks` (the body the transport read) as its body, otherwise as `response`
+ * was: its status and headers, less the two that described the bytes on the wire (they were
+ * decoded), and its URL, which a Response built here would not have.
  */
-function replayed(response: Response, chunks: Uint8Array[]): Response {
-  const body =
-    chunks.length === 0 || NULL_BODY_STATUSES.has(response.status)
-      ? null
-      : new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (const chunk of chunks) controller.enqueue(chunk);
-            controller.close();
-          },
-        });
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+export function responseFromChunks(response: Response, chunks: readonly Uint8Array[]): Response {
+  const body = chunks.length === 0 || NULL_BODY_STATUSES.has(response.status) ? null : new Blob(chunks as Uint8Array<ArrayBuffer>[]);
+  const headers = new Headers(response.headers);
+  headers.delete("content-encoding");
+  headers.delete("content-length");
+  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers });
   if (response.url !== "") Object.defineProperty(copy, "url", { value: response.url });
   return copy;
 }

@@ -17,6 +17,7 @@ import {
   UnprocessableEntityError,
 } from "./errors.js";
 import type { ApiErrorInit } from "./errors.js";
+import { SENSITIVE_HEADERS } from "./headers.js";
 import { parseRateLimit, requestedWaitMs } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
 import { redactSecrets } from "./redact.js";
@@ -30,15 +31,6 @@ const CLASS_BY_STATUS: ReadonlyMap<number, typeof ApiError> = new Map([
   [404, NotFoundError],
   [409, ConflictError],
   [422, UnprocessableEntityError],
-]);
-
-/** Response headers that can carry credentials, dropped before an error keeps the headers. */
-const SENSITIVE_HEADERS: ReadonlySet<string> = new Set([
-  "authorization",
-  "proxy-authorization",
-  "cookie",
-  "set-cookie",
-  "x-api-key",
 ]);
 
 const MESSAGE_BODY_SNIPPET_CHARS = 200;

@@ -49,11 +49,16 @@ export interface ClientHooks {
 
 const HOOK_NAMES = ["onRequest", "onResponse", "onError"] as const;
 
-/** The `hooks` option as a list, checked when the client is made (a typo fails there, by its path). */
+/** The `hooks` option as a list; undefined when there are none, so a call can skip them at no cost. */
+export function hookList(value: ClientHooks | readonly ClientHooks[] | undefined): readonly ClientHooks[] | undefined {
+  const list = value === undefined ? [] : Array.isArray(value) ? (value as readonly ClientHooks[]) : [value as ClientHooks];
+  return list.length === 0 ? undefined : list;
+}
+
+/** The `hooks` option checked when the client is made (a typo fails there, by its path), as a list. */
 export function checkHooks(value: ClientHooks | readonly ClientHooks[] | undefined): readonly ClientHooks[] | undefined {
-  if (value === undefined) return undefined;
-  const list = Array.isArray(value) ? (value as readonly unknown[]) : [value];
-  list.forEach((hooks, index) => {
+  const list = hookList(value) ?? [];
+  list.forEach((hooks: unknown, index) => {
     const at = Array.isArray(value) ? `hooks[${index}]` : "hooks";
     if (typeof hooks !== "object" || hooks === null || Array.isArray(hooks)) throw new InvalidRequestError(`${at} must be an object of onRequest, onResponse and onError functions`, { field: at });
     for (const name of HOOK_NAMES) {
@@ -61,5 +66,5 @@ export function checkHooks(value: ClientHooks | readonly ClientHooks[] | undefin
       if (hook !== undefined && typeof hook !== "function") throw new InvalidRequestError(`${at}.${name} must be a function`, { field: `${at}.${name}` });
     }
   });
-  return list.length === 0 ? undefined : (list as readonly ClientHooks[]);
+  return list.length === 0 ? undefined : list;
 }
