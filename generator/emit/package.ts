@@ -120,9 +120,8 @@ export function emitPackageFiles(
         "console.log(bytes);",
       ].join("\n"),
       cancelExample: [
-        "const controller = new AbortController();",
-        "setTimeout(() => controller.abort(), 60_000);",
-        `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)}, { signal: controller.signal, cancelOnAbort: true });`,
+        // A signal of its own timer, which does not keep the process alive once the job is done.
+        `const result = await runAndWait(client, ${stringLiteral(m.id)}, ${jsValue(input)}, { signal: AbortSignal.timeout(60_000), cancelOnAbort: true });`,
       ].join("\n"),
     };
   });

@@ -330,7 +330,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       case "purge-queue": {
         if (jobId !== undefined) throw new UsageError(`${command}: unexpected argument ${jobId}`);
         // Queued jobs are work someone asked for: removing them all takes an explicit yes.
-        if (!values.yes) throw new UsageError(`purge-queue: removes every queued job of ${model}'s endpoint; add --yes to do it`);
+        if (!values.yes) throw new InputError(`purge-queue: removes every queued job of ${model}'s endpoint; add --yes to do it`);
         const client = deps.createClient();
         if (client.purgeModelQueue === undefined) throw new UsageError("purge-queue: this API has no purge-queue operation");
         const { data } = await client.purgeModelQueue(model, { signal: deps.signal });
@@ -386,7 +386,9 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
   if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) {
     // Node's parser explains `--` at length after its first sentence: the first is what matters here.
     const text = (error as Error).message;
-    const message = error instanceof UsageError ? text : (text.split(/\.\s/)[0] ?? text);
+    const first = text.split(/\.\s/)[0] ?? text;
+    // Lower case after the prefix, as the command's own messages are.
+    const message = error instanceof UsageError ? text : first.charAt(0).toLowerCase() + first.slice(1);
     err(`${name}: ${message}\n\n${usage(name)}`);
     return EXIT.usage;
   }

@@ -67,7 +67,9 @@ describe("hooks", () => {
       },
     };
     const timing: ClientHooks = { onRequest: (request) => void seen.push({ hook: "timing.onRequest", value: { attempt: request.attempt } }) };
-    const result = await client({ hooks: [tracing, timing] }).listPods();
+    const warnings: Array<{ message: string; fields: unknown }> = [];
+    const logger = { warn: (message: string, fields?: Record<string, unknown>) => void warnings.push({ message, fields }) };
+    const result = await client({ hooks: [tracing, timing], logger }).listPods();
     expect(result.data).toEqual({ pods: [] });
     expect(seen.map((s) => `${s.hook}#${s.value.attempt}`)).toEqual([
       "tracing.onRequest#1",
@@ -83,6 +85,9 @@ describe("hooks", () => {
     expect(seen[5]!.value.durationMs).toBeGreaterThanOrEqual(0);
     expect(received.map((h) => h["traceparent"])).toEqual(["00-trace-1", "00-trace-2"]);
     expect(received.map((h) => h.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
+    // Said to the logger, so the ignored header does not go unnoticed.
+    expect(warnings.map((w) => w.message)).toEqual(Array(2).fill("gpu-cloud-client a hook set a header the client's credentials go in; the client's own is sent"));
+    expect(warnings[0]!.fields).toMatchObject({ headers: ["authorization"] });
     expect(strings(seen).filter((s) => s.includes(KEY))).toEqual([]);
     expect(strings(seen).some((s) => s.toLowerCase() === "authorization")).toBe(false);
   });

@@ -114,7 +114,7 @@ describe("the gpu-cloud-client command", () => {
     [["run", "wan-2-6-i2v", "--set", "novalue"], /--set novalue: expected KEY=VALUE/],
     [["run", "wan-2-6-i2v", "--input", "/nonexistent/in.json"], /--input \/nonexistent\/in\.json: no such file/],
     [["run", "wan-2-6-i2v", "--max-cost", "cheap"], /--max-cost cheap: expected a positive number/],
-    [["run", "wan-2-6-i2v", "--bogus"], /: Unknown option '--bogus'\n\nusage:/],
+    [["run", "wan-2-6-i2v", "--bogus"], /^gpu-cloud-client: unknown option '--bogus'\n\nusage:/],
   ])("exits 2 with a message naming the problem: %j", async (args, message) => {
     const result = await cli(args);
     expect(result.code).toBe(EXIT.usage);
@@ -248,6 +248,7 @@ describe("the gpu-cloud-client command", () => {
     const unconfirmed = await cli(["purge-queue", model]);
     expect(unconfirmed.code).toBe(EXIT.usage);
     expect(unconfirmed.stderr).toContain(`purge-queue: removes every queued job of ${model}'s endpoint; add --yes to do it`);
+    expect(unconfirmed.stderr).not.toContain("usage:");
     expect(fake.log.length).toBe(before);
 
     expect(await cli(["purge-queue", model, "--yes"])).toMatchObject({ code: EXIT.ok, stdout: `${model}: removed 2 queued jobs\n` });

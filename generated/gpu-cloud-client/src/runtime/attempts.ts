@@ -338,6 +338,10 @@ export class CallAttempts {
     const request = { ...this.hookAttempt(attempt), headers: shown };
     for (const hooks of this.hooks!) await hooks.onRequest?.(request);
     const sent = new Headers(request.headers);
+    const overridden = [...credentialHeaders].filter((name) => sent.has(name));
+    if (overridden.length > 0) {
+      config.logger?.warn?.(logMessage(config, "a hook set a header the client's credentials go in; the client's own is sent"), { method: this.method, url: this.url, headers: overridden });
+    }
     for (const name of credentialHeaders) sent.delete(name);
     for (const [name] of kept) sent.delete(name);
     for (const [name, value] of kept) sent.append(name, value);
