@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readmeExamplesSource } from "../publish/support.ts";
-import { repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
+import { fetchSentTo, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 
 const readme = fs.readFileSync(path.join(repoRoot, "generated/gpu-cloud-client/README.md"), "utf8");
 const start = readme.indexOf("## Hooks, raw responses and logging");
@@ -21,12 +21,7 @@ const previousKey = process.env.GPU_CLOUD_API_KEY;
 
 beforeAll(async () => {
   prism = await startPrism();
-  globalThis.fetch = (async (input: Request | string | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    sentTraceIds.push(request.headers.get("x-trace-id"));
-    const url = new URL(request.url);
-    return realFetch(new Request(prism.baseUrl + url.pathname + url.search, request));
-  }) as typeof fetch;
+  globalThis.fetch = fetchSentTo(prism.baseUrl, realFetch, (request) => sentTraceIds.push(request.headers.get("x-trace-id")));
   process.env.GPU_CLOUD_API_KEY = "package-readme-key";
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
+import { fetchSentTo, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 
 const clientDoc = fs.readFileSync(path.join(repoRoot, "docs/client.md"), "utf8");
 const validatorsDoc = fs.readFileSync(path.join(repoRoot, "docs/validators.md"), "utf8");
@@ -21,11 +21,7 @@ const realFetch = globalThis.fetch;
 beforeAll(async () => {
   prism = await startPrism();
   // The examples use the contract's default hosts: send whatever they call to the mock instead.
-  globalThis.fetch = (async (input: Request | string | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    return realFetch(new Request(prism.baseUrl + url.pathname + url.search, request));
-  }) as typeof fetch;
+  globalThis.fetch = fetchSentTo(prism.baseUrl, realFetch);
   process.env.GPU_CLOUD_API_KEY = "readme-example-key";
 });
 afterAll(async () => {

@@ -7,11 +7,10 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../support/prism.ts";
+import { freePort, repoRoot } from "../support/prism.ts";
 import { toolEnv } from "./support.ts";
 
 const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
@@ -29,16 +28,6 @@ afterAll(() => {
   }
   fs.rmSync(scratch, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 describe("the README's try-it recipe", () => {
   it("runs as written: build, pack, mock, a fresh project, one call", { timeout: 300_000 }, async () => {

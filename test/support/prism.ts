@@ -84,3 +84,16 @@ export async function startPrism(given?: string, extraArgs: string[] = []): Prom
   }
   return { baseUrl: `http://127.0.0.1:${port}`, output: () => log, stop };
 }
+
+/**
+ * A fetch that sends whatever it is asked for to `baseUrl` (same path and query), for examples
+ * written against the service's own hosts; `observe` sees each request first.
+ */
+export function fetchSentTo(baseUrl: string, realFetch: typeof fetch, observe?: (request: Request) => void): typeof fetch {
+  return (async (input: Request | string | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    observe?.(request);
+    const url = new URL(request.url);
+    return realFetch(new Request(baseUrl + url.pathname + url.search, request));
+  }) as typeof fetch;
+}
