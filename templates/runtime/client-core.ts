@@ -384,18 +384,53 @@ function responseIssues(byStatus: Readonly<Record<string, ((body: unknown) => Va
   return validate(data);
 }
 
+/** Where a result keeps what its accessors make from the answer (a symbol: no key, no JSON). */
+const RESULT_STATE = Symbol("result state");
+
+interface ResultState {
+  answer: Response;
+  chunks: readonly Uint8Array[] | undefined;
+  requestId: string | undefined | null;
+  rateLimit: RateLimitState | undefined | null;
+  response: Response | undefined;
+}
+
+type WithState = { [RESULT_STATE]: ResultState };
+
 /**
- * A result whose `rateLimit` and `response` are made from the answer when first read, so calls that
- * never look pay nothing. `rateLimit` is an own, enumerable accessor, so `{ ...result }`,
- * `Object.assign` and `JSON.stringify` keep it like the other fields; `response` is not enumerable.
- * The accessors close over their state rather than reading `this`, so a result in a Proxy (a
- * framework's reactive wrapper) works as well.
+ * A result's `requestId`, `rateLimit` (own and enumerable, so `{ ...result }`, `Object.assign` and
+ * `JSON.stringify` keep them like the other fields) and `response` (not enumerable): made from the
+ * answer when first read, so calls that never look pay nothing. One set for every result, reading
+ * its state by a symbol, which a Proxy (a framework's reactive wrapper) passes on, as it would not
+ * a private field.
  */
-function resultOf<T>(data: T, response: Response, chunks: readonly Uint8Array[] | undefined): ApiResult<T> {
-  const headers = response.headers;
-  let rateLimit: RateLimitState | undefined | null = null;
-  let raw: Response | undefined;
-  const result = { data, status: response.status, headers, requestId: requestIdOf(headers) } as ApiResult<T>;
-  Object.defineProperty(result, "rateLimit", { enumerable: true, configurable: true, get: () => (rateLimit === null ? (rateLimit = parseRateLimit(headers)) : rateLimit) });
-  return Object.defineProperty(result, "response", { configurable: true, get: () => (raw ??= responseFromChunks(response, chunks ?? [])) });
+const RESULT_ACCESSORS: PropertyDescriptorMap = {
+  requestId: {
+    enumerable: true,
+    configurable: true,
+    get(this: WithState) {
+      const state = this[RESULT_STATE];
+      return state.requestId === null ? (state.requestId = requestIdOf(state.answer.headers)) : state.requestId;
+    },
+  },
+  rateLimit: {
+    enumerable: true,
+    configurable: true,
+    get(this: WithState) {
+      const state = this[RESULT_STATE];
+      return state.rateLimit === null ? (state.rateLimit = parseRateLimit(state.answer.headers)) : state.rateLimit;
+    },
+  },
+  response: {
+    configurable: true,
+    get(this: WithState) {
+      const state = this[RESULT_STATE];
+      return (state.response ??= responseFromChunks(state.answer, state.chunks ?? []));
+    },
+  },
+};
+
+function resultOf<T>(data: T, answer: Response, chunks: readonly Uint8Array[] | undefined): ApiResult<T> {
+  const state: ResultState = { answer, chunks, requestId: null, rateLimit: null, response: undefined };
+  return Object.defineProperties({ data, status: answer.status, headers: answer.headers, [RESULT_STATE]: state }, RESULT_ACCESSORS) as unknown as ApiResult<T>;
 }
