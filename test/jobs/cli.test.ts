@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GpuCloudClient, MODEL_CATALOG, validateModelInput } from "../../generated/gpu-cloud-client/src/index.ts";
 import { EXIT, main } from "../../generated/gpu-cloud-client/src/runtime/cli.ts";
 import { FakeModelServer } from "../support/fake-model-server.ts";
+import { startRecordingServer } from "../support/recording-server.ts";
 import { repoRoot } from "../support/prism.ts";
 
 const run = promisify(execFile);
@@ -334,6 +335,24 @@ describe("the command explains itself", () => {
     const failingId = /^(job-\d+)/.exec(failing.stdout)![1]!;
     expect((await cli(["stream", "wan-2-6-i2v", failingId, "--interval", "0.01"])).stderr).toBe(`gpu-cloud-client: ${failingId} FAILED\n`);
     expect((await cli(["launch"])).stderr).toMatch(/^gpu-cloud-client: unknown command "launch"\n\nusage:/);
+  });
+
+  it("gives the service's request id with an API error, for its support", async () => {
+    const server = await startRecordingServer(() => ({ status: 404, headers: { "content-type": "application/json", "x-request-id": "req-cli-404" }, body: '{"error":"no such job"}' }));
+    try {
+      const stderr = capture();
+      const code = await main(["status", "wan-2-6-i2v", "job-1"], {
+        name: "gpu-cloud-client",
+        createClient: () => new GpuCloudClient({ apiKey: "k", publicEndpointBaseUrl: server.url, maxRetries: 0 }),
+        catalog: MODEL_CATALOG,
+        stdout: capture(),
+        stderr,
+      });
+      expect(code).toBe(EXIT.apiError);
+      expect(stderr.text).toMatch(/^gpu-cloud-client: GET \S+ failed with 404.* \(request id req-cli-404\)\n$/);
+    } finally {
+      await server.close();
+    }
   });
 
   it("names the environment variable that holds a bad base URL (a real process)", async () => {

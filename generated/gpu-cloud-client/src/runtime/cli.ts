@@ -426,7 +426,9 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
   if (error instanceof SdkError) {
-    err(`${name}: ${error.message}`);
+    // What the service's support asks for, when its answer had one.
+    const requestId = (error as { requestId?: unknown }).requestId;
+    err(`${name}: ${error.message}${typeof requestId === "string" ? ` (request id ${requestId})` : ""}`);
     return error.kind === "aborted" ? EXIT.interrupted : EXIT.apiError;
   }
   err(`${name}: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
