@@ -151,7 +151,11 @@ export async function checkOutput(outDir: string, files: OutputFile[]): Promise<
 /** Kernel and device trees: nothing under them is a package's, and walking them never ends. */
 const SYSTEM_TREES = ["/proc", "/sys", "/dev"];
 /** Folders of the system itself (their subfolders, like /usr/src/app, may be a project's). */
-const SYSTEM_FOLDERS = new Set(["/boot", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr", "/usr/local", "/var", "/opt", "/tmp"]);
+const SYSTEM_FOLDERS = new Set([
+  ...["/boot", "/etc", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/usr", "/usr/local", "/var", "/opt", "/tmp", "/private"],
+  // Whose subfolders are people's homes and disks.
+  ...["/home", "/root", "/mnt", "/media", "/srv", "/Users", "/Volumes"],
+]);
 
 /**
  * `outDir` resolved, refused at once when it is a folder the package cannot own: the root, a
@@ -163,22 +167,31 @@ function ownFolder(outDir: string): string {
   const refuse = (what: string): never => {
     throw new UsageError(`--out ${target} is ${what}; give --out a folder of its own`);
   };
-  let real = target;
-  try {
-    real = realpathSync(target);
-  } catch {
-    // Not there yet: it will be made, and is what it says.
-  }
   // Windows and macOS compare names without case.
   const same = (a: string, b: string): boolean => (process.platform === "linux" ? a === b : a.toLowerCase() === b.toLowerCase());
-  for (const candidate of new Set([target, real])) {
+  const home = path.resolve(os.homedir());
+  const homes = new Set([home, realPath(home)]);
+  for (const candidate of new Set([target, realPath(target)])) {
     if (path.parse(candidate).root === candidate) refuse("the file system's root");
     const tree = SYSTEM_TREES.find((folder) => same(candidate, folder) || candidate.startsWith(`${folder}/`));
     if (tree !== undefined) refuse(`a system folder (${tree})`);
     if ([...SYSTEM_FOLDERS].some((folder) => same(candidate, folder))) refuse("a system folder");
-    if (same(candidate, path.resolve(os.homedir()))) refuse("your home folder");
+    if ([...homes].some((folder) => same(candidate, folder))) refuse("your home folder");
   }
   return target;
+}
+
+/** `target` with links resolved: of its nearest existing folder when it is not there yet. */
+function realPath(target: string): string {
+  const rest: string[] = [];
+  for (let at = target; ; at = path.dirname(at)) {
+    try {
+      return path.join(realpathSync(at), ...rest.reverse());
+    } catch {
+      if (path.dirname(at) === at) return target;
+      rest.push(path.basename(at));
+    }
+  }
 }
 
 /** Refuses paths that could land outside the output folder or clash, and returns the files sorted by path. */

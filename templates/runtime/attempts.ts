@@ -104,6 +104,8 @@ export class CallAttempts {
   /** When the current attempt was sent, and when its answer's headers came (performance.now()), for the hooks. */
   private sentAt = 0;
   private answeredAt = 0;
+  /** Set when a hook threw: its error ends the call as it is, never retried. */
+  private hookFailed = false;
 
   constructor(
     private readonly config: TransportConfig,
@@ -148,20 +150,27 @@ export class CallAttempts {
       try {
         const { response, guard } = await this.send(attempt);
         if (this.hooks !== undefined) this.answeredAt = performance.now();
-        if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
-          const retry = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
-          if ("delayMs" in retry) delayMs = retry.delayMs;
-          else {
-            config.logger?.warn?.(logMessage(config, "the server asks to wait longer than maxRetryAfterMs; not retrying"), {
-              method,
-              url: this.url,
-              status: response.status,
-              requestedWaitMs: retry.tooLong,
-              maxRetryAfterMs,
-            });
+        try {
+          if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
+            const retry = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
+            if ("delayMs" in retry) delayMs = retry.delayMs;
+            else {
+              config.logger?.warn?.(logMessage(config, "the server asks to wait longer than maxRetryAfterMs; not retrying"), {
+                method,
+                url: this.url,
+                status: response.status,
+                requestedWaitMs: retry.tooLong,
+                maxRetryAfterMs,
+              });
+            }
           }
+          if (config.logger?.debug !== undefined) this.log({ attempt, status: response.status, delayMs, requestId: requestIdOf(response.headers) });
+        } catch (error) {
+          // A logger that throws: the attempt's timer and connection are let go before its error goes on.
+          guard.dispose();
+          await response.body?.cancel().catch(() => undefined);
+          throw error;
         }
-        if (config.logger?.debug !== undefined) this.log({ attempt, status: response.status, delayMs, requestId: requestIdOf(response.headers) });
         if (delayMs === undefined) {
           const handed = await this.handOn(response, guard, attempt);
           if (this.hooks !== undefined) await this.answered(response, attempt);
@@ -171,7 +180,7 @@ export class CallAttempts {
         await response.body?.cancel().catch(() => undefined); // frees the connection for reuse
         if (this.hooks !== undefined) await this.answered(response, attempt);
       } catch (error) {
-        if (!(retriesLeft && isRetryableFailure(error, this.idempotent, this.firstHopFailure))) {
+        if (this.hookFailed || !(retriesLeft && isRetryableFailure(error, this.idempotent, this.firstHopFailure))) {
           this.log({ attempt, error: describeFailure(error) });
           throw error;
         }
@@ -335,7 +344,7 @@ export class CallAttempts {
       else shown.append(name, value);
     }
     const request = { ...this.hookAttempt(attempt), headers: shown };
-    for (const hooks of this.hooks!) await hooks.onRequest?.(request);
+    await this.runHooks(async (hooks) => hooks.onRequest?.(request));
     const sent = new Headers(request.headers);
     const overridden = [...credentialHeaders].filter((name) => sent.has(name));
     if (overridden.length > 0) {
@@ -359,16 +368,29 @@ export class CallAttempts {
    */
   private async answered(response: Response, attempt: number): Promise<void> {
     const headers = new Headers();
-    for (const [name, value] of response.headers) if (!SENSITIVE_HEADERS.has(name) && !this.holdsSecret(value)) headers.append(name, value);
+    const credentialHeaders = this.config.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS;
+    for (const [name, value] of response.headers) {
+      if (!SENSITIVE_HEADERS.has(name) && !credentialHeaders.has(name) && !this.holdsSecret(value)) headers.append(name, value);
+    }
     const answer = { ...this.hookAttempt(attempt), status: response.status, headers, requestId: requestIdOf(response.headers), durationMs: this.answeredAt - this.sentAt };
-    for (const hooks of this.hooks!) await hooks.onResponse?.(answer);
+    await this.runHooks(async (hooks) => hooks.onResponse?.(answer));
+  }
+
+  /** Runs one kind of hook of each set, in order; one that throws is marked, so its error is not retried. */
+  private async runHooks(run: (hooks: ClientHooks) => Promise<void> | void): Promise<void> {
+    try {
+      for (const hooks of this.hooks!) await run(hooks);
+    } catch (error) {
+      this.hookFailed = true;
+      throw error;
+    }
   }
 
   /** Runs the `onError` hooks on an attempt's typed failure, and returns it. */
   private async failed(error: SdkError, attempt: number): Promise<SdkError> {
     if (this.hooks === undefined) return error;
     const failure = { ...this.hookAttempt(attempt), error, durationMs: performance.now() - this.sentAt };
-    for (const hooks of this.hooks) await hooks.onError?.(failure);
+    await this.runHooks(async (hooks) => hooks.onError?.(failure));
     return error;
   }
 

@@ -128,9 +128,9 @@ export interface ApiResult<T> {
   status: number;
   headers: Headers;
   /** The service's id for the request, when its answer carries one (`x-request-id` and the like): what its support asks for. */
-  requestId: string | undefined;
+  readonly requestId: string | undefined;
   /** Per window (`minute`, `hour`, `day`): requests remaining, seconds to reset, quota, window length. */
-  rateLimit: RateLimitState | undefined;
+  readonly rateLimit: RateLimitState | undefined;
   /**
    * The platform's Response, its body the bytes the client read (readable once, as any Response;
    * the result holds those bytes while it lives). Not enumerable: spreads, `JSON.stringify` and
@@ -432,5 +432,7 @@ const RESULT_ACCESSORS: PropertyDescriptorMap = {
 
 function resultOf<T>(data: T, answer: Response, chunks: readonly Uint8Array[] | undefined): ApiResult<T> {
   const state: ResultState = { answer, chunks, requestId: null, rateLimit: null, response: undefined };
-  return Object.defineProperties({ data, status: answer.status, headers: answer.headers, [RESULT_STATE]: state }, RESULT_ACCESSORS) as unknown as ApiResult<T>;
+  // Not enumerable: spreads, Object.assign and console.log of a result leave the answer out.
+  const result = Object.defineProperty({ data, status: answer.status, headers: answer.headers }, RESULT_STATE, { value: state });
+  return Object.defineProperties(result, RESULT_ACCESSORS) as unknown as ApiResult<T>;
 }

@@ -6,6 +6,8 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import util from "node:util";
+import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ConnectionError, GpuCloudClient, InvalidRequestError, NotFoundError, ResponseValidationError, TimeoutError, type ClientHooks } from "../../generated/gpu-cloud-client/src/index.ts";
 
@@ -131,9 +133,22 @@ describe("hooks", () => {
   });
 
   it("a hook's own time does not count against the request's timeout", async () => {
-    const slow = { onRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 150)), onResponse: () => new Promise<void>((resolve) => setTimeout(resolve, 150)) };
-    const result = await client({ timeoutMs: 100, maxRetries: 0, hooks: slow }).listPods();
+    const slow = { onRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 600)), onResponse: () => new Promise<void>((resolve) => setTimeout(resolve, 600)) };
+    const result = await client({ timeoutMs: 500, maxRetries: 0, hooks: slow }).listPods();
     expect(result.status).toBe(200);
+  });
+
+  it("a hook's error is never retried, even one of the client's own retryable kinds", async () => {
+    const own = new TimeoutError({ method: "GET", url: "https://elsewhere.example/x", timeoutMs: 1 });
+    const failed = await client({ hooks: { onResponse: () => { throw own; } } }).listPods().catch((error: unknown) => error);
+    expect(failed).toBe(own);
+    expect(received).toHaveLength(1);
+  });
+
+  it("a logger that throws ends the call with its error", async () => {
+    const broken = new Error("logger broke");
+    const failed = await client({ logger: { debug: () => { throw broken; } } }).listPods().catch((error: unknown) => error);
+    expect(failed).toBe(broken);
   });
 
   it("an onResponse hook that throws fails the call with its error, and nothing is retried", async () => {
@@ -181,6 +196,31 @@ describe("the raw response and request ids", () => {
     expect(wrapped.requestId).toBe("req-proxy");
     expect(wrapped.rateLimit?.windows[0]).toMatchObject({ name: "minute", remaining: 5 });
     expect(await wrapped.response.json()).toEqual({ pods: [] });
+  });
+
+  it("a result shows its fields only: spreads, Object.assign and util.inspect leave the answer out", async () => {
+    replies = [(_, r) => json(r, 200, { pods: [] }, { "x-request-id": "req-shown", "x-secret-looking": "s3cr3t-header" })];
+    const result = await client().listPods();
+    expect(Object.getOwnPropertySymbols({ ...result })).toEqual([]);
+    expect(Object.getOwnPropertySymbols(Object.assign({}, result))).toEqual([]);
+    const shown = util.inspect(result, { depth: 5 });
+    expect(shown).toContain("req-shown");
+    expect(shown).not.toContain("Response");
+    expect(shown).not.toContain("chunks");
+  });
+
+  it("the raw response of a gzip answer holds the decoded bytes, without the wire's Content-Encoding and Content-Length", async () => {
+    const body = JSON.stringify({ pods: [{ id: "p-gz" }] });
+    replies = [(_, r) => {
+      const zipped = zlib.gzipSync(body);
+      r.writeHead(200, { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(zipped.length) });
+      r.end(zipped);
+    }];
+    const result = await client({ validateRequests: false }).listPods();
+    expect(result.data).toEqual({ pods: [{ id: "p-gz" }] });
+    expect(result.response.headers.get("content-encoding")).toBeNull();
+    expect(result.response.headers.get("content-length")).toBeNull();
+    expect(await result.response.text()).toBe(body);
   });
 
   it("no request id header: requestId is undefined; other spellings the services use are read", async () => {

@@ -148,7 +148,9 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const contract = writeContract("ok-system.yaml", MINIMAL);
     const link = path.join(scratch, "link-to-root");
     fs.symlinkSync("/", link);
-    for (const out of ["/", "/proc/gen", "/sys", "/dev/shm/gen", "/usr", "/etc", os.homedir(), link]) {
+    const toDev = path.join(scratch, "link-to-dev");
+    fs.symlinkSync("/dev", toDev);
+    for (const out of ["/", "/proc/gen", "/sys", "/dev/shm/gen", "/usr", "/etc", "/home", os.homedir(), link, path.join(toDev, "shm", "not-there-yet")]) {
       const started = performance.now();
       const result = await cli("--spec", contract, "--out", out);
       expect(result.code, out).toBe(1);
