@@ -341,7 +341,7 @@ export class CallAttempts {
     const shown = new Headers();
     const kept: Array<[string, string]> = [];
     for (const [name, value] of source.kind === "copy" ? source.headers : new Headers(source.request.headers)) {
-      if (credentialHeaders.has(name) || SENSITIVE_HEADERS.has(name) || this.holdsSecret(value)) kept.push([name, value]);
+      if (this.hiddenFromHooks(name, value)) kept.push([name, value]);
       else shown.append(name, value);
     }
     const request = { ...this.hookAttempt(attempt), headers: shown };
@@ -357,8 +357,12 @@ export class CallAttempts {
     return sent;
   }
 
-  /** Whether `value` holds a credential, written as it is or encoded (base64, percent, JSON…). */
-  private holdsSecret(value: string): boolean {
+  /**
+   * Whether hooks must not see a header: one credentials go in, one that can carry them (cookies),
+   * or one holding a credential, written as it is or encoded (base64, percent, JSON…).
+   */
+  private hiddenFromHooks(name: string, value: string): boolean {
+    if ((this.config.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS).has(name) || SENSITIVE_HEADERS.has(name)) return true;
     const secrets = secretsOf(this.config);
     return secrets.length > 0 && redactSecrets(value, secrets) !== value;
   }
@@ -369,10 +373,7 @@ export class CallAttempts {
    */
   private async answered(response: Response, attempt: number): Promise<void> {
     const headers = new Headers();
-    const credentialHeaders = this.config.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS;
-    for (const [name, value] of response.headers) {
-      if (!SENSITIVE_HEADERS.has(name) && !credentialHeaders.has(name) && !this.holdsSecret(value)) headers.append(name, value);
-    }
+    for (const [name, value] of response.headers) if (!this.hiddenFromHooks(name, value)) headers.append(name, value);
     const answer = { ...this.hookAttempt(attempt), status: response.status, headers, requestId: requestIdOf(response.headers), durationMs: this.answeredAt - this.sentAt };
     await this.runHooks(async (hooks) => hooks.onResponse?.(answer));
   }
