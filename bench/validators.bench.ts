@@ -26,8 +26,8 @@ import * as esbuild from "esbuild";
 import { FormatRegistry, Type, type TSchema } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { z } from "zod";
-import { emitValidators } from "../generator/emit/validators.ts";
-import { loadContract } from "../generator/load.ts";
+import { emitValidators } from "../generator/emit/validators/modules.ts";
+import { loadContract } from "../generator/load/contract.ts";
 import { validUri } from "../templates/runtime/validation.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -8,22 +8,22 @@ import path from "node:path";
 import type { IndentationText, SourceFile } from "ts-morph";
 import { Project } from "./emit/ts-morph.ts";
 import { baseErrorName, clientClassName, emitClient } from "./emit/client.ts";
-import { emitBin, emitJobs } from "./emit/jobs.ts";
-import { ContractError } from "./errors.ts";
-import { emitModels } from "./emit/models.ts";
-import { emitOperationValidators } from "./emit/operation-validators.ts";
+import { emitBin, emitJobs } from "./extensions/model-endpoints/emit-jobs.ts";
+import { ContractError } from "./common/errors.ts";
+import { emitModels } from "./extensions/model-endpoints/emit-models.ts";
+import { emitOperationValidators } from "./emit/validators/operation-validators.ts";
 import { emitOperationFunctions, emitOperationSpecs } from "./emit/operations.ts";
 import { emitPackageFiles, type PackageDependencies } from "./emit/package.ts";
 import { runtimeFiles } from "./emit/runtime.ts";
-import { emitSchemaTypes } from "./emit/schema-types.ts";
+import { emitSchemaTypes } from "./emit/schema-types/index.ts";
 import { emitTypeAliases } from "./emit/types.ts";
-import { loadContract, type LoadedContract } from "./load.ts";
-import { buildModel, type ApiModel, type ApiModelOptions } from "./model.ts";
-import { REPO_ROOT } from "./paths.ts";
-import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write.ts";
-import { compareStrings } from "./compare.ts";
-import { Warnings } from "./warnings.ts";
-import { readOlderDialects } from "./older-dialects.ts";
+import { loadContract, type LoadedContract } from "./load/contract.ts";
+import { buildModel, type ApiModel, type ApiModelOptions } from "./model/index.ts";
+import { REPO_ROOT } from "./common/paths.ts";
+import { checkOutput, header, writeOutput, type CheckResult, type OutputFile } from "./write/index.ts";
+import { compareStrings } from "./common/compare.ts";
+import { Warnings } from "./common/warnings.ts";
+import { readOlderDialects } from "./load/older-dialects/index.ts";
 import type { UnknownFormats } from "./emit/validators/keywords/format.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
@@ -154,7 +154,7 @@ async function emitAll(
     const shebang = path === "src/bin.ts" ? "#!/usr/bin/env node\n" : "";
     files.push({ path, contents: shebang + tsHeader + source.getFullText() });
   }
-  for (const file of runtimeFiles()) files.push({ path: file.path, contents: tsHeader + file.contents });
+  for (const file of runtimeFiles(jobs ? ["model-endpoints"] : [])) files.push({ path: file.path, contents: tsHeader + file.contents });
   const validatorStem = validators.names.schemas.values().next().value;
   for (const file of emitPackageFiles(api, className, packageDependencies(), { sourcePaths: files.map((f) => f.path), validatorStem, baseError: baseErrorName(api, className) })) {
     files.push({ path: file.path, contents: file.path.endsWith(".md") ? mdHeader + file.contents : file.contents });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run generate`: runs generator/cli.ts without a TypeScript loader in the way.
+ * `npm run generate`: runs generator/cli/index.ts without a TypeScript loader in the way.
  *
  * The generator's sources are bundled once by esbuild (its dependencies left as imports, but
  * Redocly's, see BUNDLED_PACKAGES) into
@@ -34,7 +34,7 @@ v8.setFlagsFromString("--heap-growing-percent=30");
 const GENERATOR_DIR = import.meta.dirname;
 const REPO_ROOT = path.resolve(GENERATOR_DIR, "..");
 const CACHE_ROOT = path.resolve(process.env.GPU_CLOUD_GENERATOR_CACHE || path.join(REPO_ROOT, "node_modules", ".cache", "gpu-cloud-sdk-generator"));
-const ENTRY_POINTS = { cli: "cli.ts", "schema-types-worker": "emit/schema-types-worker.ts" };
+const ENTRY_POINTS = { cli: "cli/index.ts", "schema-types-worker": "emit/schema-types/worker.ts" };
 /**
  * Dependencies bundled with the generator's sources (the others stay imports): Redocly is hundreds
  * of small modules, which Node loads several times slower than one file of them.
@@ -103,8 +103,8 @@ async function bundle() {
       plugins: [externalExceptBundled],
       // Bundled CommonJS dependencies call require(), which an ES module has only through this.
       banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module"; const require = __bundleCreateRequire(import.meta.url);' },
-      // The bundle lives elsewhere: generator/paths.ts still means generator/.
-      define: { "import.meta.dirname": JSON.stringify(GENERATOR_DIR) },
+      // The bundle lives elsewhere: generator/common/paths.ts still means its own folder.
+      define: { "import.meta.dirname": JSON.stringify(path.join(GENERATOR_DIR, "common")) },
       // Beside the bundle, not inside it: Node reads it only with --enable-source-maps.
       sourcemap: "linked",
       logLevel: "silent",
@@ -138,7 +138,7 @@ function pruneOldBundles(current) {
 async function runFromSources(argv) {
   const { register } = await import("tsx/esm/api");
   register();
-  const { runCli } = await import(pathToFileURL(path.join(GENERATOR_DIR, "cli.ts")).href);
+  const { runCli } = await import(pathToFileURL(path.join(GENERATOR_DIR, "cli", "index.ts")).href);
   return runCli(argv);
 }
 

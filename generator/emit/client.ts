@@ -6,14 +6,14 @@
 import type { ClassDeclarationStructure, ImportDeclarationStructure, MethodDeclarationStructure, OptionalKind, TypeAliasDeclarationStructure } from "ts-morph";
 import { BLANK_LINE, printStatements, type PrintableStatement } from "./print.ts";
 import { Scope, StructureKind, VariableDeclarationKind } from "./ts-morph.ts";
-import { ContractError } from "../errors.ts";
-import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../escape.ts";
+import { ContractError } from "../common/errors.ts";
+import { docComment, identifier, propertyKey, propertyKeyForValue, stringLiteral } from "../common/escape.ts";
 import { coreClassName, runtimeExports, schemaAliases } from "./types.ts";
-import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole, type OperationModel } from "../model.ts";
-import type { ValidatorNames } from "./operation-validators.ts";
-import type { SecurityModel, SecurityRequirement } from "../security.ts";
-import { mediaTypeKind } from "../media-types.ts";
-import { describeRequestLimits } from "../request-limits.ts";
+import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole, type OperationModel } from "../model/index.ts";
+import type { ValidatorNames } from "./validators/operation-validators.ts";
+import type { SecurityModel, SecurityRequirement } from "../model/security.ts";
+import { mediaTypeKind } from "../common/media-types.ts";
+import { describeRequestLimits } from "../model/request-limits.ts";
 
 /** Exported names of the client module, for the index and the README. */
 /** Global names the generated modules use: a client class may not shadow them. */

@@ -2,7 +2,7 @@
  * The environment variables a generated client (and so its terminal command) reads, each with a
  * line saying what it sets: for the command's `--help` and the package README.
  */
-import type { ApiModel } from "../model.ts";
+import type { ApiModel } from "../model/index.ts";
 
 /** Every environment variable the client reads, as `--help` lists them: credentials, base URLs, logging. */
 export function environmentVariables(api: ApiModel): Array<{ name: string; description: string }> {

@@ -4,12 +4,12 @@
  * `/operations` entry). Each spec is an export of its own and each function reaches only its own,
  * so an app that calls a few operations through the functions bundles only their validators.
  */
-import { jsDoc, propertyKeyForValue, stringLiteral } from "../escape.ts";
-import type { ApiModel, OperationModel } from "../model.ts";
-import type { SecurityModel } from "../security.ts";
+import { jsDoc, propertyKeyForValue, stringLiteral } from "../common/escape.ts";
+import type { ApiModel, OperationModel } from "../model/index.ts";
+import type { SecurityModel } from "../model/security.ts";
 import { hasParams, operationDoc, paramsRequired, requirementLiteral, typeNames } from "./client.ts";
 import { coreClassName } from "./types.ts";
-import type { ValidatorNames } from "./operation-validators.ts";
+import type { ValidatorNames } from "./validators/operation-validators.ts";
 
 /** The text of `src/operation-specs.ts`: one `OperationSpec` per operation, named after its method. */
 export function emitOperationSpecs(api: ApiModel, validators?: ValidatorNames): string {

@@ -10,12 +10,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import Handlebars from "handlebars";
-import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../escape.ts";
-import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole } from "../model.ts";
-import { describeRequestLimits } from "../request-limits.ts";
+import { assertNoTripleStash, propertyKeyForValue, registerHandlebarsHelpers, stringLiteral } from "../common/escape.ts";
+import { jobOptionsOperation, runsyncServerWait, type ApiModel, type ModelRole } from "../model/index.ts";
+import { describeRequestLimits } from "../model/request-limits.ts";
 import { environmentVariables } from "./environment-variables.ts";
 import { coreClassName } from "./types.ts";
-import { TEMPLATES_DIR } from "../paths.ts";
+import { TEMPLATES_DIR } from "../common/paths.ts";
 
 export interface PackageDependencies {
   openapiFetch: string;

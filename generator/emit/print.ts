@@ -20,7 +20,7 @@ import type {
   TypeParameterDeclarationStructure,
   VariableStatementStructure,
 } from "ts-morph";
-import { jsDoc } from "../escape.ts";
+import { jsDoc } from "../common/escape.ts";
 import { Scope, StructureKind, VariableDeclarationKind } from "./ts-morph.ts";
 
 /** A blank line between groups of statements (none is doubled, none starts or ends the file). */

@@ -1,16 +1,24 @@
 /**
- * The runtime pieces (`templates/runtime/*.ts`): ordinary, type-checked, unit-tested TypeScript,
- * copied verbatim into `src/runtime/` behind the generated-file header.
+ * The runtime pieces (`templates/runtime/`): ordinary, type-checked, unit-tested TypeScript,
+ * copied verbatim into `src/runtime/` behind the generated-file header. The files at the folder's
+ * top are the core every package gets; a subfolder is an extension's runtime, copied only into a
+ * package whose contract uses that extension.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { TEMPLATES_DIR } from "../paths.ts";
+import { TEMPLATES_DIR } from "../common/paths.ts";
 
-export function runtimeFiles(): Array<{ path: string; contents: string }> {
-  const dir = path.join(TEMPLATES_DIR, "runtime");
-  return fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
-    .sort()
-    .map((name) => ({ path: `src/runtime/${name}`, contents: fs.readFileSync(path.join(dir, name), "utf8") }));
+const RUNTIME_DIR = path.join(TEMPLATES_DIR, "runtime");
+
+/** The core runtime, then each named extension folder's, in path order. */
+export function runtimeFiles(extensionFolders: readonly string[] = []): Array<{ path: string; contents: string }> {
+  const folders = ["", ...[...extensionFolders].sort()];
+  return folders.flatMap((folder) =>
+    fs
+      .readdirSync(path.join(RUNTIME_DIR, folder), { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts"))
+      .map((entry) => path.posix.join(folder, entry.name))
+      .sort()
+      .map((file) => ({ path: `src/runtime/${file}`, contents: fs.readFileSync(path.join(RUNTIME_DIR, file), "utf8") })),
+  );
 }

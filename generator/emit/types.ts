@@ -5,9 +5,9 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { Project, SourceFile } from "ts-morph";
-import { uniqueIdentifiers, stringLiteral } from "../escape.ts";
-import type { ApiModel } from "../model.ts";
-import { TEMPLATES_DIR } from "../paths.ts";
+import { uniqueIdentifiers, stringLiteral } from "../common/escape.ts";
+import type { ApiModel } from "../model/index.ts";
+import { TEMPLATES_DIR } from "../common/paths.ts";
 
 /** Names the package already exports elsewhere; a schema alias never shadows them. */
 const TAKEN = [

@@ -5,8 +5,8 @@
  * reads every value as a reference, and stops on a name. A value that names no schema stays as
  * written (a reference, or one the type emitter will report where it is).
  */
-import { pointer } from "../json-pointer.ts";
-import { forEachSchema } from "../schema-walk.ts";
+import { pointer } from "../common/json-pointer.ts";
+import { forEachSchema } from "../common/schema-walk.ts";
 
 /** `document` itself when no mapping value is a schema name, else a copy with each name as its `$ref`. */
 export function mappingNamesAsRefs(document: unknown): unknown {

@@ -8,9 +8,9 @@
  * generation, as one located error.
  */
 import { createConfig, lintDocument, type BaseResolver, type Document, type NormalizedProblem, type Plugin } from "@redocly/openapi-core";
-import { ContractError } from "../errors.ts";
+import { ContractError } from "../common/errors.ts";
 import { REDOCLY_CONFIG } from "./redocly-config.ts";
-import type { Warnings } from "../warnings.ts";
+import type { Warnings } from "../common/warnings.ts";
 
 /**
  * Redocly's node types the model reads members of, and those members. A wrong type there (or the

@@ -6,8 +6,8 @@
  * message never names a node the user did not write.
  */
 import { upgrade } from "@scalar/openapi-upgrader";
-import { parsePointer, pointer } from "../json-pointer.ts";
-import type { PointerMap } from "../warnings.ts";
+import { parsePointer, pointer } from "../common/json-pointer.ts";
+import type { PointerMap } from "../common/warnings.ts";
 
 export interface Upgraded {
   document: unknown;

@@ -18,7 +18,7 @@ import {
 import type { AuthSpec } from "../../templates/runtime/auth.ts";
 import { ClientCore } from "../../templates/runtime/client-core.ts";
 import { SdkError } from "../../templates/runtime/error-base.ts";
-import { JobFailedError as TemplateJobFailedError } from "../../templates/runtime/job-wait.ts";
+import { JobFailedError as TemplateJobFailedError } from "../../templates/runtime/model-endpoints/wait.ts";
 import { startRecordingServer, type RecordedRequest, type RecordingServer, type Reply } from "../support/recording-server.ts";
 import { echoesOf, leaks, needlesOf, surfacesOf } from "../support/secret-echoes.ts";
 

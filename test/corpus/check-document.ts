@@ -7,11 +7,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { clientClassName } from "../../generator/emit/client.ts";
-import { validatorNames } from "../../generator/emit/operation-validators.ts";
-import { ContractError, UsageError } from "../../generator/errors.ts";
+import { validatorNames } from "../../generator/emit/validators/operation-validators.ts";
+import { ContractError, UsageError } from "../../generator/common/errors.ts";
 import { generateFiles } from "../../generator/generate.ts";
-import { escapeSegment } from "../../generator/json-pointer.ts";
-import { writeOutput } from "../../generator/write.ts";
+import { escapeSegment } from "../../generator/common/json-pointer.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { holdsFormatDifference } from "../validators/format-differences.ts";
 import { collectExamples, type DocumentExample } from "./examples.ts";
 import { documentOracle } from "./oracle.ts";

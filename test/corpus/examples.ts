@@ -7,10 +7,10 @@
  * no generated validator (error responses, non-JSON bodies, nested property examples) are not
  * collected: there is nothing to compare.
  */
-import { parsePointer, pointer } from "../../generator/json-pointer.ts";
-import { mediaTypeKind } from "../../generator/media-types.ts";
-import type { ApiModel } from "../../generator/model.ts";
-import type { ValidatorNames } from "../../generator/emit/operation-validators.ts";
+import { parsePointer, pointer } from "../../generator/common/json-pointer.ts";
+import { mediaTypeKind } from "../../generator/common/media-types.ts";
+import type { ApiModel } from "../../generator/model/index.ts";
+import type { ValidatorNames } from "../../generator/emit/validators/operation-validators.ts";
 
 /** Which generated validator judges the example, and what part of its issues concern it. */
 export type ExampleTarget =

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
-import { writeOutput } from "../../generator/write.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { typeCheckPackages } from "../corpus/typecheck.ts";
 import { repoRoot } from "../support/prism.ts";
 

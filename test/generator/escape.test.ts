@@ -13,7 +13,7 @@ import {
   registerHandlebarsHelpers,
   stringLiteral,
   uniqueIdentifiers,
-} from "../../generator/escape.ts";
+} from "../../generator/common/escape.ts";
 
 describe("docComment", () => {
   it.each([

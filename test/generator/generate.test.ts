@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
-import { checkOutput, GENERATED_MARK } from "../../generator/write.ts";
+import { checkOutput, GENERATED_MARK } from "../../generator/write/index.ts";
 import { repoRoot } from "../support/prism.ts";
 
 const run = promisify(execFile);

@@ -69,7 +69,7 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
 
   it("bundles anew when a source changes", async () => {
     const before = bundleFolders();
-    const model = path.join(workspace, "generator/model.ts");
+    const model = path.join(workspace, "generator/model/index.ts");
     fs.appendFileSync(model, "\n// a change\n");
     await launch(path.join(workspace, "out-3"));
     const after = bundleFolders();
@@ -93,7 +93,7 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
 
   it("reports an error of the worker's emitter as the run's error", async () => {
     // The loader refuses what openapi-typescript would choke on, so break the worker itself.
-    fs.writeFileSync(path.join(workspace, "generator/emit/schema-types-worker.ts"), 'throw new Error("worker broke");\n');
+    fs.writeFileSync(path.join(workspace, "generator/emit/schema-types/worker.ts"), 'throw new Error("worker broke");\n');
     const failure = await launch(path.join(workspace, "out-8")).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
@@ -104,11 +104,11 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
   });
 
   it("reports what openapi-typescript refuses in the worker as one located line", async () => {
-    const worker = "generator/emit/schema-types-worker.ts";
+    const worker = "generator/emit/schema-types/worker.ts";
     fs.copyFileSync(path.join(repoRoot, worker), path.join(workspace, worker));
     // The load stage refuses a schema that is not one; past it (broken in this copy, in the
     // worker), openapi-typescript meets it and throws its own error.
-    const emitter = path.join(workspace, "generator/emit/schema-types.ts");
+    const emitter = path.join(workspace, "generator/emit/schema-types/index.ts");
     const source = fs.readFileSync(emitter, "utf8");
     const breakSchema = `  refsIntoParameters(document);\n  (document as any).paths["/b"].get.responses["200"].content["application/json"].schema = "broken";\n`;
     expect(source).toContain("  refsIntoParameters(document);\n");

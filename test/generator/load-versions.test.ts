@@ -7,11 +7,11 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { load as parseYaml } from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { ContractError } from "../../generator/errors.ts";
+import { ContractError } from "../../generator/common/errors.ts";
 import { generateFiles } from "../../generator/generate.ts";
-import { loadContract } from "../../generator/load.ts";
+import { loadContract } from "../../generator/load/contract.ts";
 import { pointerInWritten } from "../../generator/load/upgrade.ts";
-import { Warnings } from "../../generator/warnings.ts";
+import { Warnings } from "../../generator/common/warnings.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));
 
@@ -114,7 +114,7 @@ describe("a 3.0 document no one here wrote", () => {
     const warnings = new Warnings();
     const contract = await loadContract(rebilly, warnings);
     expect(contract.writtenVersion).toBe("3.0.3");
-    const { buildModel } = await import("../../generator/model.ts");
+    const { buildModel } = await import("../../generator/model/index.ts");
     const api = buildModel(contract, { warnings });
     expect(api.operations.length).toBeGreaterThan(100);
     expect(api.servers[0]?.relative).toBe(false);

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ContractError } from "../../generator/errors.ts";
-import { parsePointer, pointer } from "../../generator/json-pointer.ts";
+import { ContractError } from "../../generator/common/errors.ts";
+import { parsePointer, pointer } from "../../generator/common/json-pointer.ts";
 import { generateFiles } from "../../generator/generate.ts";
-import { followRefs, loadContract } from "../../generator/load.ts";
+import { followRefs, loadContract } from "../../generator/load/contract.ts";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/load/${name}`, import.meta.url));
 

@@ -8,12 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { emitSchemaTypes } from "../../generator/emit/schema-types.ts";
+import { emitSchemaTypes } from "../../generator/emit/schema-types/index.ts";
 import { generateFiles } from "../../generator/generate.ts";
-import { loadContract } from "../../generator/load.ts";
-import { mediaTypeKind } from "../../generator/media-types.ts";
-import { buildModel } from "../../generator/model.ts";
-import { Warnings } from "../../generator/warnings.ts";
+import { loadContract } from "../../generator/load/contract.ts";
+import { mediaTypeKind } from "../../generator/common/media-types.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { Warnings } from "../../generator/common/warnings.ts";
 
 /** A contract of one `POST /things/{id}` operation with the given parameters and request body, loaded. */
 async function withOperation(operation: { parameters?: unknown[]; requestBody?: unknown; responses?: unknown }, extra: object = {}) {

@@ -7,11 +7,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadContract } from "../../generator/load.ts";
-import { buildModel } from "../../generator/model.ts";
-import { readXSdk } from "../../generator/x-sdk.ts";
-import { describeRequestLimits, readRequestLimits } from "../../generator/request-limits.ts";
-import { readResultRetention } from "../../generator/result-retention.ts";
+import { loadContract } from "../../generator/load/contract.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { readXSdk } from "../../generator/model/x-sdk.ts";
+import { describeRequestLimits, readRequestLimits } from "../../generator/model/request-limits.ts";
+import { readResultRetention } from "../../generator/extensions/model-endpoints/result-retention.ts";
 
 const fixture = fileURLToPath(new URL("../fixtures/load/model-data/openapi.yaml", import.meta.url));
 const emitDir = fileURLToPath(new URL("../../generator/emit/", import.meta.url));

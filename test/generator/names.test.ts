@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { clientClassName } from "../../generator/emit/client.ts";
 import { runtimeExports } from "../../generator/emit/types.ts";
 import { generateFiles } from "../../generator/generate.ts";
-import { RESERVED_METHOD_NAMES, type ApiModel } from "../../generator/model.ts";
+import { RESERVED_METHOD_NAMES, type ApiModel } from "../../generator/model/index.ts";
 import { ClientCore } from "../../templates/runtime/client-core.ts";
 
 describe("names the generator keeps for itself", () => {

@@ -8,8 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emitSchemaTypes } from "../../generator/emit/schema-types.ts";
-import type { OpenApiDocument, SchemaObject } from "../../generator/load.ts";
+import { emitSchemaTypes } from "../../generator/emit/schema-types/index.ts";
+import type { OpenApiDocument, SchemaObject } from "../../generator/load/contract.ts";
 
 const jsonValue = (self: string): SchemaObject => ({
   oneOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "object" }, { type: "array", items: { $ref: `#/components/schemas/${self}` } }],

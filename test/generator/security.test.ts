@@ -9,10 +9,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { ContractError } from "../../generator/errors.ts";
-import { loadContract } from "../../generator/load.ts";
-import { buildModel } from "../../generator/model.ts";
-import { Warnings } from "../../generator/warnings.ts";
+import { ContractError } from "../../generator/common/errors.ts";
+import { loadContract } from "../../generator/load/contract.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { Warnings } from "../../generator/common/warnings.ts";
 
 const fixtures = fileURLToPath(new URL("../fixtures/contracts/", import.meta.url));
 

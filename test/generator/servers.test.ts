@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
-import { writeOutput } from "../../generator/write.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { repoRoot } from "../support/prism.ts";
 
 const spec = fileURLToPath(new URL("../fixtures/load/no-servers.yaml", import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ContractError } from "../../generator/errors.ts";
-import { Warnings } from "../../generator/warnings.ts";
+import { ContractError } from "../../generator/common/errors.ts";
+import { Warnings } from "../../generator/common/warnings.ts";
 
 describe("Warnings", () => {
   it("says each kind once, with the first place and how many places", () => {

@@ -9,7 +9,7 @@ import {
   normaliseText,
   writeOutput,
   type OutputFile,
-} from "../../generator/write.ts";
+} from "../../generator/write/index.ts";
 
 let workspace: string;
 let outDir: string;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GpuCloudClient, MODEL_CATALOG, validateModelInput } from "../../generated/gpu-cloud-client/src/index.ts";
-import { EXIT, main } from "../../generated/gpu-cloud-client/src/runtime/cli.ts";
+import { EXIT, main } from "../../generated/gpu-cloud-client/src/runtime/model-endpoints/cli.ts";
 import { FakeModelServer } from "../support/fake-model-server.ts";
 import { startRecordingServer } from "../support/recording-server.ts";
 import { repoRoot } from "../support/prism.ts";

@@ -23,7 +23,7 @@ import {
   streamJob,
   waitForJob,
 } from "../../generated/gpu-cloud-client/src/index.ts";
-import * as runtimeJobs from "../../generated/gpu-cloud-client/src/runtime/jobs.ts";
+import * as runtimeJobs from "../../generated/gpu-cloud-client/src/runtime/model-endpoints/index.ts";
 import { FakeModelServer, type FakeOptions } from "../support/fake-model-server.ts";
 
 const VIDEO = "wan-2-6-i2v";

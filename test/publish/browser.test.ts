@@ -10,7 +10,7 @@ import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientClassName } from "../../generator/emit/client.ts";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
-import { writeOutput } from "../../generator/write.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { contractPath, startPrism, type RunningPrism } from "../support/prism.ts";
 import { CHROMIUM_MISSING, chromium, findChromium, remove, scratch } from "./support.ts";
 

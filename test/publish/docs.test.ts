@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildModel } from "../../generator/model.ts";
-import { loadContract } from "../../generator/load.ts";
-import type { ApiModel } from "../../generator/model.ts";
+import { buildModel } from "../../generator/model/index.ts";
+import { loadContract } from "../../generator/load/contract.ts";
+import type { ApiModel } from "../../generator/model/index.ts";
 // @ts-expect-error: a JavaScript module without declarations
 import { externalLoads } from "../../scripts/docs.mjs";
 import { contractPath, repoRoot } from "../support/prism.ts";

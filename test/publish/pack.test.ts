@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientClassName } from "../../generator/emit/client.ts";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
-import { writeOutput } from "../../generator/write.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { contractPath, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 import {
   buildPackage,

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
-import { writeOutput, type OutputFile } from "../../generator/write.ts";
+import { writeOutput, type OutputFile } from "../../generator/write/index.ts";
 import { contractPath, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 import { consumerProject, expectSuccess, remove, run, scratch, startVerdaccio, toolEnv, type RunningRegistry } from "./support.ts";
 

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
-import { writeOutput } from "../../generator/write.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { contractPath, repoRoot } from "../support/prism.ts";
 import { remove, run, scratch } from "./support.ts";
 

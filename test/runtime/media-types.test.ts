@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isJsonMediaType as generatorRule, mediaTypeKind as generatorKind } from "../../generator/media-types.ts";
+import { isJsonMediaType as generatorRule, mediaTypeKind as generatorKind } from "../../generator/common/media-types.ts";
 import { isJsonMediaType, mediaTypeKind, requestContentType, withContentParameters } from "../../templates/runtime/media-types.ts";
 
 describe("JSON media types", () => {

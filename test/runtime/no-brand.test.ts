@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runtimeFiles } from "../../generator/emit/runtime.ts";
-import { TEMPLATES_DIR } from "../../generator/paths.ts";
+import { TEMPLATES_DIR } from "../../generator/common/paths.ts";
 
 describe("the runtime templates", () => {
   it("name no brand", () => {

@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { generateFiles } from "../../generator/generate.ts";
-import type { ApiModel } from "../../generator/model.ts";
-import { writeOutput } from "../../generator/write.ts";
+import type { ApiModel } from "../../generator/model/index.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { repoRoot } from "./prism.ts";
 
 export interface GeneratedClient {

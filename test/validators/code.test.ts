@@ -11,9 +11,9 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { Block, code, name, raw, type Declaration } from "../../generator/emit/validators/code.ts";
 import { ValidatorCompiler } from "../../generator/emit/validators/compile.ts";
-import { DefaultsCompiler } from "../../generator/emit/validators/defaults.ts";
-import { emitValidators } from "../../generator/emit/validators.ts";
-import { loadContract } from "../../generator/load.ts";
+import { DefaultsCompiler } from "../../generator/emit/validators/defaults/index.ts";
+import { emitValidators } from "../../generator/emit/validators/modules.ts";
+import { loadContract } from "../../generator/load/contract.ts";
 import { schema as randomSchema } from "./arbitraries.ts";
 import { diagnosticsOf, virtualRuntimeFiles } from "./support.ts";
 

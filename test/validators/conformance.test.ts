@@ -11,8 +11,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { emitValidators } from "../../generator/emit/validators.ts";
-import { ContractError } from "../../generator/errors.ts";
+import { emitValidators } from "../../generator/emit/validators/modules.ts";
+import { ContractError } from "../../generator/common/errors.ts";
 import { loadValidators } from "./support.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -10,7 +10,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { emitValidators } from "../../generator/emit/validators.ts";
+import { emitValidators } from "../../generator/emit/validators/modules.ts";
 import * as runtime from "../../templates/runtime/validation.ts";
 import { FORMATS, schema, STRINGS, value } from "./arbitraries.ts";
 import { FORMAT_DIFFERENCES } from "./format-differences.ts";

@@ -4,10 +4,10 @@
  */
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { emitValidators, type EmitValidatorsOptions, type ValidatorEntry } from "../../generator/emit/validators.ts";
-import { Warnings } from "../../generator/warnings.ts";
-import { ContractError } from "../../generator/errors.ts";
-import { loadContract, type LoadedContract } from "../../generator/load.ts";
+import { emitValidators, type EmitValidatorsOptions, type ValidatorEntry } from "../../generator/emit/validators/modules.ts";
+import { Warnings } from "../../generator/common/warnings.ts";
+import { ContractError } from "../../generator/common/errors.ts";
+import { loadContract, type LoadedContract } from "../../generator/load/contract.ts";
 import { formatIssues } from "../../templates/runtime/validation.ts";
 import { loadValidators, type LoadedValidators, type ValidationIssue } from "./support.ts";
 

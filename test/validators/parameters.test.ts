@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { emitValidators } from "../../generator/emit/validators.ts";
+import { emitValidators } from "../../generator/emit/validators/modules.ts";
 import type { ParameterTableSpec } from "../../generator/emit/validators/parameters.ts";
 import { loadValidators } from "./support.ts";
 

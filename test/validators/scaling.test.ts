@@ -12,9 +12,9 @@
  * arguments or the stack takes frames.
  */
 import { describe, expect, it } from "vitest";
-import { emitValidators, type ValidatorEntry } from "../../generator/emit/validators.ts";
+import { emitValidators, type ValidatorEntry } from "../../generator/emit/validators/modules.ts";
 import { ValidatorCompiler } from "../../generator/emit/validators/compile.ts";
-import { DefaultsCompiler } from "../../generator/emit/validators/defaults.ts";
+import { DefaultsCompiler } from "../../generator/emit/validators/defaults/index.ts";
 import { Stems } from "../../generator/emit/validators/stems.ts";
 import { loadValidators } from "./support.ts";
 

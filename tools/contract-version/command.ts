@@ -16,8 +16,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseCommandLine } from "../../generator/args.ts";
-import { loadContract } from "../../generator/load.ts";
+import { parseCommandLine } from "../../generator/cli/args.ts";
+import { loadContract } from "../../generator/load/contract.ts";
 import { changelogEntry, updateChangelog } from "./changelog.ts";
 import { packageVersion } from "./contract.ts";
 import { loadBase } from "./git.ts";

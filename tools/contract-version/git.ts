@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadContract, type LoadedContract } from "../../generator/load.ts";
+import { loadContract, type LoadedContract } from "../../generator/load/contract.ts";
 
 export interface Base {
   contract: LoadedContract;

@@ -2,7 +2,7 @@
  * The version report: what changed from the previous contract to the current one, the
  * classification, and the package version it leads to from the previous contract's.
  */
-import type { LoadedContract } from "../../generator/load.ts";
+import type { LoadedContract } from "../../generator/load/contract.ts";
 import { packageVersion } from "./contract.ts";
 import { diffContracts } from "./diff/contract-diff.ts";
 import { bumpVersion, classify, type Classification, type ContractChange } from "./semver.ts";

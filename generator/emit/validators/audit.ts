@@ -7,9 +7,9 @@
  * also those of a branch the code leaves out, whose targets never become units. Each pointer is
  * audited once. A refusal is a ContractError at the JSON pointer of the offending keyword.
  */
-import { ContractError } from "../../errors.ts";
-import { pointer } from "../../json-pointer.ts";
-import type { Warnings } from "../../warnings.ts";
+import { ContractError } from "../../common/errors.ts";
+import { pointer } from "../../common/json-pointer.ts";
+import type { Warnings } from "../../common/warnings.ts";
 import { auditFormat, type UnknownFormats } from "./keywords/format.ts";
 import { BOUND_KEYWORDS } from "./keywords/number.ts";
 import { checkKeywords } from "./vocabulary.ts";

@@ -11,7 +11,7 @@
  * no emitted `break` uses: generated code compiles cleanly even with `allowUnreachableCode: false`
  * and `allowUnusedLabels: false`.
  */
-import { stringLiteral } from "../../escape.ts";
+import { stringLiteral } from "../../common/escape.ts";
 import { numberLiteral } from "./literals.ts";
 
 /** A piece of generated code and the identifiers it references. */

@@ -15,15 +15,15 @@
  * closures or temporary results are needed. Contract text reaches code only as data (see code.ts).
  */
 import { createHash } from "node:crypto";
-import { parsePointer } from "../../json-pointer.ts";
-import { identifier } from "../../escape.ts";
+import { parsePointer } from "../../common/json-pointer.ts";
+import { identifier } from "../../common/escape.ts";
 import { SchemaAudit } from "./audit.ts";
 import { code, functionDeclaration, name, raw, RETURN_FALSE, Scope, type Block, type Code, type Declaration } from "./code.ts";
 import { ModuleConstants } from "./constants.ts";
 import { ISSUES, PATH, SCHEMA_AT, VALUE, type Ctx, type Env, type Unit } from "./context.ts";
 import { IGNORED_FORMATS } from "./vocabulary.ts";
 import type { UnknownFormats } from "./keywords/format.ts";
-import { Warnings } from "../../warnings.ts";
+import { Warnings } from "../../common/warnings.ts";
 import { SameInstanceRefs } from "./recursion.ts";
 import { RefResolver, schemaAt } from "./resolve.ts";
 import { runtime } from "./runtime-helpers.ts";

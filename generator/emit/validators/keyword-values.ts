@@ -3,8 +3,8 @@
  * ContractError at the keyword's JSON pointer. The audit calls them on every schema before any
  * code is made; the keyword emitters call them again for typed values.
  */
-import { ContractError } from "../../errors.ts";
-import { pointer } from "../../json-pointer.ts";
+import { ContractError } from "../../common/errors.ts";
+import { pointer } from "../../common/json-pointer.ts";
 import { isObject, type SchemaObject } from "./schema-object.ts";
 
 export type TypeName = "null" | "boolean" | "object" | "array" | "number" | "integer" | "string";

@@ -2,7 +2,7 @@
  * JSON values written as TypeScript literals in generated code (strings go through
  * `stringLiteral`, so contract text stays data).
  */
-import { stringLiteral } from "../../escape.ts";
+import { stringLiteral } from "../../common/escape.ts";
 
 /** A finite number as code; -0 is written `0`, which compares equal anyway. */
 export function numberLiteral(value: number): string {

@@ -3,7 +3,7 @@
  * imports of the runtime helpers that kept code references. Reachability and imports come from
  * the names each fragment carries (code.ts), so unused code is left out without reading any text.
  */
-import { stringLiteral } from "../../escape.ts";
+import { stringLiteral } from "../../common/escape.ts";
 import type { Block, Declaration } from "./code.ts";
 import { RUNTIME_TYPES, RUNTIME_VALUES } from "./runtime-helpers.ts";
 

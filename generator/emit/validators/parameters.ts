@@ -4,7 +4,7 @@
  * whether it is required, and its schema's unit functions with the schema's pointer. The values'
  * schemas are units like any `$ref` target, so their issues point into the contract.
  */
-import { pointer } from "../../json-pointer.ts";
+import { pointer } from "../../common/json-pointer.ts";
 import { code, join, name, raw, type Code, type Declaration } from "./code.ts";
 import type { ValidatorCompiler } from "./compile.ts";
 import { runtime } from "./runtime-helpers.ts";

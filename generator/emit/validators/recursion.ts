@@ -4,7 +4,7 @@
  * value: a cycle of such `$ref`s would never end, so it is refused. A cycle through a property
  * or an item is fine: each call goes one level deeper into a finite value.
  */
-import { ContractError } from "../../errors.ts";
+import { ContractError } from "../../common/errors.ts";
 import type { Unit } from "./context.ts";
 
 export class SameInstanceRefs {

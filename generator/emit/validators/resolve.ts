@@ -3,8 +3,8 @@
  * fragments and `$anchor` names, with the document's root `$id` as the only base URI. Remote
  * references and changes of base URI are refused with a ContractError at the `$ref`.
  */
-import { ContractError } from "../../errors.ts";
-import { parsePointer, pointer } from "../../json-pointer.ts";
+import { ContractError } from "../../common/errors.ts";
+import { parsePointer, pointer } from "../../common/json-pointer.ts";
 import { isObject, valueAt } from "./schema-object.ts";
 
 export class RefResolver {

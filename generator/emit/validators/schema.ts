@@ -3,7 +3,7 @@
  * of that type unless `type` settles it, then `$ref`, the applicators, the conditionals and
  * `enum`/`const`, all inside the `type` check.
  */
-import { ContractError } from "../../errors.ts";
+import { ContractError } from "../../common/errors.ts";
 import { Block, code, type Code } from "./code.ts";
 import type { Ctx } from "./context.ts";
 import { failAlways } from "./failures.ts";

@@ -3,9 +3,9 @@
  * annotations, and which it refuses (those it cannot compile correctly). A keyword it does not
  * know is an annotation too, told once per keyword as a warning: nothing is ignored silently.
  */
-import { ContractError } from "../../errors.ts";
-import { pointer } from "../../json-pointer.ts";
-import type { Warnings } from "../../warnings.ts";
+import { ContractError } from "../../common/errors.ts";
+import { pointer } from "../../common/json-pointer.ts";
+import type { Warnings } from "../../common/warnings.ts";
 import type { RuntimeValue } from "./runtime-helpers.ts";
 
 /** Keywords the generated validators check. */

@@ -2,9 +2,9 @@
  * What the parts of the diff share: the two contracts with their models, the list changes go to,
  * and the keys and helper every part classifies with.
  */
-import { compareStrings } from "../../../generator/compare.ts";
-import type { LoadedContract } from "../../../generator/load.ts";
-import type { ApiModel } from "../../../generator/model.ts";
+import { compareStrings } from "../../../generator/common/compare.ts";
+import type { LoadedContract } from "../../../generator/load/contract.ts";
+import type { ApiModel } from "../../../generator/model/index.ts";
 import { RANK, type Bump, type ContractChange } from "../semver.ts";
 
 /** How the package's user meets a schema: sending it (input) or receiving it (output). */

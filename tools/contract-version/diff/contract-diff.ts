@@ -14,8 +14,8 @@
  * - patch: descriptions, summaries, titles, examples, tags, `info`, pricing data and other
  *   documentation.
  */
-import type { LoadedContract } from "../../../generator/load.ts";
-import { buildModel } from "../../../generator/model.ts";
+import type { LoadedContract } from "../../../generator/load/contract.ts";
+import { buildModel } from "../../../generator/model/index.ts";
 import type { ContractChange } from "../semver.ts";
 import { ChangeList, type DiffContext, type Direction } from "./context.ts";
 import { diffInfo, diffModels, diffRest, diffSdk, diffServers } from "./document.ts";

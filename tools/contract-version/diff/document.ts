@@ -3,7 +3,7 @@
  * generator settings), `info`, servers, `x-model-endpoints`, and whatever else the document holds.
  */
 import { isDeepStrictEqual } from "node:util";
-import { pointer as toPointer } from "../../../generator/json-pointer.ts";
+import { pointer as toPointer } from "../../../generator/common/json-pointer.ts";
 import type { Json } from "../contract.ts";
 import { DOC_KEYS, union, type DiffContext } from "./context.ts";
 

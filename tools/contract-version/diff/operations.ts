@@ -3,8 +3,8 @@
  * headers), and the documentation beside them. Schemas found there go to the schema comparison.
  */
 import { isDeepStrictEqual } from "node:util";
-import { escapeSegment } from "../../../generator/json-pointer.ts";
-import type { OperationModel } from "../../../generator/model.ts";
+import { escapeSegment } from "../../../generator/common/json-pointer.ts";
+import type { OperationModel } from "../../../generator/model/index.ts";
 import type { Json } from "../contract.ts";
 
 /** A node with where it sits: the last `$ref` followed, else where the node itself was. */

@@ -4,7 +4,7 @@
  * type, compared once per direction it is used in; a `$ref` to the same component stops there.
  */
 import { isDeepStrictEqual } from "node:util";
-import { escapeSegment, pointer as toPointer } from "../../../generator/json-pointer.ts";
+import { escapeSegment, pointer as toPointer } from "../../../generator/common/json-pointer.ts";
 import type { Json } from "../contract.ts";
 import type { Bump } from "../semver.ts";
 import { DOC_KEYS, union, type DiffContext, type Direction } from "./context.ts";

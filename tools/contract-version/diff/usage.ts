@@ -3,9 +3,9 @@
  * is input, from a response output, from an `x-model-endpoints` model its input or output schema.
  * A change is classified by the directions its schema travels in.
  */
-import { pointer as toPointer, unescapeSegment } from "../../../generator/json-pointer.ts";
-import type { LoadedContract } from "../../../generator/load.ts";
-import type { ApiModel } from "../../../generator/model.ts";
+import { pointer as toPointer, unescapeSegment } from "../../../generator/common/json-pointer.ts";
+import type { LoadedContract } from "../../../generator/load/contract.ts";
+import type { ApiModel } from "../../../generator/model/index.ts";
 import type { Json } from "../contract.ts";
 import type { Direction } from "./context.ts";
 

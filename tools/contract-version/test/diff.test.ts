@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadContract } from "../../../generator/load.ts";
+import { loadContract } from "../../../generator/load/contract.ts";
 import { remove, scratch } from "../../../test/publish/support.ts";
 import { compareContracts } from "../report.ts";
 import { bumpVersion, classify } from "../semver.ts";

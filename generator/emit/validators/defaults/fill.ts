@@ -3,8 +3,8 @@
  * place, through properties, items (after the `prefixItems` positions), allOf and `$ref` (a call
  * of the target's fill function).
  */
-import { ContractError } from "../../../errors.ts";
-import { pointer } from "../../../json-pointer.ts";
+import { ContractError } from "../../../common/errors.ts";
+import { pointer } from "../../../common/json-pointer.ts";
 import { Block, code, functionDeclaration, name, raw, Scope, type Code, type Declaration } from "../code.ts";
 import type { ValidatorCompiler } from "../compile.ts";
 import type { Unit } from "../context.ts";

@@ -3,7 +3,7 @@
  * `default`, and the `$ref` targets reached through `properties`, `items` and `allOf` (the only
  * places whose defaults are applied). Scans of units are kept: each unit is scanned once.
  */
-import { pointer } from "../../../json-pointer.ts";
+import { pointer } from "../../../common/json-pointer.ts";
 import type { ValidatorCompiler } from "../compile.ts";
 import { isObject, type SchemaObject } from "../schema-object.ts";
 

@@ -3,7 +3,7 @@
  * holds. The `if` schema runs in boolean mode (its failures are no issues) and breaks out of its
  * labeled block when it fails.
  */
-import { pointer } from "../../../json-pointer.ts";
+import { pointer } from "../../../common/json-pointer.ts";
 import { Block, breakTo, code } from "../code.ts";
 import type { Ctx } from "../context.ts";
 import { schemaMap } from "../keyword-values.ts";

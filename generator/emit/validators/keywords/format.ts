@@ -2,7 +2,7 @@
  * `format`: the formats vocabulary.ts lists are checked by a runtime helper; any other is an
  * annotation (the audit tells of the unknown ones, or refuses them when the caller asks).
  */
-import { ContractError } from "../../../errors.ts";
+import { ContractError } from "../../../common/errors.ts";
 import { code, type Block } from "../code.ts";
 import type { Ctx } from "../context.ts";
 import { check } from "../failures.ts";
@@ -10,7 +10,7 @@ import { FORMAT_CHECKERS, type FormatChecker } from "../vocabulary.ts";
 import { messages } from "../messages.ts";
 import { runtime } from "../runtime-helpers.ts";
 import type { SchemaObject } from "../schema-object.ts";
-import type { Warnings } from "../../../warnings.ts";
+import type { Warnings } from "../../../common/warnings.ts";
 
 export function formatKeyword(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
   if (!("format" in schema)) return;

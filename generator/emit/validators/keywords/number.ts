@@ -1,5 +1,5 @@
 /** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`: on numbers only. */
-import { pointer } from "../../../json-pointer.ts";
+import { pointer } from "../../../common/json-pointer.ts";
 import { code, raw, type Block } from "../code.ts";
 import type { Ctx } from "../context.ts";
 import { check } from "../failures.ts";

@@ -3,7 +3,7 @@
  * only. A required property with a schema is checked together with it: one read of the property.
  * (`patternProperties`, `additionalProperties`, `propertyNames`: property-loop.ts.)
  */
-import { escapeSegment, pointer } from "../../../json-pointer.ts";
+import { escapeSegment, pointer } from "../../../common/json-pointer.ts";
 import { Block, code, raw } from "../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, failStatement, NO_MESSAGE } from "../failures.ts";

@@ -2,7 +2,7 @@
  * `patternProperties`, `additionalProperties` and `propertyNames`: one `for…in` over the object's
  * keys for all three (on objects only).
  */
-import { pointer } from "../../../json-pointer.ts";
+import { pointer } from "../../../common/json-pointer.ts";
 import { Block, code, join, raw, type Code } from "../code.ts";
 import { child, ISSUES, type Ctx } from "../context.ts";
 import { failStatement, schemaPathArguments } from "../failures.ts";

@@ -10,7 +10,7 @@
  * the same value evaluates the same members). Unconditional subschemas are counted without being
  * checked: when one fails, the schema around fails whatever else is evaluated.
  */
-import { pointer } from "../../../json-pointer.ts";
+import { pointer } from "../../../common/json-pointer.ts";
 import { Block, breakTo, code, join, type Code } from "../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, failStatement } from "../failures.ts";

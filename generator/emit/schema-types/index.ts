@@ -1,0 +1,195 @@
+/**
+ * `src/schema.ts`: the contract's types, by openapi-typescript. Three changes on top of its output:
+ *
+ * - an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
+ *   naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
+ *   still offer the known values instead of collapsing the union to `string`;
+ * - a parameter described by JSON `content` is typed by that content's schema: openapi-typescript
+ *   types it `string` (the text on the wire), but the client takes the value and writes the JSON;
+ * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
+ *   TypeScript resolves it.
+ *
+ * One change to its input: a `$ref` into a parameter's schema is handed to it as one to the
+ * parameter (see `refsIntoParameters`).
+ */
+import { createRequire } from "node:module";
+import type * as OpenapiTypescript from "openapi-typescript";
+import type * as Typescript from "typescript";
+import { ContractError } from "../../common/errors.ts";
+import { parsePointer } from "../../common/json-pointer.ts";
+import type { LoadedContract } from "../../load/contract.ts";
+import { nameRecursiveArrays } from "./recursion.ts";
+import { mediaTypeKind } from "../../common/media-types.ts";
+
+/**
+ * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
+ * worker never loads them in the main thread) and with `require`: their CommonJS builds load as
+ * they are, whereas importing them as ES modules makes Node scan TypeScript's 9 MB for its export
+ * names first (a fifth of a cold run).
+ */
+const require = createRequire(import.meta.url);
+let libraries: { openapiTypescript: typeof OpenapiTypescript; ts: typeof Typescript } | undefined;
+function load(): NonNullable<typeof libraries> {
+  libraries ??= { openapiTypescript: require("openapi-typescript") as typeof OpenapiTypescript, ts: require("typescript") as typeof Typescript };
+  return libraries;
+}
+
+/**
+ * `src/schema.ts` of a loaded contract (without the header). The document is changed on the way
+ * (see above), and openapi-typescript may annotate it: a copy of it is made, unless `owned` says
+ * the caller hands over a copy of its own (the worker's, which came through `postMessage`).
+ */
+export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">, { owned = false }: { owned?: boolean } = {}): Promise<string> {
+  const { openapiTypescript, ts } = load();
+  const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
+  typeJsonContentParameters(document);
+  refsIntoParameters(document);
+  let ast: Typescript.Node[];
+  try {
+    ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document));
+  } catch (error) {
+    throw emitterFailure(error, contract.document);
+  }
+  return openapiTypescript.astToString(nameRecursiveArrays(ts, ast));
+}
+
+/**
+ * What `openapiTS()` hands its transform, with this generator's options. Its entry point is not
+ * used: it would lint and bundle the document again with its own Redocly (a third of the time on a
+ * large document), and the load stage has done both, with the findings located in the user's files.
+ */
+function transformContext(openapiTypescript: typeof OpenapiTypescript, document: OpenapiTypescript.OpenAPI3): OpenapiTypescript.GlobalContext {
+  return {
+    additionalProperties: false,
+    alphabetize: false,
+    arrayLength: false,
+    // Properties with a `default` stay optional: the caller may leave them out.
+    defaultNonNullable: false,
+    discriminators: openapiTypescript.scanDiscriminators(document, { silent: true }),
+    // `type: object` with no properties accepts any object (JSON Schema), not none (`Record<string, never>`).
+    emptyObjectsUnknown: true,
+    enum: false,
+    enumValues: false,
+    conditionalEnums: false,
+    dedupeEnums: false,
+    excludeDeprecated: false,
+    exportType: false,
+    immutable: false,
+    rootTypes: false,
+    rootTypesNoSchemaPrefix: false,
+    rootTypesKeepCasing: false,
+    injectFooter: [],
+    pathParamsAsTypes: false,
+    postTransform: undefined,
+    propertiesRequiredByDefault: false,
+    // Read by its entry point only, never by the transform.
+    redoc: undefined as never,
+    silent: true,
+    inject: undefined,
+    transform: openEnumType,
+    transformProperty: undefined,
+    makePathsEnum: false,
+    generatePathParams: false,
+    readWriteMarkers: false,
+    resolve: ($ref) => openapiTypescript.resolveRef(document, $ref, { silent: true }),
+  };
+}
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * Gives every parameter described by JSON `content` that content's schema as its `schema` (any
+ * value without one), in place: in path items (of `paths`, `webhooks`, `components/pathItems` and
+ * callbacks) and `components/parameters`. A `$ref`ed parameter is changed where it lives.
+ */
+function typeJsonContentParameters(document: any): void {
+  const parameter = (node: any): void => {
+    const content = node?.content;
+    if (typeof node?.in !== "string" || content === null || typeof content !== "object") return;
+    const mediaTypes = Object.keys(content);
+    if (mediaTypes.length !== 1 || mediaTypeKind(mediaTypes[0]!) !== "json") return;
+    node.schema = content[mediaTypes[0]!]?.schema ?? {};
+    delete node.content;
+  };
+  const list = (parameters: unknown): void => {
+    if (Array.isArray(parameters)) parameters.forEach(parameter);
+  };
+  const callbacks = (map: any): void => {
+    for (const callback of Object.values<any>(map ?? {})) for (const item of Object.values<any>(callback ?? {})) pathItem(item);
+  };
+  function pathItem(item: any): void {
+    if (item === null || typeof item !== "object") return;
+    list(item.parameters);
+    for (const method of METHODS) {
+      list(item[method]?.parameters);
+      callbacks(item[method]?.callbacks);
+    }
+  }
+  for (const group of [document.paths, document.webhooks, document.components?.pathItems]) for (const item of Object.values<any>(group ?? {})) pathItem(item);
+  callbacks(document.components?.callbacks);
+  for (const node of Object.values<any>(document.components?.parameters ?? {})) parameter(node);
+}
+
+/** Members that hold data, never a `$ref`. */
+const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+
+/**
+ * openapi-typescript types a parameter (`components["parameters"]["X"]`) as its schema, so its
+ * type of a `$ref` to that schema (`#/components/parameters/X/schema`) would index a `schema`
+ * member that is not there: the ref loses that segment, in place, and names the same type. (A ref
+ * deeper into the schema would then point at nothing, so it is left as it is.)
+ */
+export function refsIntoParameters(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(refsIntoParameters);
+  if (typeof node !== "object" || node === null) return;
+  const members = node as Record<string, unknown>;
+  const ref = members["$ref"];
+  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+)\/schema$/, "$1");
+  for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
+}
+
+/**
+ * What openapi-typescript threw, as a located one-line error: its Redocly findings end in
+ * " at #/pointer" (cut back to a place the document has: some name a key below the node); anything
+ * else is located at the document.
+ */
+export function emitterFailure(error: unknown, document: unknown): ContractError {
+  const message = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.trim();
+  const located = / at #(\/\S*)?$/.exec(message);
+  const reason = located ? message.slice(0, located.index) : message;
+  let at = located?.[1] ?? "";
+  try {
+    while (at !== "" && !exists(document, parsePointer(at))) at = at.slice(0, at.lastIndexOf("/"));
+  } catch {
+    at = "";
+  }
+  return new ContractError(at, `the type emitter (openapi-typescript) cannot process the document: ${reason}`);
+}
+
+function exists(document: unknown, segments: string[]): boolean {
+  let node = document;
+  for (const segment of segments) {
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, segment)) return false;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return true;
+}
+
+function isKnownValues(schema: any): schema is { enum: string[] } {
+  return schema?.type === "string" && Array.isArray(schema.enum) && schema.enum.every((v: unknown) => typeof v === "string");
+}
+
+function isAnyString(schema: any): boolean {
+  return schema?.type === "string" && Object.keys(schema).every((k) => ["type", "description", "title"].includes(k));
+}
+
+export function openEnumType(schema: any): Typescript.TypeNode | undefined {
+  const { ts } = load();
+  const branches = schema?.anyOf;
+  if (!Array.isArray(branches) || branches.length !== 2) return undefined;
+  const known = branches.find(isKnownValues);
+  if (!known || !branches.some(isAnyString)) return undefined;
+  const f = ts.factory;
+  const anyOtherString = f.createIntersectionTypeNode([f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), f.createTypeLiteralNode([])]);
+  return f.createUnionTypeNode([...known.enum.map((value) => f.createLiteralTypeNode(f.createStringLiteral(value))), anyOtherString]);
+}

@@ -1,0 +1,219 @@
+/**
+ * The validator emitter: JSON Schemas (2020-12, as OpenAPI 3.1 uses them) in, one TypeScript
+ * module out, with for each entry `X`
+ *
+ * - `isX(value): value is T` — a fast guard (short-circuits, allocates nothing);
+ * - `validateX(value): ValidationIssue[]` — every problem, with the value's and the contract's
+ *   JSON pointers and a message for people; runs the guard first, so valid values cost the same;
+ * - `withDefaultsX(value): T` — only when the schema has `default`s reachable through
+ *   properties: a deep copy with missing properties filled in, the input left untouched.
+ *
+ * The code is plain statements: no runtime dependency but `runtime/validation.ts`, no `eval` or
+ * `new Function` (strict CSP), one export per function for tree-shaking. Every `$ref` target is
+ * one internal function pair, so recursive schemas work and nothing is emitted twice (schemas
+ * written alike share one); an operation's parameters are a table the runtime walks. Keywords the
+ * emitter cannot compile correctly stop generation with a ContractError at their JSON pointer;
+ * unknown ones are annotations, told in `warnings` (see `validators/vocabulary.ts`).
+ */
+import { ContractError } from "../../common/errors.ts";
+import { parsePointer, pointer } from "../../common/json-pointer.ts";
+import { jsDoc, stringLiteral } from "../../common/escape.ts";
+import type { Warnings } from "../../common/warnings.ts";
+import { Block, code, name, raw, type Code, type Declaration } from "./code.ts";
+import type { UnknownFormats } from "./keywords/format.ts";
+import { ValidatorCompiler } from "./compile.ts";
+import type { Unit } from "./context.ts";
+import { DefaultsCompiler } from "./defaults/index.ts";
+import { moduleText } from "./module.ts";
+import { ParameterTables, type ParameterTableSpec } from "./parameters.ts";
+import { isIdentifierName } from "./property-access.ts";
+import { runtime } from "./runtime-helpers.ts";
+import { isObject, valueAt } from "./schema-object.ts";
+
+export interface ValidatorEntry {
+  /** Exported stem, already a safe PascalCase identifier, e.g. "Pod", "ImageToVideoInput". */
+  name: string;
+  /** JSON pointer of the schema inside `document`, e.g. "/components/schemas/Pod" ("" for the root). */
+  pointer: string;
+  /** TypeScript type of a valid value (code, not contract text), e.g. `components["schemas"]["Pod"]`; default `unknown`. */
+  typeName?: string;
+  /**
+   * For an operation's parameters: checked through a table (validators/parameters.ts), `pointer`
+   * being the same parameters as one schema (for `withDefaults…` and the issues about the call's shape).
+   */
+  parameters?: ParameterTableSpec;
+}
+
+export interface EmitValidatorsOptions {
+  /** The whole bundled document: internal "#/..." `$ref`s resolve against it. */
+  document: object;
+  entries: ValidatorEntry[];
+  /** A line placed at the top, e.g. `import type { components } from "./schema.js";`. */
+  typeImport?: string;
+  /** Module specifier of the runtime helpers; default "./runtime/validation.js". */
+  runtimeImport?: string;
+  /**
+   * Formats to treat as annotations without a warning, on top of OpenAPI's int32, int64, float,
+   * double, password, binary and byte.
+   */
+  ignoredFormats?: readonly string[];
+  /** Any other format the emitter does not check: an annotation told in `warnings` (default), or a ContractError. */
+  unknownFormats?: UnknownFormats;
+  /** Where unknown formats and keywords (annotations) and patterns compiled without `u` are told. */
+  warnings?: Warnings;
+  /**
+   * Further modules from the same compilation, by name: each exports `validateX` for the listed
+   * entries only, with just the code those reach, and imports nothing of the main module. (The
+   * client's response validators are one: an app that never loads them never bundles them.)
+   */
+  views?: Readonly<Record<string, readonly string[]>>;
+}
+
+export interface ValidatorModules {
+  /** The module with every entry's exports. */
+  source: string;
+  /** Per view name, its module. */
+  views: Record<string, string>;
+  /** The entries (by name) that have a `withDefaults…` function, in entry order. */
+  withDefaults: string[];
+}
+
+export function emitValidators(options: EmitValidatorsOptions): string {
+  return emitValidatorModules(options).source;
+}
+
+export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorModules {
+  const runtimeImport = options.runtimeImport ?? "./runtime/validation.js";
+  const compiler = new ValidatorCompiler(options.document, options);
+  const defaults = new DefaultsCompiler(compiler);
+  const tables = new ParameterTables(compiler);
+  const roots = entryRoots(options, compiler, tables);
+  const declarations: Declaration[] = compiler.compilePending().concat(tables.declarations);
+
+  const exported = new Block();
+  /** Per entry name, its `validateX` function: what a view exports. */
+  const validateFunctions = new Map<string, Block>();
+  const withDefaults: string[] = [];
+  for (const root of roots) {
+    const { entry } = root;
+    const validate = validateFunction(root);
+    validateFunctions.set(entry.name, validate);
+    exported.append(guardFunction(root)).append(validate);
+    // A parameter table's schema gets its unit only now: its functions are never compiled.
+    const unit = root.unit ?? compiler.unitAt(root.at, entry.name);
+    if (!defaults.unitHasDefaults(unit)) continue;
+    withDefaults.push(entry.name);
+    exported.append(withDefaultsFunction(entry, unit, defaults));
+  }
+  if (withDefaults.length > 0) {
+    // Writing a fill function may create units (a `$ref` only the defaults walk follows): by index, until none is new.
+    const units = compiler.functionUnits();
+    for (let next = 0; next < units.length; next++) {
+      if (defaults.unitHasDefaults(units[next]!)) declarations.push(defaults.fillFunction(units[next]!));
+      if (next === units.length - 1) units.push(...compiler.functionUnits().slice(units.length));
+    }
+  }
+
+  const available = compiler.constants.declarations.concat(declarations);
+  const views: Record<string, string> = {};
+  for (const [view, names] of Object.entries(options.views ?? {})) {
+    // A view's own functions: it needs no type import (validateX takes unknown).
+    views[view] = moduleText(available, viewFunctions(view, names, validateFunctions), undefined, runtimeImport);
+  }
+  return { source: moduleText(available, exported, options.typeImport, runtimeImport), views, withDefaults };
+}
+
+/** An entry as the exports see it: where its schema is, and the code that checks a `value`. */
+interface Root {
+  entry: ValidatorEntry;
+  at: string;
+  schema: unknown;
+  /** The schema's unit; none for a parameter table. */
+  unit: Unit | undefined;
+  /** Whether `value` matches (an expression). */
+  passes: Code;
+  /** Every issue of `value` (an expression: an array, empty when it matches). */
+  issues: Code;
+}
+
+/** Each entry, checked by its schema's unit or by its parameter table. */
+function entryRoots(options: EmitValidatorsOptions, compiler: ValidatorCompiler, tables: ParameterTables): Root[] {
+  const seen = new Set<string>();
+  return options.entries.map((entry) => {
+    if (!isIdentifierName(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is not an identifier`);
+    if (seen.has(entry.name)) throw new TypeError(`validator entry name ${JSON.stringify(entry.name)} is used twice`);
+    seen.add(entry.name);
+    const at = pointer(...parsePointer(entry.pointer));
+    const schema = valueAt(options.document, parsePointer(at));
+    if (schema === undefined) throw new ContractError(at, `no schema for the ${entry.name} validator`);
+    if (entry.parameters !== undefined) {
+      const table = tables.table(entry.name, at, entry.parameters);
+      const passes = code`${runtime("checkParameters")}(value, ${table})`;
+      return { entry, at, schema, unit: undefined, passes, issues: code`${runtime("parameterIssues")}(value, ${table}, ${at})` };
+    }
+    const unit = compiler.unitAt(at, entry.name);
+    return { entry, at, schema, unit, passes: code`${name(unit.check)}(value)`, issues: code`${runtime("issuesOf")}(value, ${name(unit.check)}, ${name(unit.collect)}, ${unit.pointer})` };
+  });
+}
+
+function viewFunctions(view: string, names: readonly string[], validateFunctions: ReadonlyMap<string, Block>): Block {
+  const functions = new Block();
+  for (const name of names) {
+    const validate = validateFunctions.get(name);
+    if (validate === undefined) throw new TypeError(`view ${JSON.stringify(view)} names ${JSON.stringify(name)}, which is not an entry`);
+    functions.append(validate);
+  }
+  return functions;
+}
+
+/** Where the entry's schema is, for doc comments: `` `Pod` (`#/components/schemas/Pod`) ``. */
+function described(entry: ValidatorEntry, at: string): string {
+  return `\`${entry.name}\` (\`#${at}\`)`;
+}
+
+function guardFunction({ entry, at, schema, passes }: Root): Block {
+  const description = isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
+  return new Block().add(
+    raw(jsDoc(`Whether a value matches the schema ${described(entry, at)}; agrees with \`validate${entry.name}\`, faster.${description === undefined ? "" : `\n\n${description}`}`)),
+    code`export function is${raw(entry.name)}(value: unknown): value is ${raw(entry.typeName ?? "unknown")} {`,
+    code`  return ${passes};`,
+    raw("}"),
+    raw(""),
+  );
+}
+
+function validateFunction({ entry, at, issues }: Root): Block {
+  const issue = runtime("ValidationIssue");
+  return new Block().add(
+    raw(jsDoc(`Every way a value breaks the schema ${described(entry, at)}; empty when it matches.`)),
+    code`export function validate${raw(entry.name)}(value: unknown): ${issue}[] {`,
+    code`  return ${issues};`,
+    raw("}"),
+    raw(""),
+  );
+}
+
+function withDefaultsFunction(entry: ValidatorEntry, unit: Unit, defaults: DefaultsCompiler): Block {
+  const type = raw(entry.typeName ?? "unknown");
+  const optional = defaults.topLevelDefaults(unit);
+  const omitted = raw(optional.length === 0 ? "never" : optional.map(stringLiteral).join(" | "));
+  const signature =
+    entry.typeName === undefined
+      ? code`withDefaults${raw(entry.name)}<T>(value: T): T`
+      : code`withDefaults${raw(entry.name)}(value: ${runtime("DefaultsInput")}<${type}, ${omitted}>): ${type}`;
+  const topLevel = defaults.describeTopLevel(unit);
+  return new Block().add(
+    raw(
+      jsDoc(
+        "A deep copy of `value` with the schema's defaults filled in where properties are missing (nested objects too); `value` itself is not changed." +
+          (topLevel.length === 0 ? "" : `\nTop-level defaults: ${topLevel.join(", ")}.`),
+      ),
+    ),
+    code`export function ${signature} {`,
+    code`  const copy: any = ${runtime("cloneJson")}(value);`,
+    code`  ${name(defaults.fillName(unit))}(copy);`,
+    raw("  return copy;"),
+    raw("}"),
+    raw(""),
+  );
+}

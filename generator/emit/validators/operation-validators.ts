@@ -1,0 +1,263 @@
+/**
+ * `src/validators.ts`: validators for every component schema, for each operation's parameters
+ * (`{ path, query, header, cookie, body }`, a schema this stage composes from `$ref`s to the contract's own
+ * parameter and body schemas, so issues still point into the contract) and for each JSON success
+ * response. The emitting itself is `emit/validators.ts`.
+ *
+ * `src/response-validators.ts`: the response validators again, from the same compilation, in a
+ * module of their own that the client imports only once `validateResponses` is on (bundlers split
+ * by module, so code the startup graph imports, even unused, would ship with every app).
+ */
+import { parsePointer, pointer } from "../../common/json-pointer.ts";
+import { isObject, valueAt } from "./schema-object.ts";
+import { propertyKey, propertyKeyForValue, stringLiteral, uniqueIdentifiers } from "../../common/escape.ts";
+import type { LoadedContract } from "../../load/contract.ts";
+import type { ApiModel, OperationModel } from "../../model/index.ts";
+import { schemaAliases } from "../types.ts";
+import { emitValidatorModules, type ValidatorEntry } from "./modules.ts";
+import { mediaTypeKind } from "../../common/media-types.ts";
+import { compareStrings } from "../../common/compare.ts";
+import { Warnings } from "../../common/warnings.ts";
+import type { UnknownFormats } from "./keywords/format.ts";
+import type { ParameterTableSpec, ParameterValue } from "./parameters.ts";
+
+/** Where the composed parameter schemas live in the document handed to the emitter. */
+const PARAMS_ROOT = "x-generated-operation-parameters";
+
+export interface ValidatorNames {
+  /** Stem per component schema name (`validate<Stem>`, `is<Stem>`, `withDefaults<Stem>`). */
+  schemas: Map<string, string>;
+  /** Per operation id: stems of its parameter and response validators, and the body's secret fields. */
+  operations: Map<string, { request?: string; response?: string; secretBodyFields?: string[][] }>;
+  /** Stems that have a `withDefaults…` function. */
+  withDefaults: Set<string>;
+}
+
+function ref(at: string): { $ref: string } {
+  return { $ref: `#${at}` };
+}
+
+/**
+ * What a parameter's value is checked against: its schema; a `content` parameter of another media
+ * type than JSON is sent as it is, a string; one of JSON without a schema takes any value.
+ */
+function parameterValue(parameter: OperationModel["parameters"][number]): ParameterValue {
+  if (parameter.schemaPointer !== undefined) return { pointer: parameter.schemaPointer };
+  return parameter.mediaType !== undefined && mediaTypeKind(parameter.mediaType) !== "json" ? "string" : "any";
+}
+
+/** The parameters of one call, `{ path: {...}, query: {...}, header: {...}, cookie: {...}, body }`, as the validators' table. */
+function parameterTableSpec(operation: OperationModel): ParameterTableSpec {
+  const groups: ParameterTableSpec["groups"] = [];
+  for (const location of ["path", "query", "header", "cookie"] as const) {
+    const present = operation.parameters.filter((p) => p.in === location);
+    if (present.length === 0) continue;
+    groups.push({ location, required: present.some((p) => p.required), parameters: present.map((p) => ({ name: p.name, required: p.required, value: parameterValue(p) })) });
+  }
+  const body = operation.requestBody;
+  // Only JSON bodies are checked: form, multipart and binary bodies hold Blobs and FormData.
+  // Without a schema any body is valid, but a required body is still required.
+  if (!body || mediaTypeKind(body.mediaType) !== "json") return { groups };
+  return { groups, body: { required: body.required, value: body.schemaPointer === undefined ? "any" : { pointer: body.schemaPointer } } };
+}
+
+function valueSchema(value: ParameterValue): object {
+  if (value === "any") return {};
+  return value === "string" ? { type: "string" } : ref(value.pointer);
+}
+
+/**
+ * The same parameters as one schema: the validators check them through the table, the schema
+ * gives `withDefaults…` its walk and the issues about the call's shape their pointer.
+ */
+function parameterSchema(spec: ParameterTableSpec): object {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const group of spec.groups) {
+    properties[group.location] = {
+      type: "object",
+      properties: Object.fromEntries(group.parameters.map((p) => [p.name, valueSchema(p.value)])),
+      required: group.parameters.filter((p) => p.required).map((p) => p.name),
+    };
+    if (group.required) required.push(group.location);
+  }
+  if (spec.body !== undefined) {
+    properties["body"] = valueSchema(spec.body.value);
+    if (spec.body.required) required.push("body");
+  }
+  return { type: "object", properties, required };
+}
+
+export interface OperationValidators {
+  /** `src/validators.ts`. */
+  source: string;
+  /** `src/response-validators.ts`, when an operation has a JSON success response. */
+  responseSource: string | undefined;
+  names: ValidatorNames;
+}
+
+type SuccessResponse = OperationModel["successResponses"][number];
+
+/** Validator stems: per schema; per operation, of its parameters and of each JSON success response. */
+interface Stems {
+  schemas: string[];
+  params: string[];
+  responses: string[][];
+}
+
+/** One row of `RESPONSE_VALIDATORS`: a status and its validator's stem (none without a JSON schema). */
+interface ResponseValidator {
+  status: string;
+  stem: string | undefined;
+}
+
+export function emitOperationValidators(
+  contract: LoadedContract,
+  model: ApiModel,
+  className: string,
+  warnings: Warnings = new Warnings(),
+  unknownFormats: UnknownFormats = "warn",
+): OperationValidators {
+  // Per operation, its JSON success responses with a schema.
+  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
+  const stems = validatorStems(model, className, jsonResponses);
+  const { entries, composed, names } = validatorEntries(model, stems, jsonResponses);
+  for (const operation of model.operations) {
+    const at = operation.requestBody?.schemaPointer;
+    const fields = at === undefined ? [] : secretFields(contract.document, at);
+    if (fields.length > 0) names.operations.get(operation.operationId)!.secretBodyFields = fields;
+  }
+  const table = responseTable(model.operations, stems, jsonResponses);
+  const modules = emitValidatorModules({
+    document: { ...contract.document, [PARAMS_ROOT]: composed },
+    entries,
+    typeImport: 'import type { components } from "./schema.js";',
+    views: { responses: [...new Set(stems.responses.flat())] },
+    warnings,
+    unknownFormats,
+  });
+  for (const stem of modules.withDefaults) names.withDefaults.add(stem);
+  const responseSource = table.size === 0 ? undefined : responseModule(modules.views["responses"] as string, table);
+  return { source: modules.source, responseSource, names };
+}
+
+/**
+ * Paths inside a body to the strings its schema marks `format: password` (through properties,
+ * `$ref`s and `allOf`/`anyOf`/`oneOf`): credentials the client keeps out of every error and log.
+ */
+function secretFields(document: unknown, bodyAt: string): string[][] {
+  const found = new Map<string, string[]>();
+  const walk = (at: string, path: string[], seen: ReadonlySet<string>): void => {
+    // Deep enough for any body a person writes; a recursive schema stops at the first repeat.
+    if (path.length > 16 || seen.has(at)) return;
+    const schema = valueAt(document, parsePointer(at));
+    if (!isObject(schema)) return;
+    if (schema["format"] === "password") {
+      found.set(JSON.stringify(path), path);
+      return;
+    }
+    const next = new Set(seen).add(at);
+    const ref = schema["$ref"];
+    if (typeof ref === "string" && ref.startsWith("#")) walk(pointer(...parsePointer(ref)), path, next);
+    for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+      const branches = schema[keyword];
+      if (Array.isArray(branches)) branches.forEach((_, index) => walk(`${at}${pointer(keyword, index)}`, path, next));
+    }
+    const properties = schema["properties"];
+    if (isObject(properties)) for (const name of Object.keys(properties)) walk(`${at}${pointer("properties", name)}`, [...path, name], next);
+  };
+  walk(bodyAt, [], new Set());
+  return [...found.values()];
+}
+
+/** The names `emitOperationValidators` gives, without emitting: tests use them to find a schema's or an operation's validator. */
+export function validatorNames(model: ApiModel, className: string): ValidatorNames {
+  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
+  return validatorEntries(model, validatorStems(model, className, jsonResponses), jsonResponses).names;
+}
+
+/**
+ * Schemas take their type alias names (which already avoid the operation types `XParams` and
+ * `XResponse`); an operation's first JSON response is `XResponse`, the others `XResponse<status>`.
+ */
+function validatorStems(model: ApiModel, className: string, jsonResponses: readonly SuccessResponse[][]): Stems {
+  const operations = model.operations;
+  const aliases = schemaAliases(model, className);
+  const extra = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => `${o.typeName}Response${r.status}`));
+  const unique = uniqueIdentifiers(
+    [...operations.map((o) => `${o.typeName}Params`), ...operations.map((o) => `${o.typeName}Response`), ...extra],
+    { case: "pascal", taken: aliases },
+  );
+  let nextExtra = 2 * operations.length;
+  return {
+    schemas: aliases,
+    params: unique.slice(0, operations.length),
+    responses: jsonResponses.map((list, index) => list.map((_, position) => unique[position === 0 ? operations.length + index : nextExtra++]!)),
+  };
+}
+
+/** The emitter's entries, the composed parameter schemas they point at, and the names for the other emitters. */
+function validatorEntries(model: ApiModel, stems: Stems, jsonResponses: readonly SuccessResponse[][]) {
+  const names: ValidatorNames = { schemas: new Map(), operations: new Map(), withDefaults: new Set() };
+  const entries: ValidatorEntry[] = [];
+  const composed: Record<string, object> = {};
+  model.schemaNames.forEach((schema, index) => {
+    const stem = stems.schemas[index]!;
+    names.schemas.set(schema, stem);
+    entries.push({ name: stem, pointer: pointer("components", "schemas", schema), typeName: `components["schemas"][${stringLiteral(schema)}]` });
+  });
+  model.operations.forEach((operation, index) => {
+    const entry: { request?: string; response?: string } = {};
+    if (operation.parameters.length > 0 || operation.requestBody) {
+      const stem = stems.params[index]!;
+      const parameters = parameterTableSpec(operation);
+      composed[stem] = parameterSchema(parameters);
+      entries.push({ name: stem, pointer: pointer(PARAMS_ROOT, stem), parameters });
+      entry.request = stem;
+    }
+    jsonResponses[index]!.forEach((json, position) => {
+      const stem = stems.responses[index]![position]!;
+      entries.push({ name: stem, pointer: json.schemaPointer! });
+      if (position === 0) entry.response = stem;
+    });
+    names.operations.set(operation.operationId, entry);
+  });
+  return { entries, composed, names };
+}
+
+/**
+ * Per operation id with a JSON success response, its success statuses in order. A success status
+ * documented without a JSON schema is listed without a stem, so a range (`2XX`) never claims it.
+ */
+function responseTable(operations: readonly OperationModel[], stems: Stems, jsonResponses: readonly SuccessResponse[][]): Map<string, ResponseValidator[]> {
+  const validated = new Map<string, ResponseValidator[]>();
+  operations.forEach((operation, index) => {
+    const list = validated.get(operation.operationId) ?? [];
+    jsonResponses[index]!.forEach((json, position) => list.push({ status: json.status, stem: stems.responses[index]![position] }));
+    validated.set(operation.operationId, list);
+  });
+  const table = new Map<string, ResponseValidator[]>();
+  operations.forEach((operation, index) => {
+    if (jsonResponses[index]!.length === 0) return;
+    const others = operation.successResponses.filter((r) => !jsonResponses[index]!.includes(r)).map((r) => ({ status: r.status, stem: undefined }));
+    table.set(operation.operationId, [...validated.get(operation.operationId)!, ...others].sort((a, b) => compareStrings(a.status, b.status)));
+  });
+  return table;
+}
+
+/** `src/response-validators.ts`: the view of the response validators, then the table the client reads. */
+function responseModule(view: string, table: ReadonlyMap<string, readonly ResponseValidator[]>): string {
+  const row = (list: readonly ResponseValidator[]) =>
+    list.map((response) => `${propertyKey(response.status)}: ${response.stem === undefined ? "null" : `validate${response.stem}`}`).join(", ");
+  return [
+    view,
+    "/**",
+    " * Per operation id and success status (`200`, `2XX`), the validator of that response's JSON body",
+    " * (loaded by the client only with `validateResponses: true`).",
+    " */",
+    "export const RESPONSE_VALIDATORS: Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>> = {",
+    ...[...table].map(([operationId, list]) => `  ${propertyKeyForValue(operationId)}: { ${row(list)} },`),
+    "};",
+    "",
+  ].join("\n");
+}

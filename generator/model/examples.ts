@@ -1,0 +1,49 @@
+/**
+ * Example data from the contract's own examples, read while the model is built: the package README
+ * shows each call and each model endpoint with them, and the fixture tests send them to a mock.
+ */
+import { escapeSegment } from "../common/json-pointer.ts";
+import type { LoadedContract } from "../load/contract.ts";
+import { mediaTypeKind } from "../common/media-types.ts";
+import type { OperationModel } from "./index.ts";
+
+/** A call's argument: `{ path?, query?, header?, body? }`, each location's parameters by name. */
+export type ExampleParams = Record<string, unknown>;
+
+/**
+ * Example arguments of a call, undefined when the method takes none: each required parameter's
+ * `example` (or its `content`'s), else its schema's first `examples` or its `default`, else "…"; the
+ * body's media `example`, else its first named example's value, else `{}` (for a body of bytes,
+ * a string example, else `""`).
+ */
+export function exampleParams(contract: LoadedContract, operation: Pick<OperationModel, "parameters" | "requestBody">): ExampleParams | undefined {
+  const params: ExampleParams = {};
+  for (const parameter of operation.parameters) {
+    if (!parameter.required) continue;
+    const declared = contract.at<any>(parameter.pointer);
+    const schema = parameter.schemaPointer === undefined ? undefined : contract.at<any>(parameter.schemaPointer);
+    const media = parameter.mediaType === undefined ? undefined : declared?.content?.[parameter.mediaType];
+    const value = declared?.example ?? mediaExample(contract, media) ?? schema?.examples?.[0] ?? schema?.default ?? "…";
+    const group = (params[parameter.in] ??= {}) as Record<string, unknown>;
+    group[parameter.name] = value;
+  }
+  if (operation.requestBody) {
+    const media = contract.at<any>(`${operation.requestBody.pointer}/content/${escapeSegment(operation.requestBody.mediaType)}`);
+    const example = mediaExample(contract, media);
+    // Bytes are given as a string in an example, if at all.
+    params.body = mediaTypeKind(operation.requestBody.mediaType) === "binary" ? (typeof example === "string" ? example : "") : (example ?? {});
+  }
+  return Object.keys(params).length ? params : undefined;
+}
+
+/** A media type object's `example`, else its first named example's value. */
+function mediaExample(contract: LoadedContract, media: any): unknown {
+  const first = media?.examples ? Object.values<any>(media.examples)[0] : undefined;
+  const resolved = first?.$ref ? contract.resolve<any>(first.$ref) : first;
+  return media?.example ?? resolved?.value;
+}
+
+/** The first of a component schema's `examples`, if it has any. */
+export function schemaExample(contract: LoadedContract, schemaName: string): unknown {
+  return (contract.document.components?.schemas?.[schemaName] as { examples?: unknown[] } | undefined)?.examples?.[0];
+}

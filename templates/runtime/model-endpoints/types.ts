@@ -1,0 +1,86 @@
+/**
+ * What the job helpers know of jobs and models: the fields every job has, the calls they make on
+ * the generated client, what the contract says of each model, where an output keeps its file's URL.
+ * Generic over the client and the models: the generated `jobs.ts` binds the helpers to the generated
+ * client and the model catalogue.
+ */
+import type { ApiResult, RequestOptions } from "../client-core.js";
+import type { RequestLimit } from "./rate-gate.js";
+
+/** The job operations, by their `x-model-endpoint-role`; a batch sends run, runsync, status and cancel. */
+export type JobOperation = "run" | "runsync" | "status" | "cancel" | "retry" | "stream";
+
+/** The fields of a job every model shares. */
+export interface JobLike {
+  id: string;
+  status: string;
+  delayTime?: number | undefined;
+  executionTime?: number | undefined;
+  workerId?: string | undefined;
+  output?: unknown | undefined;
+  error?: string | undefined;
+}
+
+/** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
+/** A submission's request options, and the body's members besides `input` (`jobOptions`). */
+export type SubmitRequestOptions = RequestOptions & { jobOptions?: object | undefined };
+export type SyncRequestOptions = SubmitRequestOptions & { waitMs?: number | undefined };
+
+/** The calls jobs need; the generated client has them. */
+export interface JobClient {
+  runModel(model: string, input: never, options?: SubmitRequestOptions): Promise<ApiResult<JobLike>>;
+  /** Absent when the contract has no `runsync` operation. */
+  runModelSync?(model: string, input: never, options?: SyncRequestOptions): Promise<ApiResult<JobLike>>;
+  getModelJob(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  /** Absent when the contract has no `cancel` operation. */
+  cancelModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
+  /** Absent when the contract has no `stream` operation. */
+  streamModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<{ status: string; stream?: Array<{ output: unknown; metrics?: unknown }> }>>;
+  /** Absent when the contract has no `retry` operation. */
+  retryModelJob?(model: string, jobId: string, options?: RequestOptions): Promise<ApiResult<JobLike>>;
+  /** Absent when the contract has no `health` operation. */
+  getModelHealth?(model: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
+  /** Absent when the contract has no `purge-queue` operation. */
+  purgeModelQueue?(model: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
+}
+
+/** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */
+export const OUTPUT_URL_FIELDS: readonly string[] = ["video_url", "image_url", "audio_url"];
+
+/** Units × rate: the product of `unitsFrom`'s input values over `unitsPer`, times `rate` or the rate `rateFrom` picks in `rates`. */
+export interface ModelPricing {
+  readonly currency: string;
+  readonly unit: string;
+  /** Input properties whose values multiply into the units (e.g. `duration`; `width`, `height`). */
+  readonly unitsFrom: readonly string[];
+  /** What the product is divided by (1,000,000 for megapixels). */
+  readonly unitsPer: number;
+  /** Input property choosing the rate in `rates` (e.g. `size`). */
+  readonly rateFrom?: string | undefined;
+  readonly rates?: Readonly<Record<string, number>> | undefined;
+  /** A fixed rate per unit, when no input property chooses one. */
+  readonly rate?: number | undefined;
+}
+
+export interface ModelEndpointInfo {
+  readonly kind: string;
+  readonly urlField?: string | undefined;
+  readonly urlLifetimeSeconds?: number | undefined;
+  readonly pricing?: ModelPricing | undefined;
+}
+
+/** What the contract says of the models, plus the generated input helpers. */
+export interface ModelCatalog {
+  readonly endpoints: Readonly<Record<string, ModelEndpointInfo>>;
+  readonly terminalStatuses: Readonly<Record<string, "success" | "failure">>;
+  /** The limits of the wait `runsync` can be asked for (its `x-server-wait` parameter), in milliseconds. */
+  readonly syncWaitMs?: { readonly minimum: number; readonly maximum: number };
+  /** What the service takes of each job operation (its `x-request-limits`): a batch paces itself by it. */
+  readonly requestLimits?: Readonly<Partial<Record<JobOperation, RequestLimit>>>;
+  /** How long the service keeps a finished job's results, per operation that made the job (`x-result-retention-seconds`). */
+  readonly resultRetentionSeconds?: Readonly<Partial<Record<"run" | "runsync", number>>>;
+  /** A copy of the input with the schema's defaults filled in (known models only). */
+  withDefaults?(model: string, input: unknown): unknown;
+  /** Problems of an input for a known model (none for other models). */
+  validate?(model: string, input: unknown): Array<{ path: string; message: string; keyword: string; schemaPath?: string }>;
+}
