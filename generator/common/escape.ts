@@ -83,6 +83,19 @@ export function jsonLiteral(value: unknown): string {
   return json.replace(UNESCAPED_BY_JSON, unicodeEscape);
 }
 
+/** A finite number as code; -0 is written `0`, which compares equal anyway. */
+export function numberLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new TypeError(`not a JSON number: ${value}`);
+  return value === 0 ? "0" : String(value);
+}
+
+/** A JSON primitive (string, number, boolean or null) as code. */
+export function primitiveLiteral(value: unknown): string {
+  if (typeof value === "string") return stringLiteral(value);
+  if (typeof value === "number") return numberLiteral(value);
+  return String(value);
+}
+
 /**
  * A property name for an interface or object type: bare when it is an identifier
  * name, otherwise quoted. `__proto__` is quoted so no reader mistakes it for the prototype.

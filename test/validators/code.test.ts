@@ -1,5 +1,5 @@
 /**
- * Code fragments carry the identifiers they reference (generator/emit/validators/code.ts): the
+ * Code fragments carry the identifiers they reference (generator/emit/code.ts): the
  * emitter decides parameters, labels, kept declarations and imports from those names, never by
  * reading the text it wrote. Here the names are checked against the text all the same, with a
  * scanner that lives in the test only: for every declaration of the contract's module and of
@@ -9,7 +9,7 @@
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Block, code, name, raw, type Declaration } from "../../generator/emit/validators/code.ts";
+import { Block, code, name, raw, type Declaration } from "../../generator/emit/code.ts";
 import { ValidatorCompiler } from "../../generator/emit/validators/compile.ts";
 import { DefaultsCompiler } from "../../generator/emit/validators/defaults/index.ts";
 import { emitValidators } from "../../generator/emit/validators/modules.ts";

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { parsePointer } from "../../common/json-pointer.ts";
 import { identifier } from "../../common/escape.ts";
 import { SchemaAudit } from "./audit.ts";
-import { code, functionDeclaration, name, raw, RETURN_FALSE, Scope, type Block, type Code, type Declaration } from "./code.ts";
+import { code, functionDeclaration, name, raw, RETURN_FALSE, Scope, type Block, type Code, type Declaration } from "../code.ts";
 import { ModuleConstants } from "./constants.ts";
 import { ISSUES, PATH, SCHEMA_AT, VALUE, type Ctx, type Env, type Unit } from "./context.ts";
 import { IGNORED_FORMATS } from "./vocabulary.ts";

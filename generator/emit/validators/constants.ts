@@ -3,8 +3,8 @@
  * number: copies of JSON data (`k_N`), sets of enum values (`set_N`), and per pattern a scan
  * function (`match_N`, validators/patterns.ts) or a precompiled regular expression (`re_N`).
  */
-import { code, indent, name, raw, type Code, type Declaration } from "./code.ts";
-import { primitiveLiteral } from "./literals.ts";
+import { code, indent, name, raw, type Code, type Declaration } from "../code.ts";
+import { primitiveLiteral } from "../../common/escape.ts";
 import type { Pattern } from "./keyword-values.ts";
 import { parsePattern, patternScan } from "./patterns.ts";
 

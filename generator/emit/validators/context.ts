@@ -3,7 +3,7 @@
  * path or issue collection), the value's expression and JSON pointer, where a failure jumps, and
  * the compilation's shared parts (constants, `$ref` targets, subschema code).
  */
-import { name, type Block, type Code, type Jump, type Scope } from "./code.ts";
+import { name, type Block, type Code, type Jump, type Scope } from "../code.ts";
 import type { ModuleConstants } from "./constants.ts";
 import type { SameInstanceRefs } from "./recursion.ts";
 

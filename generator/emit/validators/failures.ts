@@ -3,7 +3,7 @@
  * an `addIssue` call recording the value's JSON pointer, the keyword, the message and the
  * keyword's JSON pointer in the contract.
  */
-import { code, type Block, type Code } from "./code.ts";
+import { code, type Block, type Code } from "../code.ts";
 import { ISSUES, SCHEMA_AT, type Ctx } from "./context.ts";
 import { runtime } from "./runtime-helpers.ts";
 

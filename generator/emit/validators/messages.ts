@@ -2,7 +2,7 @@
  * Every message a validation issue carries, in one place: plain texts for people (the contract's
  * values quoted as JSON), and the few that depend on the value as code of a string expression.
  */
-import { code, type Code } from "./code.ts";
+import { code, type Code } from "../code.ts";
 import type { TypeName } from "./keyword-values.ts";
 
 const TYPE_NOUNS: Record<TypeName, string> = {

@@ -4,7 +4,7 @@
  * the names each fragment carries (code.ts), so unused code is left out without reading any text.
  */
 import { stringLiteral } from "../../common/escape.ts";
-import type { Block, Declaration } from "./code.ts";
+import type { Block, Declaration } from "../code.ts";
 import { RUNTIME_TYPES, RUNTIME_VALUES } from "./runtime-helpers.ts";
 
 /**

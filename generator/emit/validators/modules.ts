@@ -19,7 +19,7 @@ import { ContractError } from "../../common/errors.ts";
 import { parsePointer, pointer } from "../../common/json-pointer.ts";
 import { jsDoc, stringLiteral } from "../../common/escape.ts";
 import type { Warnings } from "../../common/warnings.ts";
-import { Block, code, name, raw, type Code, type Declaration } from "./code.ts";
+import { Block, code, name, raw, type Code, type Declaration } from "../code.ts";
 import type { UnknownFormats } from "./keywords/format.ts";
 import { ValidatorCompiler } from "./compile.ts";
 import type { Unit } from "./context.ts";

@@ -5,7 +5,7 @@
  * schemas are units like any `$ref` target, so their issues point into the contract.
  */
 import { pointer } from "../../common/json-pointer.ts";
-import { code, join, name, raw, type Code, type Declaration } from "./code.ts";
+import { code, join, name, raw, type Code, type Declaration } from "../code.ts";
 import type { ValidatorCompiler } from "./compile.ts";
 import { runtime } from "./runtime-helpers.ts";
 

@@ -3,7 +3,7 @@
  * names, `o["a b"]` otherwise, and through the runtime's `own`/`setOwn` where a plain access would
  * reach `Object.prototype` instead of the value's own member.
  */
-import { code, raw, type Code } from "./code.ts";
+import { code, raw, type Code } from "../code.ts";
 import { runtime } from "./runtime-helpers.ts";
 
 const IDENTIFIER_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -3,7 +3,7 @@
  * ones its kept code references (fragments carry their names, see code.ts), values first, then
  * types, each in this order.
  */
-import { name, type Code } from "./code.ts";
+import { name, type Code } from "../code.ts";
 
 export const RUNTIME_VALUES = [
   "addIssue",

@@ -4,7 +4,7 @@
  * `enum`/`const`, all inside the `type` check.
  */
 import { ContractError } from "../../common/errors.ts";
-import { Block, code, type Code } from "./code.ts";
+import { Block, code, type Code } from "../code.ts";
 import type { Ctx } from "./context.ts";
 import { failAlways } from "./failures.ts";
 import { typeList, type TypeName } from "./keyword-values.ts";

@@ -7,7 +7,7 @@
  * The parts are in defaults/: which units have defaults (reach.ts, scan.ts, settle.ts), the
  * top-level defaults of an entry (top-level.ts), the fill functions (fill.ts).
  */
-import type { Declaration } from "../code.ts";
+import type { Declaration } from "../../code.ts";
 import type { ValidatorCompiler } from "../compile.ts";
 import type { Unit } from "../context.ts";
 import { FillFunctions, fillName } from "./fill.ts";

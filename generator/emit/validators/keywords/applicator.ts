@@ -3,7 +3,7 @@
  * that fails breaks out of its labeled block; in collect mode each branch records its issues and
  * the outcome decides which stay.
  */
-import { Block, breakTo, code, raw, type Code } from "../code.ts";
+import { Block, breakTo, code, raw, type Code } from "../../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
 import { check, failAlways, failStatement } from "../failures.ts";
 import { ASSERTION_KEYWORDS } from "../vocabulary.ts";

@@ -1,5 +1,5 @@
 /** `minItems`, `maxItems`, `uniqueItems`, `prefixItems`, `items`: on arrays only. */
-import { bind, code, type Block } from "../code.ts";
+import { bind, code, type Block } from "../../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, NO_MESSAGE } from "../failures.ts";
 import { count, itemsOf, schemaArray, uniqueItemsOf } from "../keyword-values.ts";

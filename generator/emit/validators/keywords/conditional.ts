@@ -4,7 +4,7 @@
  * labeled block when it fails.
  */
 import { pointer } from "../../../common/json-pointer.ts";
-import { Block, breakTo, code } from "../code.ts";
+import { Block, breakTo, code } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { schemaMap } from "../keyword-values.ts";
 import { readProperty } from "../property-access.ts";

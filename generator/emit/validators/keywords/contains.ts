@@ -3,7 +3,7 @@
  * boolean mode (a failed match breaks out of the item's block), and the loop stops as soon as the
  * answer is known.
  */
-import { bind, Block, breakTo, code } from "../code.ts";
+import { bind, Block, breakTo, code } from "../../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, failAlways } from "../failures.ts";
 import { count } from "../keyword-values.ts";

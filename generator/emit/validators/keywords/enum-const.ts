@@ -3,11 +3,11 @@
  * rules out can never match: they are left out of the comparison (TypeScript would also reject
  * comparing a narrowed string with a number).
  */
-import { code, join, raw, type Block, type Code } from "../code.ts";
+import { code, join, raw, type Block, type Code } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { check, failAlways } from "../failures.ts";
 import { enumValues, type TypeName } from "../keyword-values.ts";
-import { primitiveLiteral } from "../literals.ts";
+import { primitiveLiteral } from "../../../common/escape.ts";
 import { messages } from "../messages.ts";
 import { runtime } from "../runtime-helpers.ts";
 import type { SchemaObject } from "../schema-object.ts";

@@ -3,7 +3,7 @@
  * annotation (the audit tells of the unknown ones, or refuses them when the caller asks).
  */
 import { ContractError } from "../../../common/errors.ts";
-import { code, type Block } from "../code.ts";
+import { code, type Block } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { check } from "../failures.ts";
 import { FORMAT_CHECKERS, type FormatChecker } from "../vocabulary.ts";

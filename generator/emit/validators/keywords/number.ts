@@ -1,6 +1,6 @@
 /** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`: on numbers only. */
 import { pointer } from "../../../common/json-pointer.ts";
-import { code, raw, type Block } from "../code.ts";
+import { code, raw, type Block } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { check } from "../failures.ts";
 import { divisorOf, finiteNumber } from "../keyword-values.ts";

@@ -4,7 +4,7 @@
  * (`patternProperties`, `additionalProperties`, `propertyNames`: property-loop.ts.)
  */
 import { escapeSegment, pointer } from "../../../common/json-pointer.ts";
-import { Block, code, raw } from "../code.ts";
+import { Block, code, raw } from "../../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, failStatement, NO_MESSAGE } from "../failures.ts";
 import { count, dependentRequiredOf, schemaMap, stringArray } from "../keyword-values.ts";

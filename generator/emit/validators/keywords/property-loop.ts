@@ -3,7 +3,7 @@
  * keys for all three (on objects only).
  */
 import { pointer } from "../../../common/json-pointer.ts";
-import { Block, code, join, raw, type Code } from "../code.ts";
+import { Block, code, join, raw, type Code } from "../../code.ts";
 import { child, ISSUES, type Ctx } from "../context.ts";
 import { failStatement, schemaPathArguments } from "../failures.ts";
 import { checkPattern, schemaMap } from "../keyword-values.ts";

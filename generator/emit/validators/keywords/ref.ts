@@ -2,7 +2,7 @@
  * `$ref`: a call of the target unit's function (every target is a unit, so recursive schemas work
  * and nothing is emitted twice), told the target's pointer. A `$ref` on the same value is recorded for the recursion check.
  */
-import { code, name, type Block } from "../code.ts";
+import { code, name, type Block } from "../../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
 
 export function refKeyword(ref: unknown, at: string, ctx: Ctx, b: Block): void {

@@ -1,5 +1,5 @@
 /** `minLength`, `maxLength` (in code points, as JSON Schema counts) and `pattern`: on strings only. */
-import { code, type Block } from "../code.ts";
+import { code, type Block } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { check } from "../failures.ts";
 import { checkPattern, count } from "../keyword-values.ts";

@@ -2,7 +2,7 @@
  * `type`: the check of the declared types, wrapped around the other keywords' code, and the type
  * tests the other keyword families use to guard the keywords that apply to one type only.
  */
-import { Block, code, join, type Code } from "../code.ts";
+import { Block, code, join, type Code } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { failAlways, failStatement } from "../failures.ts";
 import type { TypeName } from "../keyword-values.ts";

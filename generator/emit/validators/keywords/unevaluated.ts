@@ -11,7 +11,7 @@
  * checked: when one fails, the schema around fails whatever else is evaluated.
  */
 import { pointer } from "../../../common/json-pointer.ts";
-import { Block, breakTo, code, join, type Code } from "../code.ts";
+import { Block, breakTo, code, join, type Code } from "../../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, failStatement } from "../failures.ts";
 import { checkPattern, schemaArray, schemaMap, type Pattern } from "../keyword-values.ts";

@@ -1,5 +1,5 @@
 /**
- * Code fragments for the validator emitter. A fragment is text plus the identifiers it references
+ * Code fragments for the emitters. A fragment is text plus the identifiers it references
  * (parameters, locals, labels, module-level declarations, runtime helpers), so whether a parameter
  * or label is used, which declarations a module keeps and which helpers it imports are known
  * without reading generated text again.
@@ -11,8 +11,7 @@
  * no emitted `break` uses: generated code compiles cleanly even with `allowUnreachableCode: false`
  * and `allowUnusedLabels: false`.
  */
-import { stringLiteral } from "../../common/escape.ts";
-import { numberLiteral } from "./literals.ts";
+import { numberLiteral, stringLiteral } from "../common/escape.ts";
 
 /** A piece of generated code and the identifiers it references. */
 export class Code {
