@@ -3,12 +3,9 @@
  * shows each call and each model endpoint with them, and the fixture tests send them to a mock.
  */
 import { escapeSegment } from "../common/json-pointer.ts";
-import type { LoadedContract } from "../load/contract.ts";
+import type { LoadedContract } from "../load/index.ts";
 import { mediaTypeKind } from "../common/media-types.ts";
-import type { OperationModel } from "./index.ts";
-
-/** A call's argument: `{ path?, query?, header?, body? }`, each location's parameters by name. */
-export type ExampleParams = Record<string, unknown>;
+import type { ExampleParams, OperationModel } from "./types.ts";
 
 /**
  * Example arguments of a call, undefined when the method takes none: each required parameter's

@@ -8,7 +8,7 @@
 import { ContractError } from "../common/errors.ts";
 import { identifier } from "../common/escape.ts";
 import { pointer } from "../common/json-pointer.ts";
-import type { LoadedContract } from "../load/contract.ts";
+import type { LoadedContract } from "../load/index.ts";
 import type { Warnings } from "../common/warnings.ts";
 
 /** How a scheme sends its credential: bearer covers oauth2 and openIdConnect (`token`), whose option may be a function. */

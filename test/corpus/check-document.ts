@@ -6,7 +6,6 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { clientClassName } from "../../generator/emit/client.ts";
 import { validatorNames } from "../../generator/emit/validators/operation-validators.ts";
 import { ContractError, UsageError } from "../../generator/common/errors.ts";
 import { generateFiles } from "../../generator/generate.ts";
@@ -105,7 +104,7 @@ export async function checkDocument(document: string, file: string, outDir: stri
   const responsesFile = path.join(outDir, "src/response-validators.ts");
   const responses = fs.existsSync(responsesFile) ? (await import(responsesFile)).RESPONSE_VALIDATORS : undefined;
   const oracle = documentOracle(contract.document);
-  for (const example of collectExamples(contract.document, api, validatorNames(api, clientClassName(api)))) {
+  for (const example of collectExamples(contract.document, api, validatorNames(api))) {
     const ours = generatedVerdict(example, validators, responses);
     if (ours === undefined) {
       examples.disagreements.push(`${example.at}: no generated validator for ${JSON.stringify(example.target)}`);

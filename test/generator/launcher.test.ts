@@ -55,10 +55,11 @@ describe("generator/run.mjs", { timeout: 120_000 }, () => {
     const [bundle] = bundleFolders();
     expect(bundleFolders()).toHaveLength(1);
     expect(fs.readdirSync(path.join(bundles, bundle!)).sort()).toEqual(["cli.mjs", "cli.mjs.map", "schema-types-worker.mjs", "schema-types-worker.mjs.map"]);
-    // Redocly is in the bundle (one file to load); TypeScript, ts-morph and openapi-typescript stay imports.
+    // Redocly is in the bundle (one file to load); the emitters load no TypeScript compiler of their
+    // own (openapi-typescript's, in the worker, is the only one).
     const cli = fs.readFileSync(path.join(bundles, bundle!, "cli.mjs"), "utf8");
     expect(cli).not.toMatch(/from "@redocly\/openapi-core"/);
-    expect(cli).toContain(`createRequire(import.meta.url)("ts-morph")`);
+    expect(cli).not.toMatch(/ts-morph/);
 
     const builtAt = fs.statSync(path.join(bundles, bundle!, "cli.mjs")).mtimeMs;
     await launch(path.join(workspace, "out-2"));

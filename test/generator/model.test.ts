@@ -12,9 +12,9 @@ import { buildModel } from "../../generator/model/index.ts";
 import { readXSdk } from "../../generator/model/x-sdk.ts";
 import { describeRequestLimits, readRequestLimits } from "../../generator/model/request-limits.ts";
 import { readResultRetention } from "../../generator/extensions/model-endpoints/result-retention.ts";
+import { modelEndpointsOf } from "../../generator/extensions/model-endpoints/model.ts";
 
 const fixture = fileURLToPath(new URL("../fixtures/load/model-data/openapi.yaml", import.meta.url));
-const emitDir = fileURLToPath(new URL("../../generator/emit/", import.meta.url));
 
 describe("buildModel", () => {
   it("carries what the package files need, so their emitter reads no document", async () => {
@@ -30,7 +30,7 @@ describe("buildModel", () => {
     const [putThing, ping] = api.operations;
     expect(putThing).toMatchObject({ tags: ["Things", "Extra"], exampleParams: { path: { id: "thing-1" }, body: { name: "a thing" } } });
     expect(ping).toMatchObject({ tags: [], exampleParams: undefined });
-    expect(api.modelEndpoints.map((endpoint) => [endpoint.id, endpoint.inputExample])).toEqual([["echo-1", { name: "an input" }]]);
+    expect(modelEndpointsOf(api)!.endpoints.map((endpoint) => [endpoint.id, endpoint.inputExample])).toEqual([["echo-1", { name: "an input" }]]);
   });
 });
 
@@ -58,11 +58,36 @@ describe("x-sdk", () => {
 });
 
 describe("the stages", () => {
-  it("hands the contract only to the schema emitters: the others import nothing from the load stage", () => {
-    const schemaEmitters = /^(schema-types.*|validators|operation-validators)\.ts$/;
-    const others = fs.readdirSync(emitDir).filter((file) => file.endsWith(".ts") && !schemaEmitters.test(file));
-    expect(others).toEqual(expect.arrayContaining(["client.ts", "jobs.ts", "models.ts", "package.ts", "types.ts"]));
-    for (const file of others) expect(fs.readFileSync(path.join(emitDir, file), "utf8"), file).not.toMatch(/from "\.\.\/load\.ts"|LoadedContract/);
+  const generatorDir = fileURLToPath(new URL("../../generator/", import.meta.url));
+  /** Every TypeScript file under a folder of generator/, with the generator folders it imports from. */
+  const importsOf = (folder: string) =>
+    fs
+      .readdirSync(path.join(generatorDir, folder), { recursive: true, encoding: "utf8" })
+      .filter((file) => file.endsWith(".ts"))
+      .map((file) => {
+        const full = path.join(generatorDir, folder, file);
+        const text = fs.readFileSync(full, "utf8");
+        const targets = [...text.matchAll(/^(?:import|export)[^"]*from "(\.[^"]+)";/gm)].map((m) => path.relative(generatorDir, path.resolve(path.dirname(full), m[1]!)));
+        return { file: path.join(folder, file), text, stages: new Set(targets.map((target) => target.split(path.sep)[0]!)) };
+      });
+
+  it.each([
+    ["load", ["common", "load"]],
+    ["model", ["common", "load", "model", "extensions"]],
+    ["write", ["common", "write", "emit"]],
+  ])("%s imports only from the stages before it", (folder, allowed) => {
+    for (const { file, stages } of importsOf(folder)) expect([...stages].filter((stage) => !allowed.includes(stage)), file).toEqual([]);
+  });
+
+  it("hands the contract only to the schema emitters: the other emitters, the extensions' included, take the model", () => {
+    // The emit stage's door and the schema emitters; the extensions' model-stage sides.
+    const schemaEmitters = /^emit\/(schema-types|validators)\/|^emit\/index\.ts$|^extensions\/readers?\.ts$|\/(model|endpoints|pricing|roles|terminal-statuses|result-retention)\.ts$/;
+    const emitters = [...importsOf("emit"), ...importsOf("extensions")].filter(({ file }) => !schemaEmitters.test(file));
+    expect(emitters.map((e) => e.file)).toEqual(expect.arrayContaining(["emit/client.ts", "emit/package.ts", "extensions/model-endpoints/emit-jobs.ts"]));
+    for (const { file, text, stages } of emitters) {
+      expect(stages.has("load"), file).toBe(false);
+      expect(text, file).not.toMatch(/LoadedContract/);
+    }
   });
 });
 
@@ -85,7 +110,7 @@ describe("x-model-endpoints pricing", () => {
 
   it("reads a rate picked by an input property, and a fixed rate over a product of properties", async () => {
     const api = buildModel(await loadContract(contract));
-    const pricing = Object.fromEntries(api.modelEndpoints.map((m) => [m.id, m.pricing]));
+    const pricing = Object.fromEntries(modelEndpointsOf(api)!.endpoints.map((m) => [m.id, m.pricing]));
     expect(pricing["wan-2-6-i2v"]).toMatchObject({ unit: "second", unitsFrom: ["duration"], unitsPer: 1, rateFrom: "size", rates: { "1280*720": 0.1, "1920*1080": 0.15 } });
     expect(pricing["black-forest-labs-flux-1-dev"]).toMatchObject({ unit: "megapixel", unitsFrom: ["width", "height"], unitsPer: 1_000_000, rate: 0.02 });
   });
@@ -144,8 +169,7 @@ describe("x-result-retention-seconds", () => {
 
   it("reads how long the service keeps a job's results after run and runsync (SERVICE-NOTES: 30 minutes, 1 minute)", async () => {
     const api = buildModel(await loadContract(fileURLToPath(new URL("../../openapi/openapi.yaml", import.meta.url))));
-    const kept = Object.fromEntries(api.operations.filter((o) => o.resultRetentionSeconds !== undefined).map((o) => [o.modelRole, o.resultRetentionSeconds]));
-    expect(kept).toEqual({ run: 1800, runsync: 60 });
+    expect(modelEndpointsOf(api)!.resultRetentionSeconds).toEqual({ run: 1800, runsync: 60 });
   });
 
   it.each([

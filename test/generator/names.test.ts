@@ -6,26 +6,47 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { clientClassName } from "../../generator/emit/client.ts";
-import { runtimeExports } from "../../generator/emit/types.ts";
 import { generateFiles } from "../../generator/generate.ts";
-import { RESERVED_METHOD_NAMES, type ApiModel } from "../../generator/model/index.ts";
+import { CORE_METHOD_NAMES, packageNames, runtimeExports } from "../../generator/model/names.ts";
+import { modelEndpointsReader } from "../../generator/extensions/model-endpoints/model.ts";
 import { ClientCore } from "../../templates/runtime/client-core.ts";
 
 describe("names the generator keeps for itself", () => {
   it("reserves every method of the client's base class, and then, for operations", () => {
     const members = Object.getOwnPropertyNames(ClientCore.prototype).filter((name) => name !== "constructor");
     expect(members.length).toBeGreaterThan(3);
-    expect(members.filter((name) => !RESERVED_METHOD_NAMES.includes(name))).toEqual([]);
-    expect(RESERVED_METHOD_NAMES).toContain("then");
+    expect(members.filter((name) => !CORE_METHOD_NAMES.includes(name))).toEqual([]);
+    expect(CORE_METHOD_NAMES).toContain("then");
   });
 
-  it("reads the runtime's exports, so schema aliases avoid them", () => {
+  it("leaves the per-model calls' names to operations unless the contract has model endpoints", async () => {
+    const fixtures = path.join(import.meta.dirname, "../fixtures/contracts");
+    const tmp = path.join(import.meta.dirname, "../../.tmp");
+    fs.mkdirSync(tmp, { recursive: true });
+    const dir = fs.mkdtempSync(path.join(tmp, "names-"));
+    try {
+      const spec = path.join(dir, "run-model.yaml");
+      fs.writeFileSync(spec, fs.readFileSync(path.join(fixtures, "minimal.yaml"), "utf8").replace("operationId: get-status", "operationId: runModel"));
+      const { api } = await generateFiles({ spec });
+      expect(api.operations.map((o) => o.methodName)).toContain("runModel");
+      expect(modelEndpointsReader.methodNames).toContain("runModel");
+      const { api: models } = await generateFiles({ spec: path.join(fixtures, "models-run-only.yaml") });
+      expect(models.extensions.map((e) => e.name)).toEqual(["model-endpoints"]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("reads the runtime's exports, so schema aliases avoid them, and an extension's apart", () => {
     expect(runtimeExports()).toEqual(expect.arrayContaining(["ApiError", "NotFoundError", "ClientCore", "ApiResult", "ValidationIssue", "RateLimitState"]));
+    expect(runtimeExports()).not.toContain("JobFailedError");
+    expect(modelEndpointsReader.exportNames()).toEqual(expect.arrayContaining(["JobFailedError", "RateGate", "MODEL_CATALOG", "ModelInput"]));
+    expect(packageNames("x", ["NotFoundError", "JobFailedError"], [], []).schemaAliases).toEqual(["NotFoundError2", "JobFailedError"]);
+    expect(packageNames("x", ["NotFoundError", "JobFailedError"], [], modelEndpointsReader.exportNames()).schemaAliases).toEqual(["NotFoundError2", "JobFailedError2"]);
   });
 
   it("gives the client class a Client suffix when its name would shadow a runtime export or a global", () => {
-    const named = (packageName: string) => clientClassName({ packageName } as ApiModel);
+    const named = (packageName: string) => packageNames(packageName, [], [], []).client;
     expect(named("gpu-cloud-client")).toBe("GpuCloudClient");
     expect(named("client-core")).toBe("ClientCoreClient");
     expect(named("api-result")).toBe("ApiResultClient");

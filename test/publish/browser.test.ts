@@ -8,7 +8,6 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 import * as esbuild from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientClassName } from "../../generator/emit/client.ts";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
 import { writeOutput } from "../../generator/write/index.ts";
 import { contractPath, startPrism, type RunningPrism } from "../support/prism.ts";
@@ -84,7 +83,7 @@ describe("the client in headless Chromium", () => {
   });
 
   it.skipIf(!binary)(`loads from a page and calls the API with fetch (${binary ? "chromium" : CHROMIUM_MISSING})`, { timeout: 90_000 }, async () => {
-    const className = clientClassName(generated.api);
+    const className = generated.api.names.client;
     const servers = generated.api.servers.map((s) => `${s.key}: url`).join(", ");
     const first = generated.api.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody)!;
     const app = [

@@ -8,10 +8,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientClassName } from "../../generator/emit/client.ts";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
 import { writeOutput } from "../../generator/write/index.ts";
 import { contractPath, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
+import { modelEndpointsOf } from "../../generator/extensions/model-endpoints/model.ts";
 import {
   buildPackage,
   CONSUMER_TSCONFIG,
@@ -106,7 +106,7 @@ describe("npm pack", () => {
     for (const operation of generated.api.operations) {
       expect(blocks.some((b) => b.includes(`client.${operation.methodName}(`)), operation.methodName).toBe(true);
     }
-    for (const endpoint of generated.api.modelEndpoints) {
+    for (const endpoint of (modelEndpointsOf(generated.api)?.endpoints ?? [])) {
       expect(blocks.some((b) => b.includes(`client.runModelSync(${JSON.stringify(endpoint.id)}`)), endpoint.id).toBe(true);
     }
     // Contract text is not HTML-escaped in Markdown.
@@ -121,7 +121,7 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
       fs.writeFileSync(path.join(consumer!, "consumer.ts"), consumerSource(generated, manifest.name));
       fs.writeFileSync(path.join(consumer!, "consumer-cjs.cts"), consumerCjsSource(generated, manifest.name));
       const readme = fs.readFileSync(path.join(consumer!, "node_modules", manifest.name, "README.md"), "utf8");
-      fs.writeFileSync(path.join(consumer!, "readme-examples.ts"), readmeExamplesSource(readme, clientClassName(generated.api)));
+      fs.writeFileSync(path.join(consumer!, "readme-examples.ts"), readmeExamplesSource(readme, generated.api.names.client));
       fs.writeFileSync(path.join(consumer!, "tsconfig.json"), JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["consumer.ts", "consumer-cjs.cts", "readme-examples.ts"] }, null, 2));
       const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
       expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc (strict, NodeNext) on the consumer");
@@ -146,7 +146,7 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
   });
 
   it("type-checks in an older setup (moduleResolution node10) with exactOptionalPropertyTypes, the validators entry point included", async () => {
-    const className = clientClassName(generated.api);
+    const className = generated.api.names.client;
     fs.writeFileSync(
       path.join(consumer!, "legacy.ts"),
       [

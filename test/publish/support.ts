@@ -7,10 +7,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { clientClassName } from "../../generator/emit/client.ts";
-import { jsValue } from "../../generator/emit/package.ts";
+import { jsValue } from "../../generator/emit/js-value.ts";
 import type { Generated } from "../../generator/generate.ts";
 import { freePort, repoRoot } from "../support/prism.ts";
+import { modelEndpointsOf } from "../../generator/extensions/model-endpoints/model.ts";
 
 export const generatedPackage = path.join(repoRoot, "generated", "gpu-cloud-client");
 const binDir = path.join(repoRoot, "node_modules", ".bin");
@@ -149,7 +149,7 @@ function argumentless(generated: Generated) {
 
 export function consumerSource(generated: Generated, packageName: string): string {
   const { api } = generated;
-  const className = clientClassName(api);
+  const className = api.names.client;
   const servers = api.servers.map((s) => `${s.key}: url`).join(", ");
   const guard = firstGuard(generated);
   const checked = argumentless(generated);
@@ -190,7 +190,7 @@ export function consumerSource(generated: Generated, packageName: string): strin
   lines.push("  // @ts-expect-error the key is a string", `  void new ${className}({ apiKey: 42 });`);
   const required = api.operations.find((o) => o.parameters.some((p) => p.required) || o.requestBody?.required);
   if (required) lines.push("  // @ts-expect-error required parameters are missing", `  void client.${required.methodName}();`);
-  const firstModel = api.modelEndpoints[0];
+  const firstModel = modelEndpointsOf(api)?.endpoints[0];
   if (firstModel) lines.push("  // @ts-expect-error a model's input is an object", `  void client.runModelSync(${JSON.stringify(firstModel.id)}, 42);`);
   lines.push("}");
   // Response validation loads its validators with a dynamic import: it must resolve in the build.
@@ -212,7 +212,7 @@ export function consumerSource(generated: Generated, packageName: string): strin
 
 /** The same package from CommonJS: `.cts`, compiled to `require()`, types from the `require` condition. */
 export function consumerCjsSource(generated: Generated, packageName: string): string {
-  const className = clientClassName(generated.api);
+  const className = generated.api.names.client;
   const servers = generated.api.servers.map((s) => `${s.key}: url`).join(", ");
   const first = argumentless(generated);
   const guard = firstGuard(generated);

@@ -11,27 +11,21 @@
 import { parsePointer, pointer } from "../../common/json-pointer.ts";
 import { isObject, valueAt } from "./schema-object.ts";
 import { propertyKey, propertyKeyForValue, stringLiteral, uniqueIdentifiers } from "../../common/escape.ts";
-import type { LoadedContract } from "../../load/contract.ts";
-import type { ApiModel, OperationModel } from "../../model/index.ts";
-import { schemaAliases } from "../types.ts";
+import type { LoadedContract } from "../../load/index.ts";
+import type { ApiModel, OperationModel } from "../../model/types.ts";
 import { emitValidatorModules, type ValidatorEntry } from "./modules.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 import { compareStrings } from "../../common/compare.ts";
 import { Warnings } from "../../common/warnings.ts";
 import type { UnknownFormats } from "./keywords/format.ts";
 import type { ParameterTableSpec, ParameterValue } from "./parameters.ts";
+import type { ValidatorNames } from "./validator-names.ts";
+
+export type { ValidatorNames } from "./validator-names.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
 const PARAMS_ROOT = "x-generated-operation-parameters";
 
-export interface ValidatorNames {
-  /** Stem per component schema name (`validate<Stem>`, `is<Stem>`, `withDefaults<Stem>`). */
-  schemas: Map<string, string>;
-  /** Per operation id: stems of its parameter and response validators, and the body's secret fields. */
-  operations: Map<string, { request?: string; response?: string; secretBodyFields?: string[][] }>;
-  /** Stems that have a `withDefaults…` function. */
-  withDefaults: Set<string>;
-}
 
 function ref(at: string): { $ref: string } {
   return { $ref: `#${at}` };
@@ -114,13 +108,12 @@ interface ResponseValidator {
 export function emitOperationValidators(
   contract: LoadedContract,
   model: ApiModel,
-  className: string,
   warnings: Warnings = new Warnings(),
   unknownFormats: UnknownFormats = "warn",
 ): OperationValidators {
   // Per operation, its JSON success responses with a schema.
   const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
-  const stems = validatorStems(model, className, jsonResponses);
+  const stems = validatorStems(model, jsonResponses);
   const { entries, composed, names } = validatorEntries(model, stems, jsonResponses);
   for (const operation of model.operations) {
     const at = operation.requestBody?.schemaPointer;
@@ -171,21 +164,21 @@ function secretFields(document: unknown, bodyAt: string): string[][] {
 }
 
 /** The names `emitOperationValidators` gives, without emitting: tests use them to find a schema's or an operation's validator. */
-export function validatorNames(model: ApiModel, className: string): ValidatorNames {
+export function validatorNames(model: ApiModel): ValidatorNames {
   const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
-  return validatorEntries(model, validatorStems(model, className, jsonResponses), jsonResponses).names;
+  return validatorEntries(model, validatorStems(model, jsonResponses), jsonResponses).names;
 }
 
 /**
  * Schemas take their type alias names (which already avoid the operation types `XParams` and
  * `XResponse`); an operation's first JSON response is `XResponse`, the others `XResponse<status>`.
  */
-function validatorStems(model: ApiModel, className: string, jsonResponses: readonly SuccessResponse[][]): Stems {
+function validatorStems(model: ApiModel, jsonResponses: readonly SuccessResponse[][]): Stems {
   const operations = model.operations;
-  const aliases = schemaAliases(model, className);
+  const aliases = model.names.schemaAliases;
   const extra = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => `${o.typeName}Response${r.status}`));
   const unique = uniqueIdentifiers(
-    [...operations.map((o) => `${o.typeName}Params`), ...operations.map((o) => `${o.typeName}Response`), ...extra],
+    [...operations.map((o) => o.paramsType), ...operations.map((o) => o.responseType), ...extra],
     { case: "pascal", taken: aliases },
   );
   let nextExtra = 2 * operations.length;

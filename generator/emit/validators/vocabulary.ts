@@ -3,6 +3,7 @@
  * annotations, and which it refuses (those it cannot compile correctly). A keyword it does not
  * know is an annotation too, told once per keyword as a warning: nothing is ignored silently.
  */
+import { ACCEPTED_DIALECTS } from "../../common/dialects.ts";
 import { ContractError } from "../../common/errors.ts";
 import { pointer } from "../../common/json-pointer.ts";
 import type { Warnings } from "../../common/warnings.ts";
@@ -103,12 +104,6 @@ export const FORMAT_CHECKERS: ReadonlyMap<string, FormatChecker> = new Map<strin
  * Any other format is an annotation told as a warning (or refused, on request).
  */
 export const IGNORED_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double", "password", "binary", "byte"]);
-
-/** Dialects whose `$schema` the emitter accepts: both mean JSON Schema 2020-12 here. */
-export const ACCEPTED_DIALECTS: ReadonlySet<string> = new Set([
-  "https://json-schema.org/draft/2020-12/schema",
-  "https://spec.openapis.org/oas/3.1/dialect/base",
-]);
 
 const REFUSALS: ReadonlyMap<string, string> = new Map([
   ["$dynamicRef", "$dynamicRef is not supported; use $ref"],

@@ -4,9 +4,9 @@
  * and a poll after that is known for what it is. The one place that reads and checks it.
  */
 import { ContractError } from "../../common/errors.ts";
-import type { ModelRole } from "../../model/index.ts";
+import type { EndpointRole } from "./types.ts";
 
-export function readResultRetention(operation: object, at: string, role: ModelRole | undefined): number | undefined {
+export function readResultRetention(operation: object, at: string, role: EndpointRole | undefined): number | undefined {
   const raw: unknown = (operation as Record<string, unknown>)["x-result-retention-seconds"];
   if (raw === undefined) return undefined;
   const where = `${at}/x-result-retention-seconds`;

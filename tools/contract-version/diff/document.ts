@@ -6,6 +6,7 @@ import { isDeepStrictEqual } from "node:util";
 import { pointer as toPointer } from "../../../generator/common/json-pointer.ts";
 import type { Json } from "../contract.ts";
 import { DOC_KEYS, union, type DiffContext } from "./context.ts";
+import { modelEndpointsOf } from "../../../generator/extensions/model-endpoints/model.ts";
 
 export function diffSdk(cx: DiffContext): void {
   const a = (cx.base.document as Json)["x-sdk"] ?? {};
@@ -45,8 +46,8 @@ export function diffServers(cx: DiffContext): void {
 
 /** `x-model-endpoints`, by model id. */
 export function diffModels(cx: DiffContext): void {
-  const before = new Map(cx.baseModel.modelEndpoints.map((m) => [m.id, m]));
-  const after = new Map(cx.headModel.modelEndpoints.map((m) => [m.id, m]));
+  const before = new Map((modelEndpointsOf(cx.baseModel)?.endpoints ?? []).map((m) => [m.id, m]));
+  const after = new Map((modelEndpointsOf(cx.headModel)?.endpoints ?? []).map((m) => [m.id, m]));
   for (const [id, m] of before) {
     const now = after.get(id);
     if (!now) {

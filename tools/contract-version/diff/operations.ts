@@ -37,12 +37,14 @@ function diffOperation(cx: DiffContext, schemas: SchemaDiff, a: OperationModel, 
   if (a.server !== b.server) cx.add("minor", b.pointer, `${name} now uses the server \`${b.server}\` instead of \`${a.server}\``);
   if (!a.deprecated && b.deprecated) cx.add("minor", `${b.pointer}/deprecated`, `${name} is deprecated`);
   if (a.deprecated && !b.deprecated) cx.add("patch", `${b.pointer}/deprecated`, `${name} is no longer deprecated`);
-  // A new role only adds per-model methods; losing or changing one takes a method away.
-  if (a.modelRole === undefined && b.modelRole !== undefined) cx.add("minor", `${b.pointer}/x-model-endpoint-role`, `${name} now has the model endpoint role ${b.modelRole}`);
-  else if (a.modelRole !== b.modelRole) cx.add("major", `${b.pointer}/x-model-endpoint-role`, `${name} changed its model endpoint role from ${a.modelRole ?? "none"} to ${b.modelRole ?? "none"}`);
-
   const rawA = cx.base.at<Json>(a.pointer) ?? {};
   const rawB = cx.head.at<Json>(b.pointer) ?? {};
+  // A new role only adds per-model methods; losing or changing one takes a method away.
+  const roleA: unknown = rawA["x-model-endpoint-role"];
+  const roleB: unknown = rawB["x-model-endpoint-role"];
+  if (roleA === undefined && roleB !== undefined) cx.add("minor", `${b.pointer}/x-model-endpoint-role`, `${name} now has the model endpoint role ${String(roleB)}`);
+  else if (roleA !== roleB) cx.add("major", `${b.pointer}/x-model-endpoint-role`, `${name} changed its model endpoint role from ${String(roleA ?? "none")} to ${String(roleB ?? "none")}`);
+
   for (const key of union(Object.keys(rawA), Object.keys(rawB))) {
     if (["parameters", "requestBody", "responses", "operationId", "deprecated", "servers", "x-model-endpoint-role"].includes(key)) continue;
     if (isDeepStrictEqual(rawA[key], rawB[key])) continue;

@@ -8,6 +8,7 @@ import type { LoadedContract } from "../../../generator/load/contract.ts";
 import type { ApiModel } from "../../../generator/model/index.ts";
 import type { Json } from "../contract.ts";
 import type { Direction } from "./context.ts";
+import { modelEndpointsOf } from "../../../generator/extensions/model-endpoints/model.ts";
 
 /** Adds the uses found in `contract` to `usage` (component schema name → directions). */
 export function collectUsage(contract: LoadedContract, model: ApiModel, usage: Map<string, Set<Direction>>): void {
@@ -42,7 +43,7 @@ export function collectUsage(contract: LoadedContract, model: ApiModel, usage: M
     const raw = contract.at<Json>(operation.pointer);
     mark(raw?.responses, "output", new Set());
   }
-  for (const m of model.modelEndpoints) {
+  for (const m of modelEndpointsOf(model)?.endpoints ?? []) {
     mark({ $ref: `#${toPointer("components", "schemas", m.inputSchema)}` }, "input", new Set());
     mark({ $ref: `#${toPointer("components", "schemas", m.outputSchema)}` }, "output", new Set());
   }

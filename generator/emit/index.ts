@@ -1,0 +1,59 @@
+/**
+ * Stage 3, emit: the model (and, for the schema emitters alone, the contract's schemas) turned into
+ * the package's files: one emitter per file, then what each extension the contract uses adds.
+ */
+import { compareStrings } from "../common/compare.ts";
+import type { Warnings } from "../common/warnings.ts";
+import { emitExtensions } from "../extensions/emitters.ts";
+import type { LoadedContract } from "../load/index.ts";
+import type { ApiModel } from "../model/index.ts";
+import { emitClient } from "./client.ts";
+import { emitIndex } from "./index-module.ts";
+import { emitOperationFunctions } from "./operations.ts";
+import { emitOperationSpecs } from "./operation-specs.ts";
+import type { OutputFile } from "./output-file.ts";
+import { emitPackageFiles, type PackageDependencies } from "./package.ts";
+import { runtimeFiles } from "./runtime.ts";
+import { emitSchemaTypes } from "./schema-types/index.ts";
+import { emitTypeAliases } from "./type-aliases.ts";
+import { emitOperationValidators, type UnknownFormats } from "./validators/index.ts";
+
+export type { OutputFile } from "./output-file.ts";
+export type { PackageDependencies } from "./package.ts";
+export type { UnknownFormats } from "./validators/index.ts";
+
+export interface EmitOptions {
+  /** How `src/schema.ts` is emitted; by default `emitSchemaTypes` in this thread (the CLI may use a worker). */
+  emitSchemaTypes?: ((contract: Pick<LoadedContract, "document">) => Promise<string>) | undefined;
+  warnings: Warnings;
+  /** A `format` the validators do not check: an annotation with a warning (default), or an error. */
+  unknownFormats?: UnknownFormats | undefined;
+  /** The versions the package's manifest names. */
+  dependencies: PackageDependencies;
+}
+
+/** Every file of the package, sorted by path, without headers. */
+export async function emit(contract: LoadedContract, api: ApiModel, options: EmitOptions): Promise<OutputFile[]> {
+  // Started first: with a worker it runs beside the emitters below.
+  const schemaSource = (options.emitSchemaTypes ?? emitSchemaTypes)(contract);
+  // Until it is awaited below, a failure must not count as unhandled.
+  schemaSource.catch(() => undefined);
+
+  const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats);
+  const extensions = emitExtensions(api, { validators: validators.names });
+  const files: OutputFile[] = [
+    { path: "src/validators.ts", contents: validators.source },
+    ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: validators.responseSource }]),
+    { path: "src/client.ts", contents: emitClient(api, validators.names, extensions) },
+    { path: "src/operation-specs.ts", contents: emitOperationSpecs(api, validators.names, extensions) },
+    { path: "src/operations.ts", contents: emitOperationFunctions(api, extensions) },
+    { path: "src/types.ts", contents: emitTypeAliases(api) },
+    { path: "src/index.ts", contents: emitIndex(api, extensions) },
+    ...extensions.flatMap((extension) => extension.files),
+    ...runtimeFiles(extensions.flatMap((extension) => extension.runtimeFolders)),
+  ];
+  const validatorStem = validators.names.schemas.values().next().value;
+  files.push(...emitPackageFiles(api, options.dependencies, extensions, { validatorStem }));
+  files.push({ path: "src/schema.ts", contents: await schemaSource });
+  return files.sort((a, b) => compareStrings(a.path, b.path));
+}

@@ -1,0 +1,38 @@
+/**
+ * The model-endpoints extension's emit-stage side: `src/models.ts`, `src/jobs.ts`, `src/bin.ts`,
+ * the job runtime, the per-model calls of the client, and its README sections.
+ */
+import type { ApiModel, OperationModel } from "../../model/types.ts";
+import type { EmitContext, ExtensionOutput } from "../output.ts";
+import { clientDeclarations, clientImports, clientMethods, OPERATION_SPEC_IMPORTS, operationSpecEntries } from "./client-members.ts";
+import { emitBinModule } from "./emit-bin.ts";
+import { emitJobsModule } from "./emit-jobs.ts";
+import { emitModelsModule } from "./emit-models.ts";
+import { readmeContribution } from "./readme.ts";
+import { MODEL_ENDPOINTS_EXTENSION, type EndpointRole, type ModelEndpointsModel } from "./types.ts";
+
+/** The job operations a batch sends (runMany), through its rate gate. */
+const PACED_ROLES: ReadonlySet<EndpointRole> = new Set(["run", "runsync", "status", "cancel", "retry"]);
+
+export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, context: EmitContext): ExtensionOutput {
+  const roleOf = (operation: OperationModel) => (Object.entries(model.roles) as Array<[EndpointRole, OperationModel]>).find(([, o]) => o === operation)?.[0];
+  const submits = model.roles.run !== undefined || model.roles.runsync !== undefined;
+  return {
+    files: [
+      { path: "src/models.ts", contents: emitModelsModule(model, context.validators) },
+      { path: "src/jobs.ts", contents: emitJobsModule(api, model) },
+      // An executable's shebang stays on the first line; the write stage puts the header after it.
+      { path: "src/bin.ts", contents: `#!/usr/bin/env node\n${emitBinModule(api)}` },
+    ],
+    runtimeFolders: [MODEL_ENDPOINTS_EXTENSION],
+    client: { imports: clientImports(model), declarations: clientDeclarations(model), methods: clientMethods(model) },
+    operationSpecs: { imports: submits ? OPERATION_SPEC_IMPORTS : [], entries: (operation) => operationSpecEntries(model, operation) },
+    limitsNote: (operation) => {
+      const role = roleOf(operation);
+      return role !== undefined && PACED_ROLES.has(role) ? "runMany paces itself by them" : undefined;
+    },
+    indexExports: [{ from: "./models.js" }, { from: "./jobs.js" }],
+    bin: true,
+    readme: readmeContribution(api, model),
+  };
+}

@@ -1,0 +1,46 @@
+/** What an extension's emit-stage side adds to the package (see `reader.ts` for what an extension is). */
+import type { Block, Code } from "../emit/code.ts";
+import type { RenderedMarkdown } from "../emit/markdown.ts";
+import type { ExportSpec, ImportSpec } from "../emit/typescript.ts";
+import type { ValidatorNames } from "../emit/validators/validator-names.ts";
+import type { OperationModel } from "../model/types.ts";
+
+/** What the emit stage hands an extension's emitter besides the model. */
+export interface EmitContext {
+  /** The validators' exported names (per schema and per operation). */
+  validators: ValidatorNames;
+}
+
+/** What an extension adds to the package. */
+export interface ExtensionOutput {
+  /** Source files of its own (`src/…`), without the generated-file header. */
+  files: Array<{ path: string; contents: string }>;
+  /** Folders of `templates/runtime/` the package's runtime gets. */
+  runtimeFolders: string[];
+  /** `src/client.ts`: imports, declarations after the operations' types, and members of the client class. */
+  client: { imports: ImportSpec[]; declarations: Block[]; methods: Block[] };
+  /** `src/operation-specs.ts`: imports, and entries added to an operation's spec. */
+  operationSpecs: { imports: ImportSpec[]; entries(operation: OperationModel): Code[] };
+  /** A sentence added to an operation's documented service limits, if any. */
+  limitsNote(operation: OperationModel): string | undefined;
+  /** `src/index.ts`'s exports. */
+  indexExports: ExportSpec[];
+  /** The terminal command the package installs (`src/bin.ts` built), if any. */
+  bin: boolean;
+  readme: ReadmeContribution;
+}
+
+/** The extension's parts of the package README, rendered by its own templates. */
+export interface ReadmeContribution {
+  /** Entries of the table of contents, after the core's sections of calls. */
+  contents: Array<{ title: string; anchor: string }>;
+  /** Its sections, placed after the core's hooks section. */
+  sections: RenderedMarkdown;
+  /** Sentences added to the Errors section. */
+  errors: RenderedMarkdown | undefined;
+  /** Rows of the Other exports table. */
+  exportRows: RenderedMarkdown | undefined;
+  /** Names imported by, and lines of, the Other exports example. */
+  exampleImports: string[];
+  exampleLines: string[];
+}

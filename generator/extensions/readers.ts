@@ -1,0 +1,5 @@
+/** The extensions' model-stage sides, in the order they read (and their parts appear in the package). */
+import { modelEndpointsReader } from "./model-endpoints/model.ts";
+import type { ExtensionReader } from "./reader.ts";
+
+export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader];

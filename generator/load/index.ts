@@ -1,0 +1,17 @@
+/**
+ * Stage 1, load: the contract file (and the files it references, and the CHANGELOG.md beside it)
+ * read, checked, bundled and upgraded to OpenAPI 3.1, older JSON Schema dialects read as 2020-12.
+ * The stages after it read only what `load` returns.
+ */
+import type { Warnings } from "../common/warnings.ts";
+import { loadContract, type LoadedContract } from "./contract.ts";
+import { readOlderDialects } from "./older-dialects/index.ts";
+
+export { followRefs, loadContract } from "./contract.ts";
+export type { LoadedContract, OpenApiDocument, OperationObject, PathItemObject, ReferenceObject, SchemaObject, ServerObject } from "./contract.ts";
+export { readOlderDialects } from "./older-dialects/index.ts";
+
+/** The loaded contract, older dialects' keywords read once, for the types and the validators alike. */
+export async function load(specPath: string, warnings: Warnings): Promise<LoadedContract> {
+  return readOlderDialects(await loadContract(specPath, warnings), warnings);
+}

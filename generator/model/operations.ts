@@ -1,0 +1,76 @@
+/**
+ * The operations of the document: where each is served, its parameters, body and responses, its
+ * documented limits and examples, and the method and type names it gets.
+ */
+import { uniqueIdentifiers } from "../common/escape.ts";
+import { ContractError } from "../common/errors.ts";
+import { pointer } from "../common/json-pointer.ts";
+import type { Warnings } from "../common/warnings.ts";
+import type { LoadedContract, OperationObject, ServerObject } from "../load/index.ts";
+import { readRequestBody, readResponses } from "./bodies.ts";
+import { exampleParams } from "./examples.ts";
+import { readParameters } from "./parameters.ts";
+import { readRequestLimits } from "./request-limits.ts";
+import type { ServerRegistry } from "./servers.ts";
+import { HTTP_METHODS, type OperationModel } from "./types.ts";
+
+/**
+ * Every operation of the document, in path and method order. `reservedMethodNames` are names the
+ * client's methods may not take (its base class's members, an extension's).
+ */
+export function readOperations(contract: LoadedContract, servers: ServerRegistry, reservedMethodNames: readonly string[], warnings: Warnings | undefined): Array<Omit<OperationModel, "security">> {
+  const { document } = contract;
+  const drafts: Array<Omit<OperationModel, "methodName" | "typeName" | "paramsType" | "responseType" | "security">> = [];
+  for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
+    // A path item may be a `$ref` (to `components/pathItems`): its operations live, and are pointed at, there.
+    const { value: item, pointer: itemPointer } = contract.deref<any>(rawItem, pointer("paths", path));
+    const itemServers: ServerObject[] | undefined = item.servers;
+    for (const method of HTTP_METHODS) {
+      const operation: OperationObject | undefined = item[method];
+      if (!operation) continue;
+      const at = `${itemPointer}${pointer(method)}`;
+      // fetch refuses TRACE before sending anything: a method for it could never succeed.
+      if (method === "trace") throw new ContractError(at, "TRACE operations are not supported: fetch cannot send them");
+      const serverList: ServerObject[] | undefined = operation.servers ?? itemServers;
+      const server = serverList?.length
+        ? servers.register(serverList[0]!, operation.servers ? `${at}${pointer("servers", 0)}` : `${itemPointer}${pointer("servers", 0)}`)
+        : servers.first();
+      const operationId = operation.operationId ?? `${method}${path}`;
+      const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at, warnings);
+      const requestBody = readRequestBody(contract, operation.requestBody, at);
+      drafts.push({
+        operationId,
+        method,
+        path,
+        pointer: at,
+        summary: operation.summary,
+        description: operation.description,
+        tags: operation.tags ?? [],
+        deprecated: operation.deprecated === true,
+        server: server.key,
+        parameters,
+        requestBody,
+        ...readResponses(contract, operation.responses, at, warnings),
+        requestLimits: readRequestLimits(operation, at),
+        exampleParams: exampleParams(contract, { parameters, requestBody }),
+      });
+    }
+  }
+  refuseDuplicateOperationIds(drafts);
+  const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel", taken: reservedMethodNames });
+  const typeNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "pascal" });
+  return drafts.map((draft, index) => {
+    const typeName = typeNames[index]!;
+    return { ...draft, methodName: methodNames[index]!, typeName, paramsType: `${typeName}Params`, responseType: `${typeName}Response` };
+  });
+}
+
+/** OpenAPI makes operationIds unique; two alike would give one method and one type for two calls. */
+function refuseDuplicateOperationIds(drafts: ReadonlyArray<Pick<OperationModel, "operationId" | "pointer">>): void {
+  const first = new Map<string, string>();
+  for (const { operationId, pointer: at } of drafts) {
+    const earlier = first.get(operationId);
+    if (earlier !== undefined) throw new ContractError(`${at}/operationId`, `operationId ${JSON.stringify(operationId)} is also the operationId of #${earlier}; each operation needs its own`);
+    first.set(operationId, at);
+  }
+}
