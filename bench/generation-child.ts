@@ -57,7 +57,6 @@ const IMPORT_ORDER: { specifier: string; how: "import" | "require" }[] = [
   { specifier: "@redocly/openapi-core", how: "import" },
   { specifier: "typescript", how: "require" },
   { specifier: "openapi-typescript", how: "require" },
-  { specifier: "ts-morph", how: "require" },
   { specifier: "handlebars", how: "import" },
   { specifier: "../generator/generate.ts", how: "import" },
 ];

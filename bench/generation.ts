@@ -365,7 +365,7 @@ function generationMarkdown(result: GenerationResult, deadlineMs: number): strin
     "",
     `Documents: this contract is ${result.documents[0]!.description}; the large one is ${result.documents[1]!.description}, written by \`bench/make-large-contract.ts\`. ` +
       "The generator's CLI is `node generator/run.mjs` (what `npm run generate` runs): the generator bundled once per version of its sources (\"empty bundle cache\": the first run after a change, which bundles first), " +
-      "`src/schema.ts` emitted by openapi-typescript in a worker thread beside the ts-morph emitters. " +
+      "`src/schema.ts` emitted by openapi-typescript in a worker thread beside the other emitters, which write text and load no compiler. " +
       "The in-process columns run the sources through `tsx` in one thread (its transform cache warm), split into \"startup\" (Node + tsx until the benchmark's first line), \"import\" (the tool's modules) and the stages. " +
       "openapi-typescript alone = `openapiTS(file URL)` + `astToString` + one write; its CLI is `openapi-typescript FILE --output FILE`.",
     ...(notes.length ? ["", ...notes] : []),
@@ -377,7 +377,7 @@ function generationMarkdown(result: GenerationResult, deadlineMs: number): strin
             [["median", ...result.imports.map((i) => ms(i.ms)), ms(result.imports.reduce((sum, i) => sum + i.ms, 0))]],
           ),
           "",
-          "`ts-morph` ships its own copy of the TypeScript compiler (`@ts-morph/common/dist/typescript.js`), so a run loads TypeScript twice; the CLI loads the second copy in the worker thread, on the other core, and loads both with `require` (importing them as ES modules makes Node scan each 9 MB file for export names first).",
+          "The CLI loads TypeScript (for openapi-typescript) in the worker thread, on the other core, with `require` (importing it as an ES module makes Node scan the 9 MB file for export names first).",
         ]
       : []),
     "",

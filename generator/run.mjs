@@ -10,7 +10,7 @@
  *
  * Before the main module is imported, `src/schema.ts`'s emitter starts in a worker thread, so that
  * openapi-typescript (and the TypeScript compiler it loads) is imported on the second core while
- * this thread imports Redocly and ts-morph.
+ * this thread imports Redocly and runs the other emitters.
  *
  * Where the cache cannot be written, it runs the sources through tsx instead: slower, same output.
  *

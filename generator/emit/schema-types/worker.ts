@@ -1,7 +1,7 @@
 /**
  * `emitSchemaTypes` in a worker thread, so that importing openapi-typescript and its TypeScript (a
  * third of a cold run) happens on the second core while the main thread loads the contract and
- * imports ts-morph. `generator/run.mjs` bundles this file beside the CLI; the CLI starts the worker
+ * runs the other emitters. `generator/run.mjs` bundles this file beside the CLI; the CLI starts the worker
  * first thing (see `startSchemaTypesWorker`).
  *
  * Protocol: the main thread posts the bundled document once; the worker answers
