@@ -13,7 +13,6 @@ import { renderTemplate } from "./templates.ts";
 
 export interface PackageDependencies {
   openapiFetch: string;
-  structuredHeaders: string;
   typescript: string;
   /** For the package's own build when it has a Node-only entry (the terminal command). */
   typesNode?: string;

@@ -4,37 +4,11 @@
  * `RateLimit` and `RateLimit-Policy` are RFC 9651 structured-field lists, one
  * member per window (`"minute";r=0;t=12`); `Retry-After` is RFC 9110.
  */
-import { DisplayString, Token, isInnerList, parseList } from "structured-headers";
-import type { BareItem, Item, Parameters } from "structured-headers";
+import { parseStructuredList } from "./structured-fields.js";
+import type { StructuredListMember } from "./structured-fields.js";
 
-/** A structured-field bare item, as plain data (no classes from the parser leak out). */
-export type StructuredBareItem =
-  | string
-  | number
-  | boolean
-  | { type: "token"; value: string }
-  | { type: "binary"; value: Uint8Array }
-  /** Seconds since the Unix epoch, the unit RFC 9651 dates are defined in. */
-  | { type: "date"; value: number }
-  | { type: "displaystring"; value: string };
-
-/** Parameters keep the order they appeared in (keys can never look like array indices). */
-export type StructuredParams = Record<string, StructuredBareItem>;
-
-export interface StructuredItem {
-  value: StructuredBareItem;
-  params: StructuredParams;
-}
-
-/** A list member: an item, or an inner list whose `value` is the array of its items. */
-export interface StructuredListMember {
-  value: StructuredBareItem | StructuredItem[];
-  params: StructuredParams;
-}
-
-export type StructuredListResult =
-  | { ok: true; members: StructuredListMember[] }
-  | { ok: false; reason: string };
+export { parseStructuredList } from "./structured-fields.js";
+export type { StructuredBareItem, StructuredItem, StructuredListMember, StructuredListResult, StructuredParams } from "./structured-fields.js";
 
 export interface RateLimitWindow {
   name: string;
@@ -48,48 +22,6 @@ export interface RateLimitState {
   windows: RateLimitWindow[];
   /** set when a header was present but not valid RFC 9651 (or a known parameter was not a non-negative integer) */
   problems: string[];
-}
-
-/** Parses an RFC 9651 list; never throws. */
-export function parseStructuredList(value: string): StructuredListResult {
-  try {
-    const members = parseList(value).map((member): StructuredListMember => {
-      if (isInnerList(member)) {
-        const [items, params] = member;
-        return { value: items.map(toStructuredItem), params: toStructuredParams(params) };
-      }
-      return toStructuredItem(member);
-    });
-    return { ok: true, members };
-  } catch (error) {
-    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-function toStructuredItem([bareItem, params]: Item): StructuredItem {
-  return { value: toStructuredBareItem(bareItem), params: toStructuredParams(params) };
-}
-
-function toStructuredParams(params: Parameters): StructuredParams {
-  const result: StructuredParams = {};
-  for (const [key, value] of params) result[key] = toStructuredBareItem(value);
-  return result;
-}
-
-function toStructuredBareItem(item: BareItem): StructuredBareItem {
-  if (item instanceof Token) return { type: "token", value: item.toString() };
-  if (item instanceof DisplayString) return { type: "displaystring", value: item.toString() };
-  if (item instanceof Date) return { type: "date", value: normalizeZero(item.getTime() / 1000) };
-  if (item instanceof ArrayBuffer) return { type: "binary", value: new Uint8Array(item) };
-  if (ArrayBuffer.isView(item)) {
-    return { type: "binary", value: new Uint8Array(item.buffer, item.byteOffset, item.byteLength) };
-  }
-  return typeof item === "number" ? normalizeZero(item) : item;
-}
-
-/** `-0` is not a distinct structured-field value; the parser only produces it from a literal "-0". */
-function normalizeZero(value: number): number {
-  return value === 0 ? 0 : value;
 }
 
 type WindowField = Exclude<keyof RateLimitWindow, "name">;

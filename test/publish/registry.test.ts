@@ -5,7 +5,7 @@
  * drifts from the contract, failing tests and a version already published. Then a fresh project
  * installs the package from that registry and calls the API (Prism) with it.
  *
- * The consumer's other dependencies (openapi-fetch, structured-headers) come from the usual
+ * The consumer's other dependency (openapi-fetch) comes from the usual
  * registry through the npm cache (--prefer-offline), installed first; only our package comes from
  * verdaccio (`npm install gpu-cloud-client@<version> --registry <verdaccio>`). So the registry needs
  * no uplink and no network, and the package installed can only be the one just published: a

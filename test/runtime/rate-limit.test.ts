@@ -54,11 +54,16 @@ describe("parseStructuredList", () => {
     });
   });
 
-  // Known limitation of structured-headers 2.1.0, outside the conformance suite (which has no list
-  // case with a date): its date parser reads to the end of the field, so a date followed by anything
-  // fails. Asserted so that a library fix is noticed; the API's rate-limit headers carry no dates.
-  it("inherits the library's failure on a date that is not at the end of the field", () => {
-    expect(parseStructuredList("a;since=@1, b").ok).toBe(false);
+  // Outside the conformance suite, which has no list case with a date: a date ends where its
+  // digits do, and the member after it is read too.
+  it("reads a date parameter followed by another member", () => {
+    expect(parseStructuredList("a;since=@1, b")).toEqual({
+      ok: true,
+      members: [
+        { value: { type: "token", value: "a" }, params: { since: { type: "date", value: 1 } } },
+        { value: { type: "token", value: "b" }, params: {} },
+      ],
+    });
   });
 
   it("reports invalid input instead of throwing", () => {
