@@ -76,9 +76,9 @@ listPods(new GpuCloudClientCore({ apiKey: "key" })).then((r) => console.log(r.da
   },
   {
     id: "run-and-wait",
-    label: "one model, `runAndWait` (`black-forest-labs-flux-1-dev`)",
-    code: `import { GpuCloudClient, runAndWait } from ${INDEX};
-const client = new GpuCloudClient({ apiKey: "key" });
+    label: "one model, `runAndWait` (`black-forest-labs-flux-1-dev`) on the client's core",
+    code: `import { GpuCloudClientCore, runAndWait } from ${INDEX};
+const client = new GpuCloudClientCore({ apiKey: "key" });
 runAndWait(client, "black-forest-labs-flux-1-dev", { prompt: "A lighthouse at dawn" }).then((job) => console.log(job.output));`,
   },
   {

@@ -4,6 +4,7 @@ import type { ApiResult, CoreOptions, RequestOptions, ServerWaitOptions } from "
 import type { paths } from "./schema.js";
 import type { AuthSpec } from "./runtime/auth.js";
 import type { ModelId, ModelInput, ModelJob } from "./models.js";
+import * as $modelCalls from "./model-calls.js";
 import * as OPERATIONS from "./operation-specs.js";
 
 /** Options of {@link GpuCloudClient}. Credentials: `apiKey` (or `GPU_CLOUD_API_KEY`). */
@@ -309,51 +310,41 @@ export class GpuCloudClient extends GpuCloudClientCore {
 
   /** Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members. */
   async runModelSync<M extends ModelId>(model: M, input: ModelInput<M>, options?: ServerWaitOptions & { jobOptions?: Omit<NonNullable<RunSyncParams["body"]>, "input"> | undefined }): Promise<ApiResult<ModelJob<M>>> {
-    const { jobOptions, ...requestOptions } = options ?? {};
-    const params = { path: { model_endpoint_id: model }, query: { wait: this.serverWaitMs(requestOptions, 1000, 300000) }, body: { ...jobOptions, input } } as unknown as RunSyncParams;
-    return this.request(OPERATIONS.runSync, params, requestOptions);
+    return $modelCalls.runModelSync(this, model, input, options);
   }
 
   /** Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members. */
   async runModel<M extends ModelId>(model: M, input: ModelInput<M>, options?: RequestOptions & { jobOptions?: Omit<NonNullable<RunParams["body"]>, "input"> | undefined }): Promise<ApiResult<ModelJob<M>>> {
-    const { jobOptions, ...requestOptions } = options ?? {};
-    const params = { path: { model_endpoint_id: model }, body: { ...jobOptions, input } } as unknown as RunParams;
-    return this.request(OPERATIONS.run, params, requestOptions);
+    return $modelCalls.runModel(this, model, input, options);
   }
 
   /** The job's current state (`status`), with the model's typed output once it has finished. */
   async getModelJob<M extends ModelId>(model: M, jobId: string, options?: RequestOptions): Promise<ApiResult<ModelJob<M>>> {
-    const params = { path: { model_endpoint_id: model, job_id: jobId } } as unknown as GetJobStatusParams;
-    return this.request(OPERATIONS.getJobStatus, params, options);
+    return $modelCalls.getModelJob(this, model, jobId, options);
   }
 
   /** Cancels the job (`cancel`): queued or running, it ends `CANCELLED`; the answer is the job's state. */
   async cancelModelJob<M extends ModelId>(model: M, jobId: string, options?: RequestOptions): Promise<ApiResult<CancelJobResponse>> {
-    const params = { path: { model_endpoint_id: model, job_id: jobId } } as unknown as CancelJobParams;
-    return this.request(OPERATIONS.cancelJob, params, options);
+    return $modelCalls.cancelModelJob(this, model, jobId, options);
   }
 
   /** Queues a `FAILED` or `TIMED_OUT` job again under the same id (`retry`), while the service keeps its results. */
   async retryModelJob<M extends ModelId>(model: M, jobId: string, options?: RequestOptions): Promise<ApiResult<RetryJobResponse>> {
-    const params = { path: { model_endpoint_id: model, job_id: jobId } } as unknown as RetryJobParams;
-    return this.request(OPERATIONS.retryJob, params, options);
+    return $modelCalls.retryModelJob(this, model, jobId, options);
   }
 
   /** The partial outputs a running job has produced since the last call (`stream`). */
   async streamModelJob<M extends ModelId>(model: M, jobId: string, options?: RequestOptions): Promise<ApiResult<StreamJobResponse>> {
-    const params = { path: { model_endpoint_id: model, job_id: jobId } } as unknown as StreamJobParams;
-    return this.request(OPERATIONS.streamJob, params, options);
+    return $modelCalls.streamModelJob(this, model, jobId, options);
   }
 
   /** The model endpoint's jobs and workers, counted by state (`health`). */
   async getModelHealth<M extends ModelId>(model: M, options?: RequestOptions): Promise<ApiResult<GetEndpointHealthResponse>> {
-    const params = { path: { model_endpoint_id: model } } as unknown as GetEndpointHealthParams;
-    return this.request(OPERATIONS.getEndpointHealth, params, options);
+    return $modelCalls.getModelHealth(this, model, options);
   }
 
   /** Removes every job of the model's endpoint that is still queued (`purge-queue`); running jobs go on. */
   async purgeModelQueue<M extends ModelId>(model: M, options?: RequestOptions): Promise<ApiResult<PurgeQueueResponse>> {
-    const params = { path: { model_endpoint_id: model } } as unknown as PurgeQueueParams;
-    return this.request(OPERATIONS.purgeQueue, params, options);
+    return $modelCalls.purgeModelQueue(this, model, options);
   }
 }

@@ -1,58 +1,53 @@
 /**
- * What the extension adds to `src/client.ts` and `src/operation-specs.ts`: the `ModelJobOptions`
- * type, the per-model calls on top of the operations each role marks (`runModel`, `getModelJob`…),
- * and, on a submitting operation called directly, the check of its `input` against the model named
- * in its path.
+ * The per-model calls (`runModel`, `getModelJob`…), on top of the operations each role marks:
+ * standalone functions of the client's core in `src/model-calls.ts` (what the job helpers call, so
+ * an app that runs jobs bundles only the job operations), one-line methods of the client class
+ * calling them, the `ModelJobOptions` type, and, on a submitting operation called directly, the
+ * check of its `input` against the model named in its path.
  */
 import { Block, code, join, raw, type Code } from "../../emit/code.ts";
-import { method, typeAlias, valueKey, type ImportSpec } from "../../emit/typescript.ts";
-import type { OperationModel } from "../../model/types.ts";
+import { declaration, importStatement, method, moduleText, typeAlias, valueKey, type ImportSpec } from "../../emit/typescript.ts";
+import type { ApiModel, OperationModel } from "../../model/types.ts";
 import type { ModelEndpointsModel } from "./types.ts";
 
-export function clientImports(model: ModelEndpointsModel): ImportSpec[] {
-  return [
-    ...(model.serverWait !== undefined ? [{ from: "./runtime/client-core.js", typeOnly: true, names: ["ServerWaitOptions"] }] : []),
-    { from: "./models.js", typeOnly: true, names: ["ModelId", "ModelInput", "ModelJob"] },
-  ];
+/** One per-model call: its name, doc, parameters after the model id, return type, and body (reading `client`). */
+interface ModelCall {
+  name: string;
+  docs: string;
+  parameters: Code[];
+  returns: Code;
+  body: Code[];
+  /** The arguments the method passes on after `this, model`. */
+  arguments: string;
+  /** The names of `src/client.ts` it uses. */
+  types: string[];
 }
 
-/** `ModelJobOptions`: what a job's submission takes besides its `input`. */
-export function clientDeclarations(model: ModelEndpointsModel): Block[] {
-  if (model.jobOptionsOperation === undefined) return [];
-  return [typeAlias("What a job's submission takes besides its `input` (the run body's other members), as `jobOptions`.", "ModelJobOptions", jobOptionsType(model.jobOptionsOperation))];
-}
-
-/** The members of a submitting operation's body besides `input`. */
-function jobOptionsType(operation: OperationModel): Code {
-  return code`Omit<NonNullable<${raw(operation.paramsType)}["body"]>, "input">`;
-}
-
-/** Typed per-model calls, each generic in the model id, which comes first. */
-export function clientMethods(model: ModelEndpointsModel): Block[] {
-  const methods: Block[] = [];
-  const add = (name: string, docs: string, rest: readonly Code[], returns: Code, body: readonly Code[]) =>
-    methods.push(method({ docs, modifiers: "async ", name, typeParameters: "M extends ModelId", parameters: join([raw("model: M"), ...rest], ", "), returns, body: new Block().add(...body) }));
+function modelCalls(model: ModelEndpointsModel): ModelCall[] {
+  const calls: ModelCall[] = [];
   const pathNames = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path").map((p) => valueKey(p.name));
-  const request = (operation: OperationModel, options: string) => code`return this.request(OPERATIONS.${raw(operation.methodName)}, params, ${raw(options)});`;
+  const send = (operation: OperationModel, options: string) => code`return ClientCore.send(client, $operations.${raw(operation.methodName)}, params, ${raw(options)});`;
 
   const submit = (operation: OperationModel | undefined, name: string, docs: string) => {
     if (operation === undefined) return;
     const [modelParameter] = pathNames(operation);
-    // A query parameter bounding the server's wait is filled from the call's timeout (ClientCore.serverWaitMs).
+    // A query parameter bounding the server's wait is filled from the call's timeout (ClientCore.serverWait).
     const wait = operation === model.roles.runsync ? model.serverWait : undefined;
-    const query = wait ? code`query: { ${valueKey(wait.parameter)}: this.serverWaitMs(requestOptions, ${raw(String(wait.minimum))}, ${raw(String(wait.maximum))}) }, ` : raw("");
-    add(
+    const query = wait ? code`query: { ${valueKey(wait.parameter)}: ClientCore.serverWait(client, requestOptions, ${raw(String(wait.minimum))}, ${raw(String(wait.maximum))}) }, ` : raw("");
+    calls.push({
       name,
       docs,
-      [raw("input: ModelInput<M>"), code`options?: ${raw(wait ? "ServerWaitOptions" : "RequestOptions")} & { jobOptions?: ${jobOptionsType(operation)} | undefined }`],
-      raw("Promise<ApiResult<ModelJob<M>>>"),
+      parameters: [raw("input: ModelInput<M>"), code`options?: ${raw(wait ? "ServerWaitOptions" : "RequestOptions")} & { jobOptions?: ${jobOptionsType(operation)} | undefined }`],
+      returns: raw("Promise<ApiResult<ModelJob<M>>>"),
       // The model's input is checked by the operation's spec (checkModelInput), as for a direct call.
-      [
+      body: [
         raw("const { jobOptions, ...requestOptions } = options ?? {};"),
         code`const params = { path: { ${modelParameter!}: model }, ${query}body: { ...jobOptions, input } } as unknown as ${raw(operation.paramsType)};`,
-        request(operation, "requestOptions"),
+        send(operation, "requestOptions"),
       ],
-    );
+      arguments: "input, options",
+      types: [operation.paramsType],
+    });
   };
   submit(model.roles.runsync, "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members.");
   submit(model.roles.run, "runModel", "Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members.");
@@ -61,10 +56,15 @@ export function clientMethods(model: ModelEndpointsModel): Block[] {
   const onJob = (operation: OperationModel | undefined, name: string, docs: string, returns: string) => {
     if (operation === undefined) return;
     const [modelParameter, jobParameter] = pathNames(operation);
-    add(name, docs, [raw("jobId: string"), raw("options?: RequestOptions")], raw(`Promise<ApiResult<${returns}>>`), [
-      code`const params = { path: { ${modelParameter!}: model, ${jobParameter!}: jobId } } as unknown as ${raw(operation.paramsType)};`,
-      request(operation, "options"),
-    ]);
+    calls.push({
+      name,
+      docs,
+      parameters: [raw("jobId: string"), raw("options?: RequestOptions")],
+      returns: raw(`Promise<ApiResult<${returns}>>`),
+      body: [code`const params = { path: { ${modelParameter!}: model, ${jobParameter!}: jobId } } as unknown as ${raw(operation.paramsType)};`, send(operation, "options")],
+      arguments: "jobId, options",
+      types: [operation.paramsType, ...(operation === status ? [] : [operation.responseType])],
+    });
   };
   const { status, cancel, retry, stream } = model.roles;
   // The status is the job with the model's typed output; the others answer as their operation says.
@@ -77,14 +77,76 @@ export function clientMethods(model: ModelEndpointsModel): Block[] {
   const onEndpoint = (operation: OperationModel | undefined, name: string, docs: string) => {
     if (operation === undefined) return;
     const [modelParameter] = pathNames(operation);
-    add(name, docs, [raw("options?: RequestOptions")], raw(`Promise<ApiResult<${operation.responseType}>>`), [
-      code`const params = { path: { ${modelParameter!}: model } } as unknown as ${raw(operation.paramsType)};`,
-      request(operation, "options"),
-    ]);
+    calls.push({
+      name,
+      docs,
+      parameters: [raw("options?: RequestOptions")],
+      returns: raw(`Promise<ApiResult<${operation.responseType}>>`),
+      body: [code`const params = { path: { ${modelParameter!}: model } } as unknown as ${raw(operation.paramsType)};`, send(operation, "options")],
+      arguments: "options",
+      types: [operation.paramsType, operation.responseType],
+    });
   };
   onEndpoint(model.roles.health, "getModelHealth", "The model endpoint's jobs and workers, counted by state (`health`).");
   onEndpoint(model.roles["purge-queue"], "purgeModelQueue", "Removes every job of the model's endpoint that is still queued (`purge-queue`); running jobs go on.");
-  return methods;
+  return calls;
+}
+
+/** The members of a submitting operation's body besides `input`. */
+function jobOptionsType(operation: OperationModel): Code {
+  return code`Omit<NonNullable<${raw(operation.paramsType)}["body"]>, "input">`;
+}
+
+/** `src/model-calls.ts`: each per-model call as a function of the client's core. */
+export function emitModelCallsModule(api: ApiModel, model: ModelEndpointsModel): string {
+  const calls = modelCalls(model);
+  const functions = calls.map((call) =>
+    declaration(
+      call.docs,
+      code`export function ${raw(call.name)}<M extends ModelId>(${join([code`client: ${raw(api.names.core)}`, raw("model: M"), ...call.parameters], ", ")}): ${call.returns} {`,
+      new Block().add(...call.body),
+    ),
+  );
+  const clientTypes = [api.names.core, ...new Set(calls.flatMap((call) => call.types))];
+  return moduleText([
+    [
+      importStatement({ from: "./runtime/client-core.js", names: ["ClientCore"] }),
+      importStatement({ from: "./runtime/client-core.js", typeOnly: true, names: ["ApiResult", "RequestOptions", ...(model.serverWait !== undefined ? ["ServerWaitOptions"] : [])] }),
+      importStatement({ from: "./client.js", typeOnly: true, names: clientTypes }),
+      importStatement({ from: "./models.js", typeOnly: true, names: ["ModelId", "ModelInput", "ModelJob"] }),
+      importStatement({ from: "./operation-specs.js", namespace: "$operations" }),
+    ],
+    ...functions.map((f) => [f]),
+  ]);
+}
+
+export function clientImports(model: ModelEndpointsModel): ImportSpec[] {
+  return [
+    ...(model.serverWait !== undefined ? [{ from: "./runtime/client-core.js", typeOnly: true, names: ["ServerWaitOptions"] }] : []),
+    { from: "./models.js", typeOnly: true, names: ["ModelId", "ModelInput", "ModelJob"] },
+    { from: "./model-calls.js", namespace: "$modelCalls" },
+  ];
+}
+
+/** `ModelJobOptions`: what a job's submission takes besides its `input`. */
+export function clientDeclarations(model: ModelEndpointsModel): Block[] {
+  if (model.jobOptionsOperation === undefined) return [];
+  return [typeAlias("What a job's submission takes besides its `input` (the run body's other members), as `jobOptions`.", "ModelJobOptions", jobOptionsType(model.jobOptionsOperation))];
+}
+
+/** The client's per-model methods, each calling its function of `src/model-calls.ts`. */
+export function clientMethods(model: ModelEndpointsModel): Block[] {
+  return modelCalls(model).map((call) =>
+    method({
+      docs: call.docs,
+      modifiers: "async ",
+      name: call.name,
+      typeParameters: "M extends ModelId",
+      parameters: join([raw("model: M"), ...call.parameters], ", "),
+      returns: call.returns,
+      body: new Block().add(code`return $modelCalls.${raw(call.name)}(this, model, ${raw(call.arguments)});`),
+    }),
+  );
 }
 
 /**

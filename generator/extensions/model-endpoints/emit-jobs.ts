@@ -9,7 +9,9 @@ import type { ApiModel, OperationModel } from "../../model/types.ts";
 import { WHOLE_ENDPOINT_ROLES, type EndpointRole, type ModelEndpointsModel } from "./types.ts";
 
 export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): string {
-  const client = raw(api.names.client);
+  // The helpers take the client's core (the client is one): through the per-model functions, an
+  // app that runs jobs bundles only the job operations, not every operation's validator.
+  const client = raw(api.names.core);
   const hasStream = model.roles.stream !== undefined;
   // The run body's other members, typed from the contract, go with each submission.
   const jobOptions = raw(model.jobOptionsOperation ? " & { jobOptions?: ModelJobOptions | undefined }" : "");
@@ -25,8 +27,9 @@ export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): strin
   return moduleText([
     [
       raw('import * as jobs from "./runtime/model-endpoints/index.js";'),
-      raw(`import type { BatchOptions, BatchResult, JobResult as AnyJobResult, ModelCatalog, RunOptions, ${hasStream ? "StreamChunk, StreamOptions, " : ""}WaitOptions } from "./runtime/model-endpoints/index.js";`),
+      raw(`import type { BatchOptions, BatchResult, JobClient, JobResult as AnyJobResult, ModelCatalog, RunOptions, ${hasStream ? "StreamChunk, StreamOptions, " : ""}WaitOptions } from "./runtime/model-endpoints/index.js";`),
       code`import type { ${client}${raw(model.jobOptionsOperation ? ", ModelJobOptions" : "")} } from "./client.js";`,
+      raw('import * as calls from "./model-calls.js";'),
       raw('import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, validateModelInput, withModelDefaults } from "./models.js";'),
       raw('import type { ModelId, ModelInput, ModelOutput } from "./models.js";'),
     ],
@@ -35,6 +38,7 @@ export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): strin
       raw('export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, Downloadable, DownloadOptions, DownloadReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/model-endpoints/index.js";'),
     ],
     [raw("/** The contract's models, as the job helpers read them. */"), raw("export const MODEL_CATALOG: ModelCatalog = {"), ...catalog, raw("};")],
+    jobClient(api, model),
     [
       raw("/** A finished job of model `M`: typed `output`, `costUsd`, `url`, `expiresAt`. */"),
       raw("export type JobResult<M extends string> = AnyJobResult<ModelOutput<M>>;"),
@@ -46,13 +50,13 @@ export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): strin
  * timeout or abort (with the last job seen).
  */
 export function waitForJob<M extends ModelId>(client: ${client}, model: M, jobId: string, options?: WaitOptions): Promise<JobResult<M>> {
-  return jobs.waitForJob(client, MODEL_CATALOG, model, jobId, options) as Promise<JobResult<M>>;
+  return jobs.waitForJob(jobClient(client), MODEL_CATALOG, model, jobId, options) as Promise<JobResult<M>>;
 }`,
     ],
     [
       code`/** Submits one job (\`run\`, or \`runsync\` with \`sync: true\`) exactly once and waits for it. */
 export function runAndWait<M extends ModelId>(client: ${client}, model: M, input: ModelInput<M>, options?: RunOptions${jobOptions}): Promise<JobResult<M>> {
-  return jobs.runAndWait(client, MODEL_CATALOG, model, input, options) as Promise<JobResult<M>>;
+  return jobs.runAndWait(jobClient(client), MODEL_CATALOG, model, input, options) as Promise<JobResult<M>>;
 }`,
     ],
     [
@@ -69,7 +73,7 @@ export function runMany<M extends ModelId>(
   inputs: ReadonlyArray<ModelInput<M>>,
   options?: BatchOptions${jobOptions},
 ): Promise<BatchResult<ModelOutput<M>>> {
-  return jobs.runMany(client, MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
+  return jobs.runMany(jobClient(client), MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
 }`,
     ],
     hasStream
@@ -79,11 +83,34 @@ export function runMany<M extends ModelId>(
  * until the job ends (the iterator returns its status); \`break\` or the signal stops the polling.
  */
 export function streamJob<M extends ModelId>(client: ${client}, model: M, jobId: string, options?: StreamOptions): AsyncGenerator<StreamChunk, string, undefined> {
-  return jobs.streamJob(client, MODEL_CATALOG, model, jobId, options);
+  return jobs.streamJob(jobClient(client), MODEL_CATALOG, model, jobId, options);
 }`,
         ]
       : [],
   ]);
+}
+
+/** `jobClient(core)`: the calls the job helpers make, as the per-model functions of the core. */
+function jobClient(api: ApiModel, model: ModelEndpointsModel): Code[] {
+  const roles = model.roles;
+  const calls: Array<[string, boolean, string]> = [
+    ["runModel", roles.run !== undefined, "(model, input, options) => calls.runModel(client, model, input, options)"],
+    ["runModelSync", roles.runsync !== undefined, "(model, input, options) => calls.runModelSync(client, model, input, options)"],
+    ["getModelJob", true, "(model, jobId, options) => calls.getModelJob(client, model, jobId, options)"],
+    ["cancelModelJob", roles.cancel !== undefined, "(model, jobId, options) => calls.cancelModelJob(client, model, jobId, options)"],
+    ["retryModelJob", roles.retry !== undefined, "(model, jobId, options) => calls.retryModelJob(client, model, jobId, options)"],
+    ["streamModelJob", roles.stream !== undefined, "(model, jobId, options) => calls.streamModelJob(client, model, jobId, options)"],
+    ["getModelHealth", roles.health !== undefined, "(model, options) => calls.getModelHealth(client, model, options)"],
+    ["purgeModelQueue", roles["purge-queue"] !== undefined, "(model, options) => calls.purgeModelQueue(client, model, options)"],
+  ];
+  return [
+    raw("/** The calls the job helpers make, on `client`. */"),
+    code`function jobClient(client: ${raw(api.names.core)}): JobClient {`,
+    raw("  return {"),
+    ...calls.filter(([, present]) => present).map(([name, , body]) => raw(`    ${name}: ${body},`)),
+    raw("  } as JobClient;"),
+    raw("}"),
+  ];
 }
 
 /** The catalog's `requestLimits`: the `x-request-limits` of the operations on a job, by role (none when none has any). */

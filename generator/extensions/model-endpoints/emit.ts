@@ -4,7 +4,7 @@
  */
 import type { ApiModel, OperationModel } from "../../model/types.ts";
 import type { EmitContext, ExtensionOutput } from "../output.ts";
-import { clientDeclarations, clientImports, clientMethods, OPERATION_SPEC_IMPORTS, operationSpecEntries } from "./client-members.ts";
+import { clientDeclarations, clientImports, clientMethods, emitModelCallsModule, OPERATION_SPEC_IMPORTS, operationSpecEntries } from "./client-members.ts";
 import { emitBinModule } from "./emit-bin.ts";
 import { emitJobsModule } from "./emit-jobs.ts";
 import { emitModelsModule } from "./emit-models.ts";
@@ -20,6 +20,7 @@ export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, co
   return {
     files: [
       { path: "src/models.ts", contents: emitModelsModule(model, context.validators) },
+      { path: "src/model-calls.ts", contents: emitModelCallsModule(api, model) },
       { path: "src/jobs.ts", contents: emitJobsModule(api, model) },
       // An executable's shebang stays on the first line; the write stage puts the header after it.
       { path: "src/bin.ts", contents: `#!/usr/bin/env node\n${emitBinModule(api)}` },

@@ -259,6 +259,11 @@ export class ClientCore {
     return client.request<T>(spec, params, options);
   }
 
+  /** `serverWaitMs` of `client`, for the standalone per-model calls. */
+  static serverWait(client: ClientCore, options: ServerWaitOptions | undefined, minimum: number, maximum: number): number {
+    return client.serverWaitMs(options, minimum, maximum);
+  }
+
   /** Sends one operation and returns its typed body, or throws a typed error. */
   protected async request<T>(spec: OperationSpec, given: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
     const baseUrl = this.baseUrl(spec.server);
