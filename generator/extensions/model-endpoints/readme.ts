@@ -46,6 +46,7 @@ export function readmeContribution(api: ApiModel, model: ModelEndpointsModel): R
   const data = {
     packageName: api.packageName,
     className: api.names.client,
+    coreClassName: api.names.core,
     binName: api.packageName.replace(/^@[^/]+\//, ""),
     environment: environmentVariables(api),
     models,
