@@ -2,13 +2,13 @@
  * Bodies: a request body serialised once, before the first attempt (so that a retry can send the
  * same bytes), and a successful response's body read as its operation says.
  */
-import type { OperationSpec } from "./client-core.js";
+import type { ResponseKind } from "./operation-spec.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import { ApiError, InvalidRequestError } from "./errors.js";
 import { mediaTypeKind } from "./media-types.js";
 import { parseRateLimit } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
-import type { ReusableBody } from "./transport.js";
+import type { ReusableBody } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 
 export function isReusable(body: BodyInit | undefined): body is ReusableBody {
@@ -136,7 +136,7 @@ function utf8(chunks: readonly Uint8Array[]): string {
 export function readBody(
   response: Response,
   chunks: readonly Uint8Array[],
-  kind: OperationSpec["responseKind"],
+  kind: ResponseKind,
   describe: () => { method: string; url: string; operationId: string; secrets: readonly string[] },
 ): { data: unknown; text: string | undefined } {
   if (kind === "none" || response.status === 204) return { data: undefined, text: undefined };

@@ -18,7 +18,7 @@ import { errorFromResponse } from "../../templates/runtime/error-response.ts";
 import { backoffDelayMs } from "../../templates/runtime/retry.ts";
 import { sleep } from "../../templates/runtime/signals.ts";
 import { createTransportFetch } from "../../templates/runtime/transport.ts";
-import type { TransportConfig } from "../../templates/runtime/transport.ts";
+import type { TransportConfig } from "../../templates/runtime/transport-types.ts";
 
 const API_KEY = "sk-test-9b8c7d6e5f4a3b2c1d0e";
 /** No waiting between retries unless a test asks for it. */

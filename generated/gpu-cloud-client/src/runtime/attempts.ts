@@ -27,7 +27,7 @@ import {
   retryDelayForResponse,
 } from "./retry.js";
 import { MAX_TIMER_MS, follow, linkSignals, sleep } from "./signals.js";
-import type { CallOptions, PreparedRequest, ReusableBody, TransportConfig } from "./transport.js";
+import type { CallOptions, PreparedRequest, ReusableBody, TransportConfig } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 
 /** Per attempt, unless the config or the call sets another. */

@@ -8,85 +8,32 @@
 import { createFinalURL } from "openapi-fetch";
 import { bufferedErrorBody, DEFAULT_TIMEOUT_MS, readChunks, responseFromChunks } from "./attempts.js";
 import { Authenticator } from "./auth.js";
-import type { AuthSpec, SecurityAlternatives } from "./auth.js";
+import type { AuthSpec } from "./auth.js";
 import { isReusable, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, checkMaxResponseBytes, environmentLogger, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import { errorFromResponse } from "./error-response.js";
 import { InvalidRequestError, ResponseValidationError, UnexpectedResponseError } from "./errors.js";
 import { appendCookies, authenticationHeaders, cookieHeader, copyHeaders } from "./headers.js";
-import type { CookieStyle, HeaderStyle } from "./headers.js";
 import { checkHooks } from "./hooks.js";
 import { fieldPath } from "./json-pointer.js";
 import { requestContentType, withContentParameters } from "./media-types.js";
-import type { ContentParameters } from "./media-types.js";
 import { checkNumber } from "./option-checks.js";
+import type { OperationParams, OperationSpec, ResponseValidators } from "./operation-spec.js";
 import { buildPath } from "./path.js";
-import type { PathStyle } from "./path.js";
 import { queryString } from "./query.js";
-import type { QueryStyle } from "./query.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
 import { requestIdOf } from "./request-id.js";
 import { checkTimeout, MAX_TIMER_MS } from "./signals.js";
 import { prepareCall } from "./transport.js";
-import type { Logger, PreparedCall, PreparedRequest, TransportConfig } from "./transport.js";
+import type { Logger, PreparedCall, PreparedRequest, TransportConfig } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 import type { ValidationIssue } from "./validation.js";
 
-export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
-
-/** How a generated method calls its operation: the facts the contract gives. */
-export interface OperationSpec {
-  operationId: string;
-  method: HttpMethod;
-  /** The path template, e.g. `/v2/registries/{id}`. */
-  path: string;
-  /** Key of the server (base URL option) the operation is served at. */
-  server: string;
-  /** Media type of the request body, when the operation takes one. */
-  requestMediaType?: string | undefined;
-  /** How to read a successful body: JSON, text, raw bytes, nothing (204), or as its Content-Type says (`auto`: no response documented). */
-  responseKind: "json" | "text" | "blob" | "none" | "auto";
-  /** Paths inside the body to credentials (`format: password`): blanked from every error and log line, like the key. */
-  secretBodyFields?: ReadonlyArray<readonly string[]> | undefined;
-  /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
-  validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
-  /** A job's `body.input`, checked against the input of the model its path names (run and runsync of a contract with models). */
-  checkModelInput?: ((params: OperationParams) => ValidationIssue[]) | undefined;
-  /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
-  pathStyles?: Readonly<Record<string, PathStyle>> | undefined;
-  /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
-  queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
-  /** Header parameters the contract explodes (OpenAPI's default: `simple`, not exploded). */
-  headerStyles?: Readonly<Record<string, HeaderStyle>> | undefined;
-  /** Cookie parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
-  cookieStyles?: Readonly<Record<string, CookieStyle>> | undefined;
-  /** Parameters described by `content` (a media type) rather than `schema`, per location. */
-  contentParameters?: ContentParameters | undefined;
-  /** The operation's own security requirement (`[]`: public); absent, the client's default applies. */
-  security?: SecurityAlternatives | undefined;
-}
-
-/**
- * Per operation id and success status (`200`, or a range such as `2XX`), the validator of that
- * response's JSON body; `null` for a status the contract documents without one (so no range applies).
- */
-export type ResponseValidators = Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>>;
-
-/** Where a parameter goes (OpenAPI's `in`). */
-export type ParameterLocation = "path" | "query" | "header" | "cookie";
-
-/** Parameters of one call, grouped by where they go. */
-export interface OperationParams {
-  path?: object | undefined;
-  query?: object | undefined;
-  header?: object | undefined;
-  /** Sent in one `Cookie` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie). */
-  cookie?: object | undefined;
-  body?: unknown | undefined;
-}
+// Generated operation specs and the clients' tests name these through the client core.
+export type { HttpMethod, OperationParams, OperationSpec, ParameterLocation, ResponseValidators } from "./operation-spec.js";
 
 /** Per-call settings, each overriding the client's. */
 export interface RequestOptions {

@@ -5,7 +5,7 @@
  * credentials go in, and the cookie parameters' `Cookie` header.
  */
 import { InvalidRequestError } from "./errors.js";
-import type { TransportConfig } from "./transport.js";
+import type { TransportConfig } from "./transport-types.js";
 
 /** Headers that can carry credentials: an error never keeps them, a hook never sees them. */
 export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
