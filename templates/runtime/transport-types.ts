@@ -1,6 +1,6 @@
 /**
- * The transport's types: its configuration, a call's options, the request the client prepares.
- * Types only, in a module of their own, so the transport's parts (attempts, retry, headers, option
+ * The transport's types: its configuration, a call's options, the request the client prepares and
+ * the answer the transport read. Types only, in a module of their own, so the transport's parts (attempts, retry, headers, option
  * checks) and the client core share them without importing one another or the transport.
  */
 import type { ClientHooks } from "./hooks.js";
@@ -11,11 +11,10 @@ export interface Logger {
 }
 
 export interface TransportConfig {
-  /** Sent as `Authorization: Bearer` by a bare transport; the generated client sets its credentials itself. */
-  apiKey?: string | undefined;
   /**
    * Every credential in the forms it is sent in, blanked out of errors and log lines (URLs and
-   * causes included). Default: the `apiKey`.
+   * causes included). The transport sends none itself: they are in the prepared request's headers
+   * or URL.
    */
   secrets?: readonly string[] | undefined;
   /**
@@ -85,6 +84,33 @@ export interface PreparedRequest {
  * fetch; a retry sends them again with the reusable body.
  */
 export interface PreparedCall {
-  fetch(url: string, request: PreparedRequest): Promise<Response>;
+  fetch(url: string, request: PreparedRequest): Promise<Answer>;
 }
+
+/** What every answer the transport hands on says besides its body. */
+interface AnswerHead {
+  status: number;
+  statusText: string;
+  headers: Headers;
+  /** The URL that answered, after any redirect; empty when the fetch gave none (a Response a custom fetch made). */
+  url: string;
+}
+
+/** A 2xx answer, its body read whole within the attempt (decoded), in the chunks it came in; none without a body. */
+export interface SuccessAnswer extends AnswerHead {
+  ok: true;
+  chunks: readonly Uint8Array[];
+}
+
+/** Any other status: its body as text, at most 64 KiB of it, or what arrived before it broke off or stalled. */
+export interface ErrorAnswer extends AnswerHead {
+  ok: false;
+  text: string;
+}
+
+/**
+ * The last attempt's answer, as the transport read it: a plain value, no stream left to read and
+ * no platform Response kept (the client makes one only when a caller asks for it).
+ */
+export type Answer = SuccessAnswer | ErrorAnswer;
 
