@@ -113,4 +113,3 @@ export interface ErrorAnswer extends AnswerHead {
  * no platform Response kept (the client makes one only when a caller asks for it).
  */
 export type Answer = SuccessAnswer | ErrorAnswer;
-
