@@ -3,7 +3,7 @@
  * allows, logged without secrets. An attempt ends when its response has been read: a 2xx body whole
  * (`maxResponseBytes` at most), a non-2xx one up to MAX_RAW_BODY_BYTES. So a body cut, stalled or
  * endless is the attempt's failure, typed and retried by the one rule, and nothing hangs or fills
- * memory; the caller reads the body from memory.
+ * memory; the caller gets what was read, as an Answer.
  */
 import { readBodyText } from "./error-response.js";
 import { SdkError } from "./error-base.js";
@@ -26,7 +26,7 @@ import {
   retryDelayForResponse,
 } from "./retry.js";
 import { MAX_TIMER_MS, follow, linkSignals, sleep } from "./signals.js";
-import type { CallOptions, PreparedRequest, ReusableBody, TransportConfig } from "./transport.js";
+import type { Answer, CallOptions, PreparedRequest, ReusableBody, TransportConfig } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 
 /** Per attempt, unless the config or the call sets another. */
@@ -41,44 +41,6 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  */
 const FOLLOWS_REDIRECTS_ITSELF = typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === "string";
 
-/** Statuses whose Response may not have a body. */
-const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
-
-/** A non-2xx response whose body the transport read (at most 64 KiB, within the attempt's timeout). */
-export interface BufferedErrorBody {
-  text: string;
-  /** The response's URL (the Response handed on is a new one, which has none). */
-  url: string;
-}
-
-const bufferedErrorBodies = new WeakMap<Response, BufferedErrorBody>();
-const readBodies = new WeakMap<Response, Uint8Array[]>();
-
-/** The 2xx body the transport read for a prepared call, in chunks (the Response's own stream is spent). */
-export function readChunks(response: Response): Uint8Array[] | undefined {
-  return readBodies.get(response);
-}
-
-/** The raw body of a non-2xx response the transport returned, as it arrived (cut at 64 KiB). */
-export function bufferedErrorBody(response: Response): BufferedErrorBody | undefined {
-  return bufferedErrorBodies.get(response);
-}
-
-/** What every attempt of a call sends to: a Request, or the URL and init the client prepared. */
-export interface CallInput {
-  url: string;
-  method: string;
-  redirect: RequestRedirect;
-  headers: HeadersInit;
-}
-
-/** How the attempts of a call get their Request. */
-type Source =
-  /** A copy of a Request a caller built: its headers with the key, and its body read once. */
-  | { kind: "copy"; request: Request; headers: Headers; body: ArrayBuffer | undefined }
-  /** The URL and init the client prepared, sent as they are; `body` is theirs, sent again by a retry. */
-  | { kind: "prepared"; request: PreparedRequest; body: ReusableBody | undefined };
-
 /** One attempt's guards: its controller, the timeout timer and the links from the caller's signals. */
 interface Guard {
   controller: AbortController;
@@ -89,6 +51,8 @@ interface Guard {
 /** The attempts of one call: timeouts, caller aborts, redirects, retries and their waits, logging. */
 export class CallAttempts {
   private readonly method: string;
+  private readonly redirect: RequestRedirect;
+  private readonly callerSignals: readonly AbortSignal[];
   private readonly idempotent: boolean;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
@@ -107,28 +71,31 @@ export class CallAttempts {
   /** Set when a hook threw: its error ends the call as it is, never retried. */
   private hookFailed = false;
 
+  /** `body`: the request's body in a form a retry or a redirect can send again. */
   constructor(
     private readonly config: TransportConfig,
     call: CallOptions,
-    private readonly input: CallInput,
-    private readonly callerSignals: readonly AbortSignal[],
-    private readonly source: Source,
+    private readonly target: string,
+    private readonly request: PreparedRequest,
+    private readonly body: ReusableBody | undefined,
   ) {
-    this.method = input.method.toUpperCase();
+    this.method = request.method.toUpperCase();
+    this.redirect = request.redirect ?? "follow";
+    this.callerSignals = call.signal === undefined ? NO_SIGNALS : [call.signal];
     this.idempotent = call.idempotent ?? IDEMPOTENT_METHODS.has(this.method);
     // setTimeout fires at once for delays past 2^31 − 1 ms; longer timeouts mean "no sooner than that".
     this.timeoutMs = Math.min(call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
     this.maxRetries = call.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxResponseBytes = call.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     // An idempotent call is sent again after any failure: which hop failed does not matter to it.
-    this.followsRedirects = !this.idempotent && input.redirect === "follow" && FOLLOWS_REDIRECTS_ITSELF;
+    this.followsRedirects = !this.idempotent && this.redirect === "follow" && FOLLOWS_REDIRECTS_ITSELF;
     this.hooks = hookList(config.hooks);
     this.operationId = call.operationId;
   }
 
   /** Sanitised only when a log line or an error needs it: most calls need neither. */
   private get url(): string {
-    return (this.sanitized ??= sanitizeUrl(this.input.url, secretsOf(this.config)));
+    return (this.sanitized ??= sanitizeUrl(this.target, secretsOf(this.config)));
   }
 
   private aborted(): AbortedError {
@@ -140,7 +107,7 @@ export class CallAttempts {
     logger?.debug?.(logMessage(this.config, "request attempt"), { method: this.method, url: this.url, ...fields });
   }
 
-  async run(): Promise<Response> {
+  async run(): Promise<Answer> {
     const { config, method } = this;
     const maxRetryAfterMs = config.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
     for (let attempt = 1; ; attempt++) {
@@ -172,9 +139,9 @@ export class CallAttempts {
           throw error;
         }
         if (delayMs === undefined) {
-          const handed = await this.handOn(response, guard, attempt);
-          if (this.hooks !== undefined) await this.answered(response, attempt);
-          return handed;
+          const answer = await this.read(response, guard, attempt);
+          if (this.hooks !== undefined) await this.answered(answer, attempt);
+          return answer;
         }
         guard.dispose();
         await response.body?.cancel().catch(() => undefined); // frees the connection for reuse
@@ -199,25 +166,18 @@ export class CallAttempts {
   }
 
   /**
-   * The response the caller gets, its body read within the attempt's guard. A 2xx body whole, at
+   * The answer the caller gets, its body read within the attempt's guard. A 2xx body whole, at
    * most `maxResponseBytes`; a non-2xx body at most 64 KiB of it, what arrived of it when it breaks
    * off or stalls (it still explains the status).
    */
-  private async handOn(response: Response, guard: Guard, attempt: number): Promise<Response> {
+  private async read(response: Response, guard: Guard, attempt: number): Promise<Answer> {
     try {
-      if (response.ok) {
-        const chunks = await this.readWhole(response, guard.controller.signal);
-        // The client reads the chunks as they are; a Request's caller gets a Response to read.
-        if (this.source.kind === "copy") return responseFromChunks(response, chunks);
-        readBodies.set(response, chunks);
-        return response;
-      }
+      const { status, statusText, headers, url } = response;
+      if (response.ok) return { ok: true, status, statusText, headers, url, chunks: await this.readWhole(response, guard.controller.signal) };
       const text = await readBodyText(response);
       const callerAbort = this.callerSignals.find((signal) => signal.aborted);
       if (callerAbort !== undefined) throw new AbortedError({ method: this.method, url: this.url, reason: callerAbort.reason });
-      const buffered = new Response(text === "" ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
-      bufferedErrorBodies.set(buffered, { text, url: response.url });
-      return buffered;
+      return { ok: false, status, statusText, headers, url, text };
     } catch (error) {
       throw await this.failed(this.failure(error, guard), attempt);
     } finally {
@@ -291,7 +251,7 @@ export class CallAttempts {
    * failure it is disposed.
    */
   private async send(attempt: number): Promise<{ response: Response; guard: Guard }> {
-    const { timeoutMs, callerSignals, input } = this;
+    const { timeoutMs, callerSignals } = this;
     // Before the attempt's timer starts: a hook's own time is not the request's.
     const headers = this.hooks === undefined ? undefined : await this.beforeSend(attempt);
     const controller = new AbortController();
@@ -321,7 +281,7 @@ export class CallAttempts {
     } catch (error) {
       guard.dispose();
       // With the platform following redirects, a refusal may come from a later hop: not proof.
-      this.firstHopFailure = !answered && (this.followsRedirects || input.redirect !== "follow");
+      this.firstHopFailure = !answered && (this.followsRedirects || this.redirect !== "follow");
       throw await this.failed(this.failure(error, guard), attempt);
     }
   }
@@ -335,11 +295,11 @@ export class CallAttempts {
    * or holding one in any spelling), and returns what the attempt sends: the hooks' headers, then those.
    */
   private async beforeSend(attempt: number): Promise<Headers> {
-    const { source, config } = this;
+    const { config } = this;
     const credentialHeaders = config.credentialHeaders ?? DEFAULT_CREDENTIAL_HEADERS;
     const shown = new Headers();
     const kept: Array<[string, string]> = [];
-    for (const [name, value] of source.kind === "copy" ? source.headers : new Headers(source.request.headers)) {
+    for (const [name, value] of new Headers(this.request.headers)) {
       if (this.hiddenFromHooks(name, value)) kept.push([name, value]);
       else shown.append(name, value);
     }
@@ -370,7 +330,7 @@ export class CallAttempts {
    * Runs the `onResponse` hooks once the attempt is over (its body read, or let go before a retry),
    * so their time is not the request's. They see the headers less those that can carry a credential.
    */
-  private async answered(response: Response, attempt: number): Promise<void> {
+  private async answered(response: Pick<Answer, "status" | "headers">, attempt: number): Promise<void> {
     const headers = new Headers();
     for (const [name, value] of response.headers) if (!this.hiddenFromHooks(name, value)) headers.append(name, value);
     const answer = { ...this.hookAttempt(attempt), status: response.status, headers, requestId: requestIdOf(response.headers), durationMs: this.answeredAt - this.sentAt };
@@ -397,8 +357,7 @@ export class CallAttempts {
 
   /** Follows the redirects `response` starts, as fetch would, each hop under the attempt's controller. */
   private async followRedirects(response: Response, controller: AbortController, headers: Headers | undefined): Promise<Response> {
-    const { input, source } = this;
-    let hop: Hop = { url: input.url, method: this.method, headers: headers ?? (source.kind === "copy" ? source.headers : new Headers(input.headers)), withBody: source.body !== undefined };
+    let hop: Hop = { url: this.target, method: this.method, headers: headers ?? new Headers(this.request.headers), withBody: this.body !== undefined };
     for (let redirects = 1; ; redirects++) {
       const next = nextHop(response, hop);
       if (next === undefined) return response;
@@ -413,11 +372,11 @@ export class CallAttempts {
 
   /** Puts the call's body in `init`, for a retry or a redirect (the first send consumed the Request's own). */
   private withBody(init: RequestInit, headers: Headers | undefined): void {
-    const body = this.source.body;
+    const body = this.body;
     init.body = body;
     if (body instanceof FormData) {
       // Encoded anew with a new boundary: the first send's multipart Content-Type would not match it.
-      const copy = new Headers(headers ?? this.input.headers);
+      const copy = new Headers(headers ?? this.request.headers);
       copy.delete("content-type");
       init.headers = copy;
     }
@@ -425,41 +384,23 @@ export class CallAttempts {
 
   /** One send of the attempt; `headers`, when the hooks made them, replace the call's. */
   private fetchOnce(attempt: number, controller: AbortController, headers: Headers | undefined): Promise<Response> {
-    const { config, source, input } = this;
-    const redirect = this.followsRedirects ? "manual" : input.redirect;
-    if (source.kind === "copy") {
-      const request = new Request(source.request, { headers: headers ?? source.headers, body: source.body, signal: controller.signal, redirect });
-      return (config.fetch ?? globalThis.fetch)(request);
-    }
-    const init: RequestInit = { method: input.method, headers: headers ?? source.request.headers, signal: controller.signal, redirect };
-    if (attempt === 1) init.body = source.request.body;
-    else if (source.body !== undefined) this.withBody(init, headers);
+    const { config, request } = this;
+    const redirect = this.followsRedirects ? "manual" : this.redirect;
+    const init: RequestInit = { method: request.method, headers: headers ?? request.headers, signal: controller.signal, redirect };
+    if (attempt === 1) init.body = request.body;
+    else if (this.body !== undefined) this.withBody(init, headers);
     // The platform's fetch builds the one Request itself; a custom fetch is given one.
-    return config.fetch === undefined ? globalThis.fetch(input.url, init) : config.fetch(new Request(input.url, init));
+    return config.fetch === undefined ? globalThis.fetch(this.target, init) : config.fetch(new Request(this.target, init));
   }
 }
 
-/**
- * A Response holding `chunks` (the body the transport read) as its body, otherwise as `response`
- * was: its status and headers, less the two that described the bytes on the wire (they were
- * decoded), and its URL, which a Response built here would not have.
- */
-export function responseFromChunks(response: Response, chunks: readonly Uint8Array[]): Response {
-  const body = chunks.length === 0 || NULL_BODY_STATUSES.has(response.status) ? null : new Blob(chunks as Uint8Array<ArrayBuffer>[]);
-  const headers = new Headers(response.headers);
-  headers.delete("content-encoding");
-  headers.delete("content-length");
-  const copy = new Response(body, { status: response.status, statusText: response.statusText, headers });
-  if (response.url !== "") Object.defineProperty(copy, "url", { value: response.url });
-  return copy;
-}
-
 const NO_SECRETS: readonly string[] = [];
+const NO_SIGNALS: readonly AbortSignal[] = [];
 const DEFAULT_CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["authorization"]);
 
 /** The credentials to blank out of what a call's errors and log lines show. */
 export function secretsOf(config: TransportConfig): readonly string[] {
-  return config.secrets ?? (config.apiKey === undefined ? NO_SECRETS : [config.apiKey]);
+  return config.secrets ?? NO_SECRETS;
 }
 
 /** A log message, after the client's `logName` when it has one. */

@@ -3,7 +3,7 @@
  * the environment, and `maxResponseBytes`, so that a bad one fails there rather than on every call.
  */
 import { InvalidRequestError } from "./errors.js";
-import type { Logger } from "./transport.js";
+import type { Logger } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 
 /** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */

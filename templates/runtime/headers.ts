@@ -1,34 +1,23 @@
 /**
- * Request headers: the ones that authenticate a request, checked before any is sent, the caller's
+ * Request headers: the client's name, checked before any is sent, the caller's
  * and the header parameters (written in OpenAPI's `simple` style) without any header the client's
  * credentials go in, and the cookie parameters' `Cookie` header.
  */
 import { InvalidRequestError } from "./errors.js";
-import type { TransportConfig } from "./transport.js";
 
 /** Headers that can carry credentials: an error never keeps them, a hook never sees them. */
 export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
 
 /**
- * The headers a bare transport adds (`Authorization: Bearer` when it has a key, `X-Client-Name`),
- * checked so a bad key never reaches a Headers error message.
+ * `X-Client-Name` when a `userAgent` is configured (browsers forbid setting User-Agent), checked so
+ * a bad value is refused naming the option rather than failing on every call.
  */
-export function authenticationHeaders(config: Pick<TransportConfig, "apiKey" | "userAgent">): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (config.apiKey !== undefined) {
-    const authorization = `Bearer ${config.apiKey}`;
-    if (!isHeaderValue(authorization)) {
-      // The platform's message would quote the invalid value, which here is the key.
-      throw new InvalidRequestError("apiKey contains characters that are not allowed in an HTTP header", { field: "apiKey" });
-    }
-    headers["Authorization"] = authorization;
-  }
-  if (config.userAgent === undefined) return headers;
-  if (!isHeaderValue(config.userAgent)) {
+export function clientNameHeaders(userAgent: string | undefined): Record<string, string> {
+  if (userAgent === undefined) return {};
+  if (!isHeaderValue(userAgent)) {
     throw new InvalidRequestError("userAgent contains characters that are not allowed in an HTTP header", { field: "userAgent" });
   }
-  headers["X-Client-Name"] = config.userAgent;
-  return headers;
+  return { "X-Client-Name": userAgent };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Hooks an app adds to every call: `onRequest` before each attempt is sent (it may set headers),
- * `onResponse` when an attempt's answer arrives (any status, before its body is read), `onError`
+ * `onResponse` once an attempt's answer is over (any status; its body read, or let go before a retry), `onError`
  * when an attempt ends without a usable answer. They see what a log line may: the URL with any
  * credential blanked, and the headers without the credentials' (which a hook cannot set either).
  */
@@ -25,7 +25,7 @@ export interface HookRequest extends HookAttempt {
 
 export interface HookResponse extends HookAttempt {
   status: number;
-  /** The response's headers (its body is read after the hooks, within the attempt). */
+  /** The response's headers (its body was read, or let go before a retry, before the hooks run). */
   headers: Headers;
   /** The service's id for the request, when its answer carries one (see `requestIdOf`). */
   requestId: string | undefined;

@@ -8,7 +8,7 @@
  */
 import { ConnectionError, TimeoutError } from "./errors.js";
 import { requestedWaitMs } from "./rate-limit.js";
-import type { TransportConfig } from "./transport.js";
+import type { TransportConfig } from "./transport-types.js";
 
 export const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_RETRY_BASE_DELAY_MS = 500;

@@ -119,6 +119,20 @@ describe("credentials sent per scheme", () => {
     expect(headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 
+  it("a bearer credential replaces any Authorization the caller set, in any case, and keeps the caller's other headers", async () => {
+    for (const name of ["Authorization", "authorization", "AUTHORIZATION"]) {
+      const { headers } = await sent(client(ALL), "oauth", undefined, { [name]: "Bearer other", "X-Trace": "t1" });
+      expect(headers.authorization, name).toBe(`Bearer ${TOKEN}`);
+      expect(headers["x-trace"], name).toBe("t1");
+    }
+  });
+
+  it("sends X-Client-Name only when a userAgent is configured, and refuses one that cannot be a header value", async () => {
+    expect((await sent(client(ALL), "account")).headers["x-client-name"]).toBeUndefined();
+    expect((await sent(client(ALL, { userAgent: "gpu-cloud-sdk/1.2.3" }), "account")).headers["x-client-name"]).toBe("gpu-cloud-sdk/1.2.3");
+    expect(() => client(ALL, { userAgent: "sdk\r\nX-Injected: 1" })).toThrow(expect.objectContaining({ field: "userAgent" }));
+  });
+
   it("a token function is called per request, sync or async", async () => {
     let n = 0;
     const c = client({ accessToken: async () => `tok-${++n}` });

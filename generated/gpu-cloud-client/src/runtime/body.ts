@@ -3,13 +3,13 @@
  * Bodies: a request body serialised once, before the first attempt (so that a retry can send the
  * same bytes), and a successful response's body read as its operation says.
  */
-import type { OperationSpec } from "./client-core.js";
+import type { ResponseKind } from "./operation-spec.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import { ApiError, InvalidRequestError } from "./errors.js";
 import { mediaTypeKind } from "./media-types.js";
 import { parseRateLimit } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
-import type { ReusableBody } from "./transport.js";
+import type { ReusableBody, SuccessAnswer } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 
 export function isReusable(body: BodyInit | undefined): body is ReusableBody {
@@ -108,9 +108,9 @@ function firstUnwritable(value: unknown, field: string): string | undefined {
   return found;
 }
 
-/** The media type of a response's Content-Type, without parameters (`charset`…). */
-function mediaTypeOf(response: Response): string {
-  return (response.headers.get("content-type") ?? "").split(";")[0]!.trim();
+/** The media type of an answer's Content-Type, without parameters (`charset`…). */
+function mediaTypeOf(headers: Headers): string {
+  return (headers.get("content-type") ?? "").split(";")[0]!.trim();
 }
 
 const UTF8 = new TextDecoder();
@@ -135,28 +135,28 @@ function utf8(chunks: readonly Uint8Array[]): string {
  * undefined.
  */
 export function readBody(
-  response: Response,
-  chunks: readonly Uint8Array[],
-  kind: OperationSpec["responseKind"],
+  answer: SuccessAnswer,
+  kind: ResponseKind,
   describe: () => { method: string; url: string; operationId: string; secrets: readonly string[] },
 ): { data: unknown; text: string | undefined } {
-  if (kind === "none" || response.status === 204) return { data: undefined, text: undefined };
-  if (kind === "blob") return { data: new Blob(chunks as readonly BlobPart[] as BlobPart[], { type: response.headers.get("content-type") ?? "" }), text: undefined };
+  const { status, headers, chunks } = answer;
+  if (kind === "none" || status === 204) return { data: undefined, text: undefined };
+  if (kind === "blob") return { data: new Blob(chunks as readonly BlobPart[] as BlobPart[], { type: headers.get("content-type") ?? "" }), text: undefined };
   const text = utf8(chunks);
   if (kind === "text") return { data: text, text };
   if (text === "") return { data: undefined, text };
-  if (kind === "auto" && mediaTypeKind(mediaTypeOf(response)) !== "json") return { data: text, text };
+  if (kind === "auto" && mediaTypeKind(mediaTypeOf(headers)) !== "json") return { data: text, text };
   try {
     return { data: JSON.parse(text), text };
   } catch {
     const request = describe();
     throw new ApiError("unexpected_status", {
-      message: `${request.method} ${new URL(sanitizeUrl(request.url, request.secrets)).pathname} returned ${response.status} with a body that is not JSON`,
-      status: response.status,
+      message: `${request.method} ${new URL(sanitizeUrl(request.url, request.secrets)).pathname} returned ${status} with a body that is not JSON`,
+      status,
       // A proxy's page may echo the request, key included.
       rawBody: redactSecrets(text.slice(0, MAX_RAW_BODY_BYTES), request.secrets, { mayBeCut: true }),
       headers: {},
-      rateLimit: parseRateLimit(response.headers),
+      rateLimit: parseRateLimit(headers),
       method: request.method,
       url: sanitizeUrl(request.url, request.secrets),
       operationId: request.operationId,

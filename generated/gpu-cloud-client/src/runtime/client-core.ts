@@ -6,87 +6,34 @@
  * headers.ts, client-options.ts).
  */
 import { createFinalURL } from "openapi-fetch";
-import { bufferedErrorBody, DEFAULT_TIMEOUT_MS, readChunks, responseFromChunks } from "./attempts.js";
+import { DEFAULT_TIMEOUT_MS } from "./attempts.js";
 import { Authenticator } from "./auth.js";
-import type { AuthSpec, SecurityAlternatives } from "./auth.js";
+import type { AuthSpec } from "./auth.js";
 import { isReusable, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, checkMaxResponseBytes, environmentLogger, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
-import { errorFromResponse } from "./error-response.js";
+import { errorFromAnswer } from "./error-response.js";
 import { InvalidRequestError, ResponseValidationError, UnexpectedResponseError } from "./errors.js";
-import { appendCookies, authenticationHeaders, cookieHeader, copyHeaders } from "./headers.js";
-import type { CookieStyle, HeaderStyle } from "./headers.js";
+import { appendCookies, clientNameHeaders, cookieHeader, copyHeaders } from "./headers.js";
 import { checkHooks } from "./hooks.js";
 import { fieldPath } from "./json-pointer.js";
 import { requestContentType, withContentParameters } from "./media-types.js";
-import type { ContentParameters } from "./media-types.js";
 import { checkNumber } from "./option-checks.js";
+import type { OperationParams, OperationSpec, ResponseValidators } from "./operation-spec.js";
 import { buildPath } from "./path.js";
-import type { PathStyle } from "./path.js";
 import { queryString } from "./query.js";
-import type { QueryStyle } from "./query.js";
 import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
 import { requestIdOf } from "./request-id.js";
 import { checkTimeout, MAX_TIMER_MS } from "./signals.js";
 import { prepareCall } from "./transport.js";
-import type { Logger, PreparedCall, PreparedRequest, TransportConfig } from "./transport.js";
+import type { Answer, Logger, PreparedCall, PreparedRequest, SuccessAnswer, TransportConfig } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 import type { ValidationIssue } from "./validation.js";
 
-export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
-
-/** How a generated method calls its operation: the facts the contract gives. */
-export interface OperationSpec {
-  operationId: string;
-  method: HttpMethod;
-  /** The path template, e.g. `/v2/registries/{id}`. */
-  path: string;
-  /** Key of the server (base URL option) the operation is served at. */
-  server: string;
-  /** Media type of the request body, when the operation takes one. */
-  requestMediaType?: string | undefined;
-  /** How to read a successful body: JSON, text, raw bytes, nothing (204), or as its Content-Type says (`auto`: no response documented). */
-  responseKind: "json" | "text" | "blob" | "none" | "auto";
-  /** Paths inside the body to credentials (`format: password`): blanked from every error and log line, like the key. */
-  secretBodyFields?: ReadonlyArray<readonly string[]> | undefined;
-  /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
-  validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
-  /** A job's `body.input`, checked against the input of the model its path names (run and runsync of a contract with models). */
-  checkModelInput?: ((params: OperationParams) => ValidationIssue[]) | undefined;
-  /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
-  pathStyles?: Readonly<Record<string, PathStyle>> | undefined;
-  /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
-  queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
-  /** Header parameters the contract explodes (OpenAPI's default: `simple`, not exploded). */
-  headerStyles?: Readonly<Record<string, HeaderStyle>> | undefined;
-  /** Cookie parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
-  cookieStyles?: Readonly<Record<string, CookieStyle>> | undefined;
-  /** Parameters described by `content` (a media type) rather than `schema`, per location. */
-  contentParameters?: ContentParameters | undefined;
-  /** The operation's own security requirement (`[]`: public); absent, the client's default applies. */
-  security?: SecurityAlternatives | undefined;
-}
-
-/**
- * Per operation id and success status (`200`, or a range such as `2XX`), the validator of that
- * response's JSON body; `null` for a status the contract documents without one (so no range applies).
- */
-export type ResponseValidators = Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>>;
-
-/** Where a parameter goes (OpenAPI's `in`). */
-export type ParameterLocation = "path" | "query" | "header" | "cookie";
-
-/** Parameters of one call, grouped by where they go. */
-export interface OperationParams {
-  path?: object | undefined;
-  query?: object | undefined;
-  header?: object | undefined;
-  /** Sent in one `Cookie` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie). */
-  cookie?: object | undefined;
-  body?: unknown | undefined;
-}
+// Generated operation specs and the clients' tests name these through the client core.
+export type { HttpMethod, OperationParams, OperationSpec, ParameterLocation, ResponseValidators } from "./operation-spec.js";
 
 /** Per-call settings, each overriding the client's. */
 export interface RequestOptions {
@@ -133,14 +80,15 @@ export interface ApiResult<T> {
   /** Per window (`minute`, `hour`, `day`): requests remaining, seconds to reset, quota, window length. */
   readonly rateLimit: RateLimitState | undefined;
   /**
-   * The platform's Response, its body the bytes the client read (readable once, as any Response;
-   * the result holds those bytes while it lives). Not enumerable: spreads, `JSON.stringify` and
-   * logs of a result leave it out.
+   * A Response made when first read from what the client read: its body those bytes (readable
+   * once, as any Response; the result holds them while it lives), without the wire's
+   * Content-Encoding and Content-Length. Not enumerable: spreads, `JSON.stringify` and logs of a
+   * result leave it out.
    */
   readonly response: Response;
 }
 
-export interface CoreOptions extends Omit<TransportConfig, "apiKey" | "secrets" | "logName" | "credentialHeaders"> {
+export interface CoreOptions extends Omit<TransportConfig, "secrets" | "logName" | "credentialHeaders"> {
   /** Check every request against the contract before sending it; default true. */
   validateRequests?: boolean | undefined;
   /** Check every successful JSON response against the contract; default false. */
@@ -177,7 +125,7 @@ export class ClientCore {
   readonly #auth: Authenticator;
 
   constructor(options: CoreOptions & { servers?: Record<string, string | undefined>; credentials?: Readonly<Record<string, unknown>> }, defaults: CoreDefaults) {
-    // An `apiKey` the contract has no scheme for is dropped: the transport would send it as a bearer token.
+    // Credentials go to the Authenticator only: an `apiKey` among the options (one the contract has no scheme for) is left out of the transport's.
     const { servers, credentials = {}, validateRequests = true, validateResponses = false, apiKey: _unused, credentialHeaders: _set, ...transport } = options as typeof options & {
       apiKey?: unknown;
       credentialHeaders?: unknown;
@@ -185,7 +133,7 @@ export class ClientCore {
     this.#validateRequests = validateRequests;
     this.#validateResponses = validateResponses;
     this.#loadResponseValidators = defaults.loadResponseValidators;
-    this.#auth = new Authenticator(defaults.auth, credentials, authenticationHeaders({ userAgent: transport.userAgent }), readEnvironment);
+    this.#auth = new Authenticator(defaults.auth, credentials, clientNameHeaders(transport.userAgent), readEnvironment);
     checkTimeout("timeoutMs", transport.timeoutMs);
     checkMaxResponseBytes(transport.maxResponseBytes);
     this.#transport = {
@@ -329,31 +277,25 @@ export class ClientCore {
     request: PreparedRequest,
     checkResponse: RequestOptions["checkResponse"],
   ): Promise<ApiResult<T>> {
-    const response = await call.fetch(target, request);
-
-    if (!response.ok) {
-      // The transport read the body (at most 64 KiB) within the attempt: the error keeps it as it came.
-      const buffered = bufferedErrorBody(response);
-      const raw = buffered?.text ?? "";
-      const request = { ...this.describe(spec, response, baseUrl), ...(buffered?.url ? { url: buffered.url } : {}) };
-      throw await errorFromResponse(new Response(raw, { status: response.status, statusText: response.statusText, headers: response.headers }), request);
-    }
-    const received = readBody(response, readChunks(response) ?? [], spec.responseKind, () => this.describe(spec, response, baseUrl));
+    const answer = await call.fetch(target, request);
+    // The transport read an error body (at most 64 KiB) within the attempt: the error keeps it as it came.
+    if (!answer.ok) throw errorFromAnswer(answer, this.describe(spec, answer, baseUrl));
+    const received = readBody(answer, spec.responseKind, () => this.describe(spec, answer, baseUrl));
     const data = received.data as T;
     // The body as it came, with the key blanked out should the server have echoed it.
     const rawBody = () => redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), this.#auth.secrets, { mayBeCut: true });
-    const url = () => sanitizeUrl(this.describe(spec, response, baseUrl).url, this.#auth.secrets);
+    const url = () => sanitizeUrl(this.describe(spec, answer, baseUrl).url, this.#auth.secrets);
     // What the caller needs comes first: it says what an unusable answer means (a job may exist).
-    const unusable = checkResponse?.(data, response.status);
+    const unusable = checkResponse?.(data, answer.status);
     if (unusable !== undefined) {
-      throw new UnexpectedResponseError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(response.headers), reason: unusable, rawBody: rawBody() });
+      throw new UnexpectedResponseError({ status: answer.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(answer.headers), reason: unusable, rawBody: rawBody() });
     }
     const byStatus = this.#validateResponses && spec.responseKind === "json" ? (await this.responseValidators())[spec.operationId] : undefined;
-    const issues = byStatus === undefined ? [] : responseIssues(byStatus, response.status, data);
+    const issues = byStatus === undefined ? [] : responseIssues(byStatus, answer.status, data);
     if (issues.length > 0) {
-      throw new ResponseValidationError({ status: response.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(response.headers), rawBody: rawBody(), problems: issues });
+      throw new ResponseValidationError({ status: answer.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(answer.headers), rawBody: rawBody(), problems: issues });
     }
-    return resultOf(data, response, readChunks(response));
+    return resultOf(data, answer);
   }
 
   /** The response validators, loaded once (a failed load is tried again on the next call). */
@@ -366,9 +308,9 @@ export class ClientCore {
     }));
   }
 
-  /** The request as errors describe it (only built for an error: reading `response.url` costs). */
-  private describe(spec: OperationSpec, response: Response, baseUrl: string) {
-    return { method: spec.method, url: response.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: this.#auth.secrets };
+  /** The request as errors describe it: the URL that answered, else the operation's (a custom fetch's Response may have none). */
+  private describe(spec: OperationSpec, answer: Answer, baseUrl: string) {
+    return { method: spec.method, url: answer.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: this.#auth.secrets };
   }
 }
 
@@ -394,8 +336,7 @@ function responseIssues(byStatus: Readonly<Record<string, ((body: unknown) => Va
 const RESULT_STATE = Symbol("result state");
 
 interface ResultState {
-  answer: Response;
-  chunks: readonly Uint8Array[] | undefined;
+  answer: SuccessAnswer;
   requestId: string | undefined | null;
   rateLimit: RateLimitState | undefined | null;
   response: Response | undefined;
@@ -431,14 +372,33 @@ const RESULT_ACCESSORS: PropertyDescriptorMap = {
     configurable: true,
     get(this: WithState) {
       const state = this[RESULT_STATE];
-      return (state.response ??= responseFromChunks(state.answer, state.chunks ?? []));
+      return (state.response ??= responseOf(state.answer));
     },
   },
 };
 
-function resultOf<T>(data: T, answer: Response, chunks: readonly Uint8Array[] | undefined): ApiResult<T> {
-  const state: ResultState = { answer, chunks, requestId: null, rateLimit: null, response: undefined };
+function resultOf<T>(data: T, answer: SuccessAnswer): ApiResult<T> {
+  const state: ResultState = { answer, requestId: null, rateLimit: null, response: undefined };
   // Not enumerable: spreads, Object.assign and console.log of a result leave the answer out.
   const result = Object.defineProperty({ data, status: answer.status, headers: answer.headers }, RESULT_STATE, { value: state });
   return Object.defineProperties(result, RESULT_ACCESSORS) as unknown as ApiResult<T>;
+}
+
+/** Statuses whose Response may not have a body. */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
+
+/**
+ * A Response holding the body the transport read, otherwise as the answer was: its status and
+ * headers, less the two that described the bytes on the wire (they were decoded), and its URL,
+ * which a Response made here would not have.
+ */
+function responseOf(answer: SuccessAnswer): Response {
+  const { chunks } = answer;
+  const body = chunks.length === 0 || NULL_BODY_STATUSES.has(answer.status) ? null : new Blob(chunks as Uint8Array<ArrayBuffer>[]);
+  const headers = new Headers(answer.headers);
+  headers.delete("content-encoding");
+  headers.delete("content-length");
+  const response = new Response(body, { status: answer.status, statusText: answer.statusText, headers });
+  if (answer.url !== "") Object.defineProperty(response, "url", { value: answer.url });
+  return response;
 }

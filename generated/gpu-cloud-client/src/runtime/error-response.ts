@@ -21,6 +21,7 @@ import { SENSITIVE_HEADERS } from "./headers.js";
 import { parseRateLimit, requestedWaitMs } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
 import { redactSecrets } from "./redact.js";
+import type { ErrorAnswer } from "./transport-types.js";
 import { pathOf, sanitizeUrl } from "./urls.js";
 
 /** The statuses with a class of their own; 429 is a RateLimitError, 5xx ServerErrors, the rest UnexpectedStatusErrors. */
@@ -48,18 +49,24 @@ export interface ErrorRequestInfo {
  * not JSON, malformed JSON, JSON that is not a problem document, already read.
  */
 export async function errorFromResponse(response: Response, request: ErrorRequestInfo): Promise<ApiError> {
+  const { status, statusText, headers } = response;
+  return errorFromAnswer({ status, statusText, headers, text: await readBodyText(response) }, request);
+}
+
+/** The typed error for a non-2xx answer whose body was read already (the transport's, cut at 64 KiB). */
+export function errorFromAnswer(answer: Pick<ErrorAnswer, "status" | "statusText" | "headers" | "text">, request: ErrorRequestInfo): ApiError {
   const secrets = request.secrets ?? [];
   const redact = (text: string): string => redactSecrets(text, secrets);
 
-  const rawText = await readBodyText(response);
+  const rawText = answer.text;
   // Only the raw body may be cut (at 64 KiB, or by a dropped connection); parsed strings never are.
   const rawBody = redactSecrets(rawText, secrets, { mayBeCut: true });
   const problem = redactJson(parseJson(rawText), redact);
   const fields = problemFields(problem);
-  const status = response.status;
+  const { status, headers } = answer;
   const method = request.method.toUpperCase();
   const url = redact(sanitizeUrl(request.url));
-  const title = fields.title ?? (redact(response.statusText) || undefined);
+  const title = fields.title ?? (redact(answer.statusText) || undefined);
   // Not a problem document: the start of the body is the best explanation there is.
   const isProblem = fields.title !== undefined || fields.detail !== undefined || fields.errors !== undefined;
   const detail = fields.detail ?? fields.errors?.join("; ") ?? (isProblem ? undefined : snippet(rawBody));
@@ -72,16 +79,16 @@ export async function errorFromResponse(response: Response, request: ErrorReques
     errors: fields.errors,
     problem,
     rawBody,
-    headers: safeHeaders(response.headers, redact),
-    requestId: requestIdOf(response.headers),
-    rateLimit: parseRateLimit(response.headers),
+    headers: safeHeaders(headers, redact),
+    requestId: requestIdOf(headers),
+    rateLimit: parseRateLimit(headers),
     method,
     url,
     operationId: request.operationId,
   };
 
-  if (status === 429) return new RateLimitError({ ...init, retryAfterMs: requestedWaitMs(status, response.headers) });
-  if (status >= 500 && status <= 599) return new ServerError({ ...init, retryAfterMs: requestedWaitMs(status, response.headers) });
+  if (status === 429) return new RateLimitError({ ...init, retryAfterMs: requestedWaitMs(status, headers) });
+  if (status >= 500 && status <= 599) return new ServerError({ ...init, retryAfterMs: requestedWaitMs(status, headers) });
   return new (CLASS_BY_STATUS.get(status) ?? UnexpectedStatusError)(init);
 }
 

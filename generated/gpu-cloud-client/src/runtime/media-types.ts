@@ -4,7 +4,7 @@
  * (RFC 6839), such as `application/problem+json`. The generator's `generator/media-types.ts`
  * states the same rules for what it emits.
  */
-import type { OperationParams, ParameterLocation } from "./client-core.js";
+import type { ContentParameters, OperationParams, ParameterLocation } from "./operation-spec.js";
 
 const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json$/i;
 
@@ -38,9 +38,6 @@ export function requestContentType(mediaType: string, body: unknown): string | u
   if (!mediaType.includes("*")) return mediaType;
   return body instanceof Blob && body.type !== "" ? body.type : "application/octet-stream";
 }
-
-/** Per location, the parameters described by `content` instead of `schema`, each with its media type. */
-export type ContentParameters = Readonly<Partial<Record<ParameterLocation, Readonly<Record<string, string>>>>>;
 
 /**
  * The parameters with each one described by `content` written as its media type says (OpenAPI):

@@ -1,0 +1,68 @@
+/**
+ * What a generated operation hands the client core: its spec (the facts the contract gives) and a
+ * call's parameters. Types only, in a module of their own, so the pieces that read them (bodies,
+ * media types) and the client core share them without importing one another.
+ */
+import type { SecurityAlternatives } from "./auth.js";
+import type { CookieStyle, HeaderStyle } from "./headers.js";
+import type { PathStyle } from "./path.js";
+import type { QueryStyle } from "./query.js";
+import type { ValidationIssue } from "./validation.js";
+
+export type HttpMethod = "GET" | "PUT" | "POST" | "DELETE" | "OPTIONS" | "HEAD" | "PATCH" | "TRACE";
+
+/** How to read a successful body: JSON, text, raw bytes, nothing (204), or as its Content-Type says (`auto`: no response documented). */
+export type ResponseKind = "json" | "text" | "blob" | "none" | "auto";
+
+/** Where a parameter goes (OpenAPI's `in`). */
+export type ParameterLocation = "path" | "query" | "header" | "cookie";
+
+/** Per location, the parameters described by `content` instead of `schema`, each with its media type. */
+export type ContentParameters = Readonly<Partial<Record<ParameterLocation, Readonly<Record<string, string>>>>>;
+
+/** Parameters of one call, grouped by where they go. */
+export interface OperationParams {
+  path?: object | undefined;
+  query?: object | undefined;
+  header?: object | undefined;
+  /** Sent in one `Cookie` header: Node, Deno and Bun send it; a browser drops it (a page may not set Cookie). */
+  cookie?: object | undefined;
+  body?: unknown | undefined;
+}
+
+/** How a generated method calls its operation: the facts the contract gives. */
+export interface OperationSpec {
+  operationId: string;
+  method: HttpMethod;
+  /** The path template, e.g. `/v2/registries/{id}`. */
+  path: string;
+  /** Key of the server (base URL option) the operation is served at. */
+  server: string;
+  /** Media type of the request body, when the operation takes one. */
+  requestMediaType?: string | undefined;
+  responseKind: ResponseKind;
+  /** Paths inside the body to credentials (`format: password`): blanked from every error and log line, like the key. */
+  secretBodyFields?: ReadonlyArray<readonly string[]> | undefined;
+  /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
+  validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
+  /** A job's `body.input`, checked against the input of the model its path names (run and runsync of a contract with models). */
+  checkModelInput?: ((params: OperationParams) => ValidationIssue[]) | undefined;
+  /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
+  pathStyles?: Readonly<Record<string, PathStyle>> | undefined;
+  /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
+  queryStyles?: Readonly<Record<string, QueryStyle>> | undefined;
+  /** Header parameters the contract explodes (OpenAPI's default: `simple`, not exploded). */
+  headerStyles?: Readonly<Record<string, HeaderStyle>> | undefined;
+  /** Cookie parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */
+  cookieStyles?: Readonly<Record<string, CookieStyle>> | undefined;
+  /** Parameters described by `content` (a media type) rather than `schema`, per location. */
+  contentParameters?: ContentParameters | undefined;
+  /** The operation's own security requirement (`[]`: public); absent, the client's default applies. */
+  security?: SecurityAlternatives | undefined;
+}
+
+/**
+ * Per operation id and success status (`200`, or a range such as `2XX`), the validator of that
+ * response's JSON body; `null` for a status the contract documents without one (so no range applies).
+ */
+export type ResponseValidators = Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>>;
