@@ -31,8 +31,6 @@ describe("the generated client while it reads a body", () => {
       server.replies = [stall(200)];
       const error = await client({ timeoutMs: 300, maxRetries: 0, ...(fetch ? { fetch } : {}) }).listPods().catch((e) => e);
       expect(error).toBeInstanceOf(TimeoutError);
-      expect(server.received).toHaveLength(1);
-      server.received = [];
     }
   });
 
