@@ -10,6 +10,7 @@ import util from "node:util";
 import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ConnectionError, GpuCloudClient, InvalidRequestError, NotFoundError, ResponseValidationError, TimeoutError, type ClientHooks } from "../../generated/gpu-cloud-client/src/index.ts";
+import { driven, jsonResponse, scriptedFetch } from "../support/scripted-fetch.ts";
 
 const KEY = "sk-live-hooks-0123456789abcdef";
 type Reply = (req: http.IncomingMessage, res: http.ServerResponse) => void;
@@ -133,9 +134,19 @@ describe("hooks", () => {
   });
 
   it("a hook's own time does not count against the request's timeout", async () => {
-    const slow = { onRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 600)), onResponse: () => new Promise<void>((resolve) => setTimeout(resolve, 600)) };
-    const result = await client({ timeoutMs: 500, maxRetries: 0, hooks: slow }).listPods();
-    expect(result.status).toBe(200);
+    // On fake timers against a scripted fetch: the answer takes 400 of the 500 ms, the hooks 600 each, however slow the machine.
+    vi.useFakeTimers();
+    try {
+      const { fetch, requests } = scriptedFetch(() => ({ delayMs: 400, response: jsonResponse(200, { pods: [] }) }));
+      const slow = { onRequest: () => new Promise<void>((resolve) => setTimeout(resolve, 600)), onResponse: () => new Promise<void>((resolve) => setTimeout(resolve, 600)) };
+      const started = Date.now();
+      const result = await driven(client({ timeoutMs: 500, maxRetries: 0, hooks: slow, fetch }).listPods());
+      expect(result.status).toBe(200);
+      expect(requests).toHaveLength(1);
+      expect(Date.now() - started).toBe(1_600);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a hook's error is never retried, even one of the client's own retryable kinds", async () => {

@@ -11,7 +11,7 @@ import { ClientCore, type OperationSpec } from "../../templates/runtime/client-c
 import { generateClient, type GeneratedClient } from "../support/generated-client.ts";
 import { repoRoot } from "../support/prism.ts";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server.ts";
-import { typeCheck } from "../support/type-check.ts";
+import { TYPE_CHECK_BUDGET_MS, typeCheck } from "../support/type-check.ts";
 
 const BYTES = Uint8Array.from([0x83, 0xa4, 0x00, 0x81, 0x82, 0x58, 0x20, 0xff, 0x00, 0x0d, 0x0a]);
 
@@ -67,7 +67,7 @@ describe("the client generated from Blockfrost's document", () => {
       ].join("\n"),
     );
     expect(typeCheck([usage])).toEqual([]);
-  }, 60_000);
+  }, TYPE_CHECK_BUDGET_MS);
 
   it("refuses a body that is not bytes before sending anything", async () => {
     server.requests.length = 0;

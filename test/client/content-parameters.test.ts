@@ -12,7 +12,7 @@ import { ClientCore, type OperationParams, type OperationSpec } from "../../temp
 import { generateClient, type GeneratedClient } from "../support/generated-client.ts";
 import { repoRoot } from "../support/prism.ts";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server.ts";
-import { typeCheck } from "../support/type-check.ts";
+import { TYPE_CHECK_BUDGET_MS, typeCheck } from "../support/type-check.ts";
 
 const FILTER = { _or: [{ status: { _eq: "published" } }, { title: { _contains: "a&b=c; d" } }] };
 
@@ -64,7 +64,7 @@ describe("the client generated from Directus's document", () => {
       ].join("\n"),
     );
     expect(typeCheck([usage])).toEqual([]);
-  }, 60_000);
+  }, TYPE_CHECK_BUDGET_MS);
 });
 
 describe("a content parameter through ClientCore", () => {

@@ -21,6 +21,7 @@ import { SdkError } from "../../templates/runtime/error-base.ts";
 import { JobFailedError as TemplateJobFailedError } from "../../templates/runtime/model-endpoints/wait.ts";
 import { startRecordingServer, type RecordedRequest, type RecordingServer, type Reply } from "../support/recording-server.ts";
 import { echoesOf, leaks, needlesOf, surfacesOf } from "../support/secret-echoes.ts";
+import { simulatedTime } from "../support/simulated-time.ts";
 
 // Characters that JSON, HTML, URLs and JSON pointers each escape: every spelling differs from the key.
 const KEY = `sk-live_Q7<&>"'/+=~Zx0123456789abcdef`;
@@ -57,7 +58,9 @@ describe("errors made away from the transport keep the key out", () => {
 
   it("a JobWaitError whose last job has the key in a field's value and in a field's name", async () => {
     reply = () => json({ id: "j2", status: "IN_PROGRESS", debug: `you sent ${ECHOES["bearer"]}`, encoded: ECHOES["base64 sentence"], [KEY]: ECHOES["html-escaped"] });
-    const error = await waitForJob(client(), MODEL, "j2", { intervalMs: 1, timeoutMs: 50 }).catch((e: unknown) => e);
+    // On a simulated clock, so that the wait always sees the job before it times out, however slow the machine.
+    const time = simulatedTime();
+    const error = await waitForJob(client(), MODEL, "j2", { intervalMs: 60_000, timeoutMs: 60_000, now: time.now, sleep: time.sleep }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JobWaitError);
     expect(echoed(error)).toEqual([]);
     expect(JSON.parse(JSON.stringify(error)).lastJob).toMatchObject({ id: "j2", status: "IN_PROGRESS", debug: "you sent Bearer [REDACTED]", "[REDACTED]": expect.stringContaining("[REDACTED]") });

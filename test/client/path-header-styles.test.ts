@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateClient, type GeneratedClient } from "../support/generated-client.ts";
 import { repoRoot } from "../support/prism.ts";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server.ts";
-import { typeCheck } from "../support/type-check.ts";
+import { TYPE_CHECK_BUDGET_MS, typeCheck } from "../support/type-check.ts";
 
 let server: RecordingServer;
 let generated: GeneratedClient;
@@ -99,5 +99,5 @@ describe("the generated types", () => {
       ].join("\n"),
     );
     expect(typeCheck([usage])).toEqual([]);
-  }, 60_000);
+  }, TYPE_CHECK_BUDGET_MS);
 });

@@ -1,8 +1,9 @@
 /**
  * The fault-injection suite: each case of cases.ts against the scriptable loopback servers, one
- * at a time (the leftover checks look at the whole process). Per case: the expected result and
- * request counts, within a deadline, and the invariants of invariants.ts. A case tagged with an
- * item of issue 17 shows it in its name.
+ * at a time (the leftover checks look at the whole process). Per case: the expected result, the
+ * request counts and checks (which bound ended a call, never how long it took: a loaded machine is
+ * slow), and the invariants of invariants.ts. A case tagged with an item of issue 17 shows it in
+ * its name.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,8 +15,12 @@ import { FaultServer } from "./fault-server.ts";
 import { collectWarnings, errorsOf, keyShown, resubmissions, signalListeners, trackResources, untypedErrors } from "./invariants.ts";
 
 const NEEDLES = needlesOf(KEY, Object.values(ECHOES));
-/** Default per case: the call settles within this. */
-const WITHIN_MS = 2_500;
+/**
+ * A call not settled after this is reported as hung, and what it holds is freed: a guard against
+ * a call that never ends (a wait for a reset of hours), far beyond what any case takes, not a
+ * bound on its pace.
+ */
+const HANG_MS = 20_000;
 /** How long sockets and timers may take to close once the call has settled. */
 const SETTLE_MS = 1_000;
 
@@ -41,16 +46,15 @@ async function runCase(fault: FaultCase): Promise<string[]> {
     b,
     refused,
     signal: controller.signal,
+    log: logger.lines,
     abort: (reason) => controller.abort(reason),
     client: (options = {}) =>
-      new GpuCloudClient({ apiKey: KEY, baseUrl: a.url, publicEndpointBaseUrl: a.url, timeoutMs: 400, maxRetries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger, ...options }),
+      new GpuCloudClient({ apiKey: KEY, baseUrl: a.url, publicEndpointBaseUrl: a.url, timeoutMs: 10_000, maxRetries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger, ...options }),
   };
   a.load(fault.a?.(ctx) ?? { routes: [] });
   b.load(fault.b?.(ctx) ?? { routes: [] });
-  const withinMs = fault.expect.withinMs ?? WITHIN_MS;
   const warnings = collectWarnings();
   const resources = trackResources();
-  const started = performance.now();
 
   let deadline: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([
@@ -59,14 +63,13 @@ async function runCase(fault: FaultCase): Promise<string[]> {
       (error: unknown) => ({ ok: false, value: undefined, error, hung: false }),
     ),
     new Promise<{ ok: false; value: undefined; error: undefined; hung: true }>((resolve) => {
-      deadline = setTimeout(() => resolve({ ok: false, value: undefined, error: undefined, hung: true }), withinMs + 1_000);
+      deadline = setTimeout(() => resolve({ ok: false, value: undefined, error: undefined, hung: true }), HANG_MS);
     }),
   ]);
   clearTimeout(deadline);
-  const ms = Math.round(performance.now() - started);
   const problems: string[] = [];
   if (outcome.hung) {
-    problems.push(`did not settle within ${withinMs + 1_000} ms`);
+    problems.push(`did not settle within ${HANG_MS} ms`);
     // Free what the call holds, so the next case starts clean.
     controller.abort(new Error("the case's deadline passed"));
     a.hangUp();
@@ -80,13 +83,12 @@ async function runCase(fault: FaultCase): Promise<string[]> {
     if (result === "ok" && !outcome.ok) problems.push(`rejected with ${describe(outcome.error)}`);
     if (result !== "ok" && result !== "settles" && outcome.ok) problems.push(`resolved, expected ${result === "typed" ? "a typed error" : `a ${result.name}`}`);
     if (typeof result === "function" && !outcome.ok && !(outcome.error instanceof result)) problems.push(`rejected with ${describe(outcome.error)}, not a ${result.name}`);
-    if (ms > withinMs) problems.push(`settled after ${ms} ms, not within ${withinMs} ms`);
   }
   const counts = { ...a.counts(), ...b.counts("B ") };
   if (fault.expect.counts !== undefined && JSON.stringify(sorted(counts)) !== JSON.stringify(sorted(fault.expect.counts))) {
     problems.push(`requests ${JSON.stringify(sorted(counts))}, expected ${JSON.stringify(sorted(fault.expect.counts))}`);
   }
-  if (!outcome.hung) problems.push(...(fault.expect.check?.({ value: outcome.value, error: outcome.error, ms }, ctx) ?? []));
+  if (!outcome.hung) problems.push(...(fault.expect.check?.({ value: outcome.value, error: outcome.error }, ctx) ?? []));
 
   // The invariants.
   const errors = outcome.hung ? [] : errorsOf(outcome);

@@ -12,6 +12,7 @@ import { runtimeFiles } from "../../generator/emit/runtime.ts";
 import { generateFiles, type Generated } from "../../generator/generate.ts";
 import { writeOutput } from "../../generator/write/index.ts";
 import { repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
+import { TYPE_CHECK_BUDGET_MS } from "../support/type-check.ts";
 
 const fixturesDir = path.join(repoRoot, "test/fixtures/contracts");
 const fixtures = fs.readdirSync(fixturesDir).filter((f) => f.endsWith(".yaml")).sort();
@@ -60,7 +61,7 @@ describe.each(fixtures)("fixture %s", (fixture) => {
     }
   });
 
-  it("type-checks under strict with zero diagnostics", () => {
+  it("type-checks under strict with zero diagnostics", { timeout: TYPE_CHECK_BUDGET_MS }, () => {
     expect(strictDiagnostics(outDir)).toEqual([]);
   });
 

@@ -150,12 +150,12 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     fs.symlinkSync("/", link);
     const toDev = path.join(scratch, "link-to-dev");
     fs.symlinkSync("/dev", toDev);
+    // The message is the one the output folder's check gives before anything looks inside the folder (write/index.ts):
+    // that it came proves nothing was walked, however long the run took on a loaded machine.
     for (const out of ["/", "/proc/gen", "/sys", "/dev/shm/gen", "/usr", "/etc", "/home", os.homedir(), link, path.join(toDev, "shm", "not-there-yet")]) {
-      const started = performance.now();
       const result = await cli("--spec", contract, "--out", out);
       expect(result.code, out).toBe(1);
       expect(result.stderr, out).toMatch(/^error: --out \S+ is (the file system's root|a system folder|your home folder)[^\n]*; give --out a folder of its own\n$/);
-      expect(performance.now() - started, out).toBeLessThan(20_000);
     }
   });
 

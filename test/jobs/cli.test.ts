@@ -164,7 +164,10 @@ describe("the gpu-cloud-client command", () => {
 
   it("with --cancel-on-abort, Ctrl-C cancels the job and says so (a real process, a real SIGINT)", async () => {
     const bin = path.join(repoRoot, "generated/gpu-cloud-client/src/bin.ts");
-    const child = spawn(path.join(repoRoot, "node_modules/.bin/tsx"), [bin, "run", "wan-2-6-i2v", "--set", "prompt=long", "--set", "image=https://images.example.org/fox.jpg", "--wait", "--cancel-on-abort", "--interval", "0.05"], {
+    // Node runs the command itself, tsx only as its loader: tsx's own launcher relays Ctrl-C to the command and kills it
+    // unless it acknowledges within 30 ms, which a loaded machine can miss (the exit code is then 130 without a cancel).
+    const child = spawn(process.execPath, ["--import", "tsx", bin, "run", "wan-2-6-i2v", "--set", "prompt=long", "--set", "image=https://images.example.org/fox.jpg", "--wait", "--cancel-on-abort", "--interval", "0.05"], {
+      cwd: repoRoot,
       env: { ...process.env, GPU_CLOUD_API_KEY: "cli-key", GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL: fake.baseUrl },
     });
     let stderr = "";

@@ -120,11 +120,10 @@ describe("download", () => {
   });
 
   it("bounds the writing too, takes timeoutMs 0 as no limit, and blanks the URL out of a fetch's own message", async () => {
+    // A write that never settles: only the timeout can end the download.
     const stalled = new WritableStream<Uint8Array>({ write: () => new Promise(() => {}) });
-    const started = Date.now();
     const stuck = await failure(download({ url: signed("a.mp4") }, stalled, { timeoutMs: 300 }));
     expect(stuck.reason).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(5_000);
 
     const blob = await download({ url: signed("a.mp4") }, { timeoutMs: 0 });
     expect(blob.size).toBe(FILE.length);

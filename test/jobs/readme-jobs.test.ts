@@ -2,7 +2,7 @@
  * Runs the package README's "Waiting for jobs" examples as a user would paste them (only the
  * package import pointed at the generated source, the service's host at the stateful fake, and the
  * output files' host at a loopback server), and checks what each one did on the fake.
- * Time runs 100 times faster: the examples use the helpers' default intervals (seconds).
+ * The helpers' pauses run 100 times faster: the examples use their default intervals (seconds).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -19,6 +19,8 @@ const OUTPUT = Buffer.from("forty-two bytes of a video file, or so...");
 
 const realFetch = globalThis.fetch;
 const realSetTimeout = globalThis.setTimeout;
+/** Delays shorter than this are the helpers' pauses; longer ones, timeouts. */
+const SCALED_BELOW_MS = 10_000;
 const realCwd = process.cwd();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "readme-jobs-"));
 let files: RecordingServer;
@@ -46,7 +48,10 @@ beforeAll(async () => {
     if (url.hostname !== "api.runpod.ai") return realFetch(request);
     return realFetch(new Request(fake!.baseUrl + url.pathname + url.search, request));
   }) as typeof fetch;
-  globalThis.setTimeout = ((callback: () => void, ms?: number, ...rest: unknown[]) => realSetTimeout(callback, Math.ceil((ms ?? 0) / 100), ...rest)) as typeof setTimeout;
+  // The helpers' pauses (polls every 2 s, a second between submissions) pass 100 times faster; timeouts (a request's
+  // minute, a wait's half hour) are left as they are, so a slow machine never times out what an example waits for.
+  globalThis.setTimeout = ((callback: () => void, ms?: number, ...rest: unknown[]) =>
+    realSetTimeout(callback, (ms ?? 0) < SCALED_BELOW_MS ? Math.ceil((ms ?? 0) / 100) : ms, ...rest)) as typeof setTimeout;
   process.env.GPU_CLOUD_API_KEY = "readme-jobs-key";
   process.chdir(scratch);
 });

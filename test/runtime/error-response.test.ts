@@ -150,7 +150,7 @@ describe("errorFromResponse reads the body", () => {
     expect(error.rawBody).toBe("a".repeat(64 * 1024));
   });
 
-  it("stops reading at 64 KiB and cancels the rest of an endless body", { timeout: 2_000 }, async () => {
+  it("stops reading at 64 KiB and cancels the rest of an endless body", async () => {
     const chunk = new TextEncoder().encode("b".repeat(32 * 1024));
     let sent = 0;
     const cancelled = vi.fn();

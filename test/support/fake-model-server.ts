@@ -10,7 +10,9 @@
  *   no such header is sent.
  * - Optionally, the reference's limits per endpoint and operation (`endpointLimits`): requests per
  *   window (windows aligned on the clock, as a server counts them) and in flight at once; over
- *   them → 429 with `Retry-After` and no rate-limit header. `peakInFlight` records the most seen.
+ *   them → 429 with `Retry-After` and no rate-limit header. `peakInFlight` records the most seen;
+ *   `holdUntilInFlight` holds answers until a client has that many in flight, so that the most it
+ *   keeps at once is seen whatever the machine's speed.
  * - Cost from the contract's pricing (`x-model-endpoints`), defaults applied.
  * - Counters of submissions per input and of 429s, to prove nothing is submitted twice.
  * - The job operations of the service's reference: cancel (the job ends CANCELLED), retry (a
@@ -49,6 +51,13 @@ export interface FakeOptions {
   retentionMs?: { run: number; runsync: number };
   /** Limits per operation (the path's segment after the model: run, status, cancel...), counted per model. */
   endpointLimits?: Record<string, { requests: number; windowSeconds: number; concurrent?: number }>;
+  /**
+   * Per operation of `endpointLimits`: its answers after the first (a client learns the limits from
+   * a first answer before it sends more) are held until this many of its requests are in flight at
+   * once; then every held answer goes, and none is held again. A client that keeps fewer in flight
+   * waits for ever.
+   */
+  holdUntilInFlight?: Record<string, number>;
   /** Where a finished job's output files are, default https://files.fake.test; given, the URLs are presigned (`?X-Amz-Signature=…`) like the service's. */
   fileBaseUrl?: string;
 }
@@ -92,6 +101,13 @@ export function fakeCost(model: string, input: Record<string, unknown>): number 
   return Math.round(rate * units * 1e6) / 1e6;
 }
 
+/** The path, and its model and operation (the segment after the model: run, status, cancel...). */
+function routeOf(req: http.IncomingMessage): { pathname: string; model: string | undefined; operation: string | undefined } {
+  const { pathname } = new URL(req.url!, "http://x");
+  const [, model, operation] = /^\/v2\/([a-z0-9-]+)\/([a-z-]+)/.exec(pathname) ?? [];
+  return { pathname, model, operation };
+}
+
 export class FakeModelServer {
   readonly jobs = new Map<string, FakeJob>();
   /** Submissions (run and runsync) per JSON of their input. */
@@ -105,8 +121,11 @@ export class FakeModelServer {
   baseUrl = "";
   readonly #inFlight = new Map<string, number>();
   readonly #endpointWindows = new Map<string, { start: number; used: number }>();
+  /** Per operation of `holdUntilInFlight`, once its first answer went: the answers held, or "released". */
+  readonly #held = new Map<string, Array<() => void> | "released">();
   #server: http.Server;
-  #options: Required<Omit<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits">> & Pick<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits">;
+  #options: Required<Omit<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits" | "holdUntilInFlight">> &
+    Pick<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits" | "holdUntilInFlight">;
   #windows: Array<{ name: string; quota: number; seconds: number; used: number; startedAt: number | undefined }>;
   #nextId = 1;
 
@@ -126,6 +145,7 @@ export class FakeModelServer {
       onSyncHold: options.onSyncHold,
       retentionMs: options.retentionMs ?? { run: 30 * 60_000, runsync: 60_000 },
       endpointLimits: options.endpointLimits,
+      holdUntilInFlight: options.holdUntilInFlight,
       fileBaseUrl: options.fileBaseUrl ?? "https://files.fake.test",
     };
     this.#windows = this.#options.quotas.map((q) => ({ ...q, used: 0, startedAt: undefined }));
@@ -135,8 +155,7 @@ export class FakeModelServer {
       req.on("end", () => {
         if (this.#overEndpointLimit(req, res)) return;
         const respond = () => this.#handle(req, res, body);
-        if (this.#options.latencyMs) setTimeout(respond, this.#options.latencyMs);
-        else respond();
+        this.#holdOrAnswer(req, () => (this.#options.latencyMs ? setTimeout(respond, this.#options.latencyMs) : respond()));
       });
     });
   }
@@ -157,10 +176,25 @@ export class FakeModelServer {
     return [...this.submissions.values()].filter((count) => count > 1).length;
   }
 
+  /** Answers now, or once `holdUntilInFlight` of the request's operation are in flight. */
+  #holdOrAnswer(req: http.IncomingMessage, answer: () => void): void {
+    const { operation } = routeOf(req);
+    const until = operation === undefined ? undefined : this.#options.holdUntilInFlight?.[operation];
+    const held = operation === undefined ? undefined : this.#held.get(operation);
+    if (until === undefined || held === "released") return answer();
+    if (held === undefined) {
+      this.#held.set(operation!, []);
+      return answer();
+    }
+    held.push(answer);
+    if ((this.#inFlight.get(operation!) ?? 0) < until) return;
+    this.#held.set(operation!, "released");
+    for (const go of held) go();
+  }
+
   /** Refuses (429) a request over its operation's endpoint limit; otherwise counts it, in flight until answered. */
   #overEndpointLimit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
-    const { pathname } = new URL(req.url!, "http://x");
-    const [, model, operation] = /^\/v2\/([a-z0-9-]+)\/([a-z-]+)/.exec(pathname) ?? [];
+    const { pathname, model, operation } = routeOf(req);
     const limit = operation === undefined ? undefined : this.#options.endpointLimits?.[operation];
     if (limit === undefined) return false;
     const refuse = (retryAfter: number, detail: string): true => {

@@ -108,3 +108,35 @@ export function recordingLogger(): { lines: string[]; debug(message: string, fie
   const keep = (level: string) => (message: string, fields?: object) => lines.push(`${level} ${message} ${safeJson(fields)} ${util.inspect(fields, { depth: 20 })}`);
   return { lines, debug: keep("debug"), warn: keep("warn") };
 }
+
+/**
+ * Every string an error holds in its own fields, enumerable or not (symbol-keyed too), at any
+ * depth and down its `cause` chain: the values and the field names. What a reporter that reads own
+ * properties (Sentry's extra data, pino's serialisers, a structured clone) may write out, past
+ * toJSON and util.inspect.
+ */
+export function ownStrings(value: unknown): string[] {
+  const strings: string[] = [];
+  const seen = new Set<object>();
+  const walk = (at: unknown): void => {
+    if (typeof at === "string") strings.push(at);
+    if ((typeof at !== "object" && typeof at !== "function") || at === null || seen.has(at)) return;
+    seen.add(at);
+    if (at instanceof Map) for (const [key, item] of at) [key, item].forEach(walk);
+    if (at instanceof Set) for (const item of at) walk(item);
+    for (const key of Reflect.ownKeys(at)) {
+      strings.push(typeof key === "symbol" ? String(key.description) : key);
+      const descriptor = Object.getOwnPropertyDescriptor(at, key)!;
+      if ("value" in descriptor) walk(descriptor.value);
+      else {
+        try {
+          walk(Reflect.get(at, key));
+        } catch {
+          // A getter that throws shows nothing.
+        }
+      }
+    }
+  };
+  walk(value);
+  return strings;
+}

@@ -4,7 +4,7 @@
  * kept in input order.
  */
 import type { ApiResult, RequestOptions } from "../client-core.js";
-import { SdkError, nameClass } from "../error-base.js";
+import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { BatchBudget } from "./budget.js";
 import { enforceCostLimit } from "./cost.js";
 import { InvalidRequestError, RateLimitError } from "../errors.js";
@@ -83,6 +83,7 @@ export class BatchAbortedError extends SdkError {
     this.acceptedJobIds = acceptedJobIds;
     this.items = items;
     this.cancellation = cancellation;
+    blankOwnFields(this);
   }
 
   override toJSON(): Record<string, unknown> {

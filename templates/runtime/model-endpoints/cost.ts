@@ -2,7 +2,7 @@
  * What a job costs before it is sent: the estimate from the contract's pricing, and the refusal of
  * jobs (or a batch) above `maxCostUsd`.
  */
-import { SdkError, nameClass } from "../error-base.js";
+import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { InvalidRequestError } from "../errors.js";
 import type { ModelCatalog } from "./types.js";
 import { fieldPath } from "../json-pointer.js";
@@ -26,6 +26,7 @@ export class CostLimitError extends SdkError {
     );
     this.estimateUsd = estimateUsd;
     this.maxCostUsd = maxCostUsd;
+    blankOwnFields(this);
   }
 
   override toJSON(): Record<string, unknown> {

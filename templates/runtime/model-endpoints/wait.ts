@@ -3,7 +3,7 @@
  * rate limits the server reports, and gives its result typed, with the URL of the file it made.
  */
 import type { ApiResult } from "../client-core.js";
-import { SdkError, nameClass } from "../error-base.js";
+import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { AbortedError, NotFoundError, RateLimitError, TimeoutError } from "../errors.js";
 import { OUTPUT_URL_FIELDS } from "./types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./types.js";
@@ -100,6 +100,7 @@ export class JobFailedError extends SdkError {
     this.job = job;
     this.attempts = attempts;
     this.retryRefused = retries.retryRefused;
+    blankOwnFields(this);
   }
 
   override toJSON(): Record<string, unknown> {
@@ -127,6 +128,7 @@ export class JobExpiredError extends SdkError {
     );
     this.jobId = jobId;
     this.model = model;
+    blankOwnFields(this);
   }
 
   override toJSON(): Record<string, unknown> {
@@ -166,6 +168,7 @@ export class JobWaitError extends SdkError {
     this.elapsedMs = init.elapsedMs;
     this.rateLimitWaitMs = init.rateLimitWaitMs;
     this.cancellation = init.cancellation;
+    blankOwnFields(this);
   }
 
   /** The same error, with what cancelling the job did. */

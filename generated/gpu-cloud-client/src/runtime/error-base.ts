@@ -86,6 +86,21 @@ function redactedCopy(value: unknown, copies: Map<object, unknown>): unknown {
   return copy;
 }
 
+/**
+ * Replaces every own field of `error` (enumerable or not, `cause` included) with its blanked copy.
+ * An error that keeps what a server sent (a job and its `error`, a window's name, a cause) calls
+ * it last in its constructor: error reporters read own fields as they are, past toJSON and
+ * util.inspect, so no field may hold a credential at all.
+ */
+export function blankOwnFields(error: SdkError): void {
+  const copies = new Map<object, unknown>();
+  for (const key of Reflect.ownKeys(error)) {
+    const descriptor = Object.getOwnPropertyDescriptor(error, key);
+    if (descriptor === undefined || !("value" in descriptor)) continue;
+    Object.defineProperty(error, key, { ...descriptor, value: redactedCopy(descriptor.value, copies) });
+  }
+}
+
 /** An error of the same class, with the same own fields (the stack and message too), blanked. */
 function redactedError(error: Error, copies: Map<object, unknown>): Error {
   // A native error, so that util.inspect shows it as one; emptied, then given the original's fields.

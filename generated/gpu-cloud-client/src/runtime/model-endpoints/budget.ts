@@ -4,7 +4,7 @@
  * submitted and replaced by what it reported costing when it ends, so a submission that would pass
  * the budget is never sent, whatever the jobs before it turned out to cost.
  */
-import { SdkError, nameClass } from "../error-base.js";
+import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { CostLimitError, estimateCost, formatUsd } from "./cost.js";
 import type { ModelCatalog } from "./types.js";
 import { checkNumber } from "../option-checks.js";
@@ -27,6 +27,7 @@ export class BudgetExceededError extends SdkError {
     this.maxTotalCostUsd = maxTotalCostUsd;
     this.committedUsd = committedUsd;
     this.estimateUsd = estimateUsd;
+    blankOwnFields(this);
   }
 
   override toJSON(): Record<string, unknown> {

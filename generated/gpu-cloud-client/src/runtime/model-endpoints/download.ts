@@ -4,7 +4,7 @@
  * is not the API: nothing of the client goes with the request (no key, no cookies), and the URL's
  * query (a presigned URL's signature) never appears in an error.
  */
-import { SdkError, nameClass } from "../error-base.js";
+import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { checkTimeout, deadlineSignal } from "../signals.js";
 
 /** How long a download may take unless told otherwise: 10 minutes. */
@@ -55,6 +55,7 @@ export class DownloadError extends SdkError {
     this.status = details.status;
     this.url = details.url;
     if (details.cause !== undefined) Object.defineProperty(this, "cause", { value: details.cause, writable: true, configurable: true });
+    blankOwnFields(this);
   }
 
   override toJSON(): Record<string, unknown> {

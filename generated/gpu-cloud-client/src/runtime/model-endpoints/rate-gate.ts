@@ -5,7 +5,7 @@
  * (`x-request-limits`), so that an honest quota never answers 429; the cap on what a server may
  * make the job helpers wait, and the error of a job the limits hold too long.
  */
-import { SdkError, nameClass } from "../error-base.js";
+import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import type { RateLimitState } from "../rate-limit.js";
 import { abortable, sleep as abortableSleep } from "../signals.js";
 
@@ -78,6 +78,7 @@ export class RateLimitWaitError extends SdkError {
     this.capped = capped;
     this.source = hold === undefined ? undefined : (hold.source ?? "server");
     this.timeoutMs = timeoutMs;
+    blankOwnFields(this);
   }
 
   override toJSON(): Record<string, unknown> {
