@@ -14,6 +14,7 @@ export function emitIndex(api: ApiModel, extensions: readonly ExtensionOutput[])
     { from: "./runtime/error-base.js", names: [["SdkError", api.names.baseError]] },
     { from: "./runtime/error-base.js", typeOnly: true, names: ["ApiErrorKind"] },
     { from: "./runtime/errors.js" },
+    { from: "./runtime/api-errors.js" },
     { from: "./runtime/error-response.js", names: ["errorFromResponse", "readBodyText"] },
     { from: "./runtime/error-response.js", typeOnly: true, names: ["ErrorRequestInfo"] },
     { from: "./runtime/redact.js", names: ["redactSecrets"] },

@@ -5,7 +5,7 @@
  * endless is the attempt's failure, typed and retried by the one rule, and nothing hangs or fills
  * memory; the caller gets what was read, as an Answer.
  */
-import { readBodyText } from "./error-response.js";
+import { readBodyText } from "./body-text.js";
 import { SdkError } from "./error-base.js";
 import { AbortedError, ConnectionError, ResponseTooLargeError, TimeoutError } from "./errors.js";
 import type { SanitizedCause } from "./errors.js";

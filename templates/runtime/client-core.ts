@@ -11,7 +11,6 @@ import type { AuthSpec } from "./auth.js";
 import { isReusable, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, checkMaxResponseBytes, environmentLogger, readEnvironment } from "./client-options.js";
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
-import { errorFromAnswer } from "./error-response.js";
 import { InvalidRequestError, ResponseValidationError, UnexpectedResponseError } from "./errors.js";
 import { appendCookies, clientNameHeaders, cookieHeader, copyHeaders } from "./headers.js";
 import { checkHooks } from "./hooks.js";
@@ -62,6 +61,12 @@ export interface ServerWaitOptions extends RequestOptions {
    */
   waitMs?: number | undefined;
 }
+
+/**
+ * The module that turns an error answer into its typed error, loaded with the first answer that
+ * needs it: an app whose calls succeed does not load the error classes of every status.
+ */
+const loadErrorResponse = () => import("./error-response.js");
 
 /** A URL with a scheme: a server's default without one is relative to a page. */
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:/i;
@@ -278,8 +283,9 @@ export class ClientCore {
   ): Promise<ApiResult<T>> {
     const answer = await call.fetch(target, request);
     // The transport read an error body (at most 64 KiB) within the attempt: the error keeps it as it came.
-    if (!answer.ok) throw errorFromAnswer(answer, this.describe(spec, answer, baseUrl));
-    const received = readBody(answer, spec.responseKind, () => this.describe(spec, answer, baseUrl));
+    if (!answer.ok) throw (await loadErrorResponse()).errorFromAnswer(answer, this.describe(spec, answer, baseUrl));
+    const received = readBody(answer, spec.responseKind);
+    if (received.notJson) throw (await loadErrorResponse()).notJsonError(answer, received.text!, this.describe(spec, answer, baseUrl));
     const data = received.data as T;
     // The body as it came, with the key blanked out should the server have echoed it.
     const rawBody = () => redactSecrets((received.text ?? "").slice(0, MAX_RAW_BODY_BYTES), this.#auth.secrets, { mayBeCut: true });

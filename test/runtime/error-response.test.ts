@@ -1,17 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it, vi } from "vitest";
-import {
-  ApiError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  ServerError,
-  UnexpectedStatusError,
-  UnprocessableEntityError,
-} from "../../templates/runtime/errors.ts";
+import { ApiError, AuthenticationError, BadRequestError, ConflictError, NotFoundError, PermissionDeniedError, RateLimitError, ServerError, UnexpectedStatusError, UnprocessableEntityError } from "../../templates/runtime/api-errors.ts";
 import { SdkError } from "../../templates/runtime/error-base.ts";
 import { errorFromResponse } from "../../templates/runtime/error-response.ts";
 

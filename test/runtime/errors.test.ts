@@ -1,23 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SdkError } from "../../templates/runtime/error-base.ts";
-import {
-  AbortedError,
-  ApiError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
-  ConnectionError,
-  InvalidRequestError,
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  ResponseTooLargeError,
-  ServerError,
-  TimeoutError,
-  UnexpectedStatusError,
-  UnprocessableEntityError,
-} from "../../templates/runtime/errors.ts";
-import type { ApiErrorInit } from "../../templates/runtime/errors.ts";
+import { AbortedError, ConnectionError, InvalidRequestError, ResponseTooLargeError, TimeoutError } from "../../templates/runtime/errors.ts";
+import { ApiError, AuthenticationError, BadRequestError, ConflictError, NotFoundError, PermissionDeniedError, RateLimitError, ServerError, UnexpectedStatusError, UnprocessableEntityError } from "../../templates/runtime/api-errors.ts";
+import type { ApiErrorInit } from "../../templates/runtime/api-errors.ts";
 
 describe("errors without a response", () => {
   const target = { method: "POST", url: "https://api.example.com/v1/instances?dry_run=1" };

@@ -6,7 +6,8 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { errorFromAnswer } from "../../templates/runtime/error-response.ts";
-import { ConnectionError, ServerError } from "../../templates/runtime/errors.ts";
+import { ConnectionError } from "../../templates/runtime/errors.ts";
+import { ServerError } from "../../templates/runtime/api-errors.ts";
 import { API_KEY, call, closeServers, closedPortUrl, injectedFetch, rejection, send, startServer } from "./transport-harness.ts";
 
 afterEach(async () => {

@@ -7,6 +7,7 @@ export * from "./jobs.js";
 export { SdkError as GpuCloudError } from "./runtime/error-base.js";
 export type { ApiErrorKind } from "./runtime/error-base.js";
 export * from "./runtime/errors.js";
+export * from "./runtime/api-errors.js";
 export { errorFromResponse, readBodyText } from "./runtime/error-response.js";
 export type { ErrorRequestInfo } from "./runtime/error-response.js";
 export { redactSecrets } from "./runtime/redact.js";

@@ -4,7 +4,8 @@
  */
 import { SERVER_WAIT_MARGIN_MS } from "../client-core.js";
 import type { ApiResult } from "../client-core.js";
-import { AbortedError, BadRequestError, InvalidRequestError, RateLimitError, TimeoutError } from "../errors.js";
+import { AbortedError, InvalidRequestError, TimeoutError } from "../errors.js";
+import { BadRequestError, RateLimitError } from "../api-errors.js";
 import { enforceCostLimit } from "./cost.js";
 import { checkNumber } from "../option-checks.js";
 import type { JobClient, JobLike, JobOperation, ModelCatalog, SyncRequestOptions } from "./types.js";

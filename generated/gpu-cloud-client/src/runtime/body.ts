@@ -4,13 +4,9 @@
  * same bytes), and a successful response's body read as its operation says.
  */
 import type { ResponseKind } from "./operation-spec.js";
-import { MAX_RAW_BODY_BYTES } from "./error-base.js";
-import { ApiError, InvalidRequestError } from "./errors.js";
+import { InvalidRequestError } from "./errors.js";
 import { mediaTypeKind } from "./media-types.js";
-import { parseRateLimit } from "./rate-limit.js";
-import { redactSecrets } from "./redact.js";
 import type { ReusableBody, SuccessAnswer } from "./transport-types.js";
-import { sanitizeUrl } from "./urls.js";
 
 export function isReusable(body: BodyInit | undefined): body is ReusableBody {
   return (
@@ -130,15 +126,12 @@ function utf8(chunks: readonly Uint8Array[]): string {
 }
 
 /**
- * The body (its chunks, as the transport read them), parsed as the operation says, and its text when it was read as text. `auto` (an
- * operation that documents no response): JSON when the Content-Type says so, else text; no body is
- * undefined.
+ * The body (its chunks, as the transport read them), parsed as the operation says, and its text
+ * when it was read as text. `auto` (an operation that documents no response): JSON when the
+ * Content-Type says so, else text; no body is undefined. A JSON body that does not parse is
+ * `notJson`, its text kept for the error.
  */
-export function readBody(
-  answer: SuccessAnswer,
-  kind: ResponseKind,
-  describe: () => { method: string; url: string; operationId: string; secrets: readonly string[] },
-): { data: unknown; text: string | undefined } {
+export function readBody(answer: SuccessAnswer, kind: ResponseKind): { data: unknown; text: string | undefined; notJson?: true } {
   const { status, headers, chunks } = answer;
   if (kind === "none" || status === 204) return { data: undefined, text: undefined };
   if (kind === "blob") return { data: new Blob(chunks as readonly BlobPart[] as BlobPart[], { type: headers.get("content-type") ?? "" }), text: undefined };
@@ -149,17 +142,7 @@ export function readBody(
   try {
     return { data: JSON.parse(text), text };
   } catch {
-    const request = describe();
-    throw new ApiError("unexpected_status", {
-      message: `${request.method} ${new URL(sanitizeUrl(request.url, request.secrets)).pathname} returned ${status} with a body that is not JSON`,
-      status,
-      // A proxy's page may echo the request, key included.
-      rawBody: redactSecrets(text.slice(0, MAX_RAW_BODY_BYTES), request.secrets, { mayBeCut: true }),
-      headers: {},
-      rateLimit: parseRateLimit(headers),
-      method: request.method,
-      url: sanitizeUrl(request.url, request.secrets),
-      operationId: request.operationId,
-    });
+    // The error that says so is made where it is thrown (error-response.ts, loaded on demand).
+    return { data: undefined, text, notJson: true };
   }
 }

@@ -2,6 +2,7 @@
 /**
  * The typed error for a non-2xx response: the class its status picks, with what the body and
  * headers say, secrets blanked out. Reads at most MAX_RAW_BODY_BYTES of any body, whatever it holds.
+ * The client loads this module (and api-errors.ts with it) with the first answer that needs it.
  */
 import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import {
@@ -15,8 +16,9 @@ import {
   ServerError,
   UnexpectedStatusError,
   UnprocessableEntityError,
-} from "./errors.js";
-import type { ApiErrorInit } from "./errors.js";
+} from "./api-errors.js";
+import type { ApiErrorInit } from "./api-errors.js";
+import { readBodyText } from "./body-text.js";
 import { SENSITIVE_HEADERS } from "./headers.js";
 import { parseRateLimit, requestedWaitMs } from "./rate-limit.js";
 import { requestIdOf } from "./request-id.js";
@@ -92,37 +94,24 @@ export function errorFromAnswer(answer: Pick<ErrorAnswer, "status" | "statusText
   return new (CLASS_BY_STATUS.get(status) ?? UnexpectedStatusError)(init);
 }
 
-/**
- * Reads at most 64 KiB and cancels the rest, so a huge error body is never buffered whole; a body
- * that breaks off (a dropped connection, an abort) yields what arrived.
- */
-export async function readBodyText(response: Response): Promise<string> {
-  if (response.body === null || response.bodyUsed || response.body.locked) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < MAX_RAW_BODY_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-    if (size >= MAX_RAW_BODY_BYTES) await reader.cancel();
-  } catch {
-    // A body that breaks mid-way still yields what arrived.
-  } finally {
-    reader.releaseLock();
-  }
-  const bytes = new Uint8Array(Math.min(size, MAX_RAW_BODY_BYTES));
-  let offset = 0;
-  for (const chunk of chunks) {
-    const part = chunk.subarray(0, bytes.byteLength - offset);
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+/** A 2xx answer whose JSON body does not parse: an `ApiError`, not retried (the call was answered). */
+export function notJsonError(answer: Pick<ErrorAnswer, "status" | "headers">, text: string, request: ErrorRequestInfo & { operationId: string }): ApiError {
+  const secrets = request.secrets ?? [];
+  const url = sanitizeUrl(request.url, secrets);
+  return new ApiError("unexpected_status", {
+    message: `${request.method} ${new URL(url).pathname} returned ${answer.status} with a body that is not JSON`,
+    status: answer.status,
+    // A proxy's page may echo the request, key included.
+    rawBody: redactSecrets(text.slice(0, MAX_RAW_BODY_BYTES), secrets, { mayBeCut: true }),
+    headers: {},
+    rateLimit: parseRateLimit(answer.headers),
+    method: request.method,
+    url,
+    operationId: request.operationId,
+  });
 }
+
+export { readBodyText } from "./body-text.js";
 
 function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;

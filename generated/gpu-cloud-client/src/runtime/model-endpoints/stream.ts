@@ -4,7 +4,8 @@
  * chunk handed out once, until the job ends. An async iterator, so `for await` reads it and
  * `break` (or the signal) stops the polling.
  */
-import { AbortedError, NotFoundError, RateLimitError } from "../errors.js";
+import { AbortedError } from "../errors.js";
+import { NotFoundError, RateLimitError } from "../api-errors.js";
 import type { JobClient, ModelCatalog } from "./types.js";
 import { DEFAULT_WAIT_TIMEOUT_MS, JobExpiredError, JobWaitError, checkWaitOptions, isTerminal } from "./wait.js";
 import { MAX_RATE_LIMIT_WAIT_MS } from "./rate-gate.js";

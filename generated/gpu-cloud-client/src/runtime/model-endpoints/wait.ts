@@ -5,7 +5,8 @@
  */
 import type { ApiResult } from "../client-core.js";
 import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
-import { AbortedError, NotFoundError, RateLimitError, TimeoutError } from "../errors.js";
+import { AbortedError, TimeoutError } from "../errors.js";
+import { NotFoundError, RateLimitError } from "../api-errors.js";
 import { OUTPUT_URL_FIELDS } from "./types.js";
 import type { JobClient, JobLike, ModelCatalog } from "./types.js";
 import { describeCancelReport } from "./cancel.js";
