@@ -145,7 +145,7 @@ export async function runBundleSize(): Promise<BundleResult> {
     table,
     "",
     "Each row is a tiny app importing the client from its sources, bundled the way an app ships it (tree-shaken, `sideEffects: false` in the package, code splitting on as with Vite or Rollup). " +
-      "\"Loaded at startup\" is the entry and the chunks it imports statically, each file compressed on its own; \"on demand\" is what dynamic imports reach: the response validators, fetched on the first response checked with `validateResponses: true`. Sizes include openapi-fetch and structured-headers.",
+      "\"Loaded at startup\" is the entry and the chunks it imports statically, each file compressed on its own; \"on demand\" is what dynamic imports reach: the response validators (fetched on the first response checked with `validateResponses: true`) and the errors of an error answer (fetched with the first one). Sizes include openapi-fetch.",
   ].join("\n");
   return { rows, markdown };
 }

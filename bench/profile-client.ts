@@ -4,7 +4,7 @@
  * on, the default) and for openapi-fetch alone, on an in-memory fetch, then reads the profiles:
  *
  * - CPU per call of each, and the difference: the generated layer's own cost;
- * - the top self-time functions of the client layer (generated sources, structured-headers);
+ * - the top self-time functions of the client layer (generated sources and the runtime);
  * - CPU attributed to the nearest client-layer frame on the stack: that function's own code plus the
  *   platform work it calls directly (new Request, Headers, AbortController, timers, JSON.parse…).
  *
@@ -46,7 +46,7 @@ interface Frame {
 }
 
 function layerOf(source: string): Layer {
-  if (source.includes("generated/gpu-cloud-client/src/") || source.includes("node_modules/structured-headers/")) return "client";
+  if (source.includes("generated/gpu-cloud-client/src/")) return "client";
   if (source.includes("node_modules/openapi-fetch/")) return "openapi-fetch";
   if (source.includes("bench/")) return "benchmark";
   return "platform";
@@ -140,7 +140,7 @@ function analyse(profile: CpuProfile, resolve: (frame: CallFrame) => Frame, call
     layers[owner?.layer ?? "platform"] += us;
     if (owner && owner.layer !== "benchmark") add(attributed, `${owner.layer === "openapi-fetch" ? "[openapi-fetch] " : ""}${label(owner)}`, us);
     if (owner && owner.layer !== "benchmark") {
-      const file = displaySource(owner.source).replace(/^node_modules\/(structured-headers|openapi-fetch)\/.*$/, "$1 (dependency)");
+      const file = displaySource(owner.source).replace(/^node_modules\/(openapi-fetch)\/.*$/, "$1 (dependency)");
       add(byFile, file, us);
     }
   }

@@ -8,22 +8,19 @@ import path from "node:path";
 import { ContractError } from "./common/errors.ts";
 import { REPO_ROOT } from "./common/paths.ts";
 import { Warnings } from "./common/warnings.ts";
-import { emit, type OutputFile, type PackageDependencies, type UnknownFormats } from "./emit/index.ts";
+import { emit, type OutputFile, type PackageDependencies, type SchemaTypesEmitter, type UnknownFormats } from "./emit/index.ts";
 import { load, type LoadedContract } from "./load/index.ts";
 import { buildModel, type ApiModel, type ApiModelOptions } from "./model/index.ts";
-import { checkOutput, withHeaders, writeOutput, type CheckResult } from "./write/index.ts";
+import { checkOutput, normaliseText, withHeaders, writeOutput, type CheckResult } from "./write/index.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
-
-/** How the generated TypeScript is laid out (test/generator/formatted.test.ts holds it to TypeScript's formatter). */
-export const FORMAT = { indentSize: 2, convertTabsToSpaces: true } as const;
 
 export interface GenerateOptions extends ApiModelOptions {
   spec: string;
   /** The package folder to write, e.g. `generated/gpu-cloud-client`. */
   out?: string;
   /** How `src/schema.ts` is emitted; by default `emitSchemaTypes` in this thread (the CLI may use a worker). */
-  emitSchemaTypes?: (contract: Pick<LoadedContract, "document">) => Promise<string>;
+  emitSchemaTypes?: SchemaTypesEmitter;
   /** Warnings stop generation (`--strict`). */
   strict?: boolean;
   /** A `format` the validators do not check: an annotation with a warning (default), or an error (`--unknown-formats error`). */
@@ -61,7 +58,8 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
 
     started = performance.now();
     const emitted = await emit(contract, api, { emitSchemaTypes: options.emitSchemaTypes, warnings, unknownFormats: options.unknownFormats, dependencies: packageDependencies() });
-    const files = withHeaders(emitted, api.contractHash, GENERATOR_NAME);
+    // Exactly the text a write puts on disk, so what callers compare in memory is what lands.
+    const files = withHeaders(emitted, api.contractHash, GENERATOR_NAME).map((file) => ({ path: file.path, contents: normaliseText(file.contents) }));
     timings.emit = performance.now() - started;
     const where = contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath;
     if (options.strict && warnings.size > 0) throw warnings.toError(where, contract.sourcePointer);
@@ -78,7 +76,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
 
 /** The package folder a run writes: `--out`, or `generated/<package name>`. */
 export function outputFolder(options: GenerateOptions, api: ApiModel): string {
-  return path.resolve(options.out ?? path.join(REPO_ROOT, "generated", api.packageName.replace(/^@[^/]+\//, "")));
+  return path.resolve(options.out ?? path.join(REPO_ROOT, "generated", api.names.unscoped));
 }
 
 export async function generate(options: GenerateOptions): Promise<Generated & { outDir: string }> {

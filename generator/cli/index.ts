@@ -8,9 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { parseCommandLine } from "./args.ts";
-import { schemaTypesThread, type SchemaTypesThread } from "../emit/schema-types/thread.ts";
+import { schemaTypesThread, type SchemaTypesThread, type UnknownFormats } from "../emit/index.ts";
 import { ContractError, EmitterError, UsageError } from "../common/errors.ts";
-import type { UnknownFormats } from "../emit/validators/keywords/format.ts";
 import { check, generate } from "../generate.ts";
 
 export interface CliExtras {
@@ -85,7 +84,7 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
   return 0;
 }
 
-// Run directly (`tsx generator/cli.ts`); generator/run.mjs imports the built module and calls runCli.
+// Run directly (`tsx generator/cli/index.ts`); generator/run.mjs imports the built module and calls runCli.
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   runCli(process.argv.slice(2)).then((code) => process.exit(code));
 }

@@ -58,9 +58,13 @@ export function authConstant(security: SecurityModel): Block {
           : code`kind: "bearer", option: ${first!.name}`;
     return code`${valueKey(scheme.name)}: { ${body} }`;
   });
-  const credentials = security.schemes.flatMap((s) => s.options).map((o) => code`${valueKey(o.name)}: { env: ${o.envVar}, label: ${o.label} }`);
-  const value = code`{ schemes: { ${join(schemes, ", ")} }, credentials: { ${join(credentials, ", ")} }, security: ${requirementLiteral(security.defaultRequirement)}, required: ${raw(String(security.requiredEverywhere))} } as const satisfies AuthSpec`;
+  const value = code`{ schemes: { ${join(schemes, ", ")} }, credentials: ${credentialSources(security)}, security: ${requirementLiteral(security.defaultRequirement)}, required: ${raw(String(security.requiredEverywhere))} } as const satisfies AuthSpec`;
   return constant("The contract's security schemes, where each credential comes from, and the requirement operations share.", "AUTH", value, { exported: false });
+}
+
+/** `{ apiKey: { env: "X_API_KEY", label: "API key" } }`: each credential option, the variable it is read from, what it is called. */
+export function credentialSources(security: SecurityModel): Code {
+  return code`{ ${join(security.schemes.flatMap((s) => s.options).map((o) => code`${valueKey(o.name)}: { env: ${o.envVar}, label: ${o.label} }`), ", ")} }`;
 }
 
 /** `[["a", "b"], ["c"]]`: alternatives of scheme names. */

@@ -21,7 +21,7 @@ export function emitIndex(api: ApiModel, extensions: readonly ExtensionOutput[])
     { from: "./runtime/urls.js", names: ["sanitizeUrl"] },
     { from: "./runtime/rate-limit.js", names: ["parseRateLimit", "parseRetryAfter"] },
     { from: "./runtime/rate-limit.js", typeOnly: true, names: ["RateLimitState", "RateLimitWindow"] },
-    { from: "./runtime/client-core.js", typeOnly: true, names: ["ApiResult", "RequestOptions", "ServerWaitOptions", "CoreOptions"] },
+    { from: "./runtime/client-core.js", typeOnly: true, names: ["ApiResult", "RequestOptions", "CoreOptions"] },
     { from: "./runtime/transport.js", typeOnly: true, names: ["Logger"] },
     { from: "./runtime/hooks.js", typeOnly: true, names: ["ClientHooks", "HookAttempt", "HookRequest", "HookResponse", "HookFailure"] },
     { from: "./runtime/request-id.js", names: ["requestIdOf"] },

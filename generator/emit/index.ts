@@ -14,17 +14,20 @@ import { emitOperationSpecs } from "./operation-specs.ts";
 import type { OutputFile } from "./output-file.ts";
 import { emitPackageFiles, type PackageDependencies } from "./package.ts";
 import { runtimeFiles } from "./runtime.ts";
-import { emitSchemaTypes } from "./schema-types/index.ts";
+import { emitSchemaTypes, type SchemaTypesEmitter } from "./schema-types/index.ts";
 import { emitTypeAliases } from "./type-aliases.ts";
 import { emitOperationValidators, type UnknownFormats } from "./validators/index.ts";
 
 export type { OutputFile } from "./output-file.ts";
+export { schemaTypesThread } from "./schema-types/thread.ts";
+export type { SchemaTypesThread } from "./schema-types/thread.ts";
+export type { SchemaTypesEmitter } from "./schema-types/index.ts";
 export type { PackageDependencies } from "./package.ts";
 export type { UnknownFormats } from "./validators/index.ts";
 
 export interface EmitOptions {
   /** How `src/schema.ts` is emitted; by default `emitSchemaTypes` in this thread (the CLI may use a worker). */
-  emitSchemaTypes?: ((contract: Pick<LoadedContract, "document">) => Promise<string>) | undefined;
+  emitSchemaTypes?: SchemaTypesEmitter | undefined;
   warnings: Warnings;
   /** A `format` the validators do not check: an annotation with a warning (default), or an error. */
   unknownFormats?: UnknownFormats | undefined;

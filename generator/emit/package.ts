@@ -30,7 +30,7 @@ export function emitPackageFiles(
   extras: PackageExtras = {},
 ): Array<{ path: string; contents: string }> {
   const { names } = api;
-  const binName = api.packageName.replace(/^@[^/]+\//, "");
+  const binName = api.names.unscoped;
   const hasBin = extensions.some((extension) => extension.bin);
 
   const operations = api.operations.map((operation) => {

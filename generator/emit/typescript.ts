@@ -6,7 +6,7 @@
  * through the escaping helpers.
  */
 import { docComment, propertyKey, propertyKeyForValue } from "../common/escape.ts";
-import { Block, code, join, raw, type Code } from "./code.ts";
+import { Block, code, raw, type Code } from "./code.ts";
 
 /** A property key of an object value: bare when an identifier, else quoted; `__proto__` computed. */
 export function valueKey(name: string): Code {
@@ -132,11 +132,6 @@ export function members(list: readonly Block[]): Block {
     body.append(member);
   });
   return body;
-}
-
-/** Parameters `a: A, b?: B = x` from their texts. */
-export function parameterList(parameters: readonly Code[]): Code {
-  return join(parameters, ", ");
 }
 
 /**

@@ -93,4 +93,3 @@ export function readResponses(
   const responseKind = kind === undefined ? "none" : kind === "json" || kind === "text" ? kind : "blob";
   return { successResponses, responseKind, errorStatuses };
 }
-

@@ -14,7 +14,7 @@ import type { PackageNames } from "./types.ts";
  * Object.prototype's (a `toString` operation would fire a request from `String(client)`).
  */
 export const CORE_METHOD_NAMES: readonly string[] = [
-  "request", "exchange", "describe", "assertValid", "serverWaitMs", "responseValidators", "baseUrl", "logger",
+  "request", "exchange", "describe", "assertValid", "responseValidators", "baseUrl", "logger",
   // A client with a `then` method is a thenable: `await` or returning it from an async function would call it.
   "then",
   ...Object.getOwnPropertyNames(Object.prototype),
@@ -60,8 +60,8 @@ function coreClassName(className: string): string {
  * would clash, or whose core class would (`client` → `ClientCore`), with a runtime export or a
  * global the generated code uses gets a `Client` suffix.
  */
-function clientClassName(packageName: string): string {
-  const name = identifier(packageName.replace(/^@[^/]+\//, ""), { case: "pascal" });
+function clientClassName(unscoped: string): string {
+  const name = identifier(unscoped, { case: "pascal" });
   const taken = (candidate: string) => GLOBALS_USED.includes(candidate) || runtimeExports().includes(candidate);
   return taken(name) || taken(coreClassName(name)) ? `${name}Client` : name;
 }
@@ -71,7 +71,8 @@ function clientClassName(packageName: string): string {
  * `extensionExports` the names the contract's extensions export.
  */
 export function packageNames(packageName: string, schemaNames: readonly string[], operationTypes: readonly string[], extensionExports: readonly string[]): PackageNames {
-  const client = clientClassName(packageName);
+  const unscoped = packageName.replace(/^@[^/]+\//, "");
+  const client = clientClassName(unscoped);
   const options = `${client}Options`;
   const core = coreClassName(client);
   // The validators take the same names (`Pod2` has `isPod2`), so a type and its guard always match.
@@ -82,5 +83,5 @@ export function packageNames(packageName: string, schemaNames: readonly string[]
   // The runtime's base error under the contract's brand (GpuCloudClient → GpuCloudError), else its own name.
   const taken = new Set([...runtimeExports(), ...schemaAliases, client, options, ...extensionExports]);
   const baseError = [`${client.replace(/Client$/, "")}Error`, `${client}Error`].find((name) => !taken.has(name)) ?? "SdkError";
-  return { client, options, core, baseError, schemaAliases };
+  return { unscoped, client, options, core, baseError, schemaAliases };
 }

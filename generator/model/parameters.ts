@@ -107,4 +107,3 @@ function readParameterValue(parameter: any, where: string): Pick<ParameterModel,
 export function isSchema(value: unknown): boolean {
   return typeof value === "boolean" || (typeof value === "object" && value !== null && !Array.isArray(value));
 }
-

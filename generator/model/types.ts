@@ -94,6 +94,8 @@ export interface OperationModel {
 
 /** The names the package exports that several emitters write, decided once. */
 export interface PackageNames {
+  /** The package's name without its scope: its terminal command's and its default folder's name. */
+  unscoped: string;
   /** The client class, e.g. `GpuCloudClient`. */
   client: string;
   /** Its options interface, e.g. `GpuCloudClientOptions`. */

@@ -7,7 +7,7 @@ import { SdkError, nameClass } from "./error-base.js";
 import type { ApiErrorKind } from "./error-base.js";
 import type { RateLimitState } from "./rate-limit.js";
 
-/** The kind of each class chosen by status: kept apart, so that no error or class shows more than before. */
+/** The kind of each class chosen by status: kept apart from the classes, so that none shows it as a field. */
 const STATUS_KINDS = new WeakMap<object, ApiErrorKind>();
 
 /** Names a class chosen by status and gives it its kind. */
@@ -159,4 +159,3 @@ export class RateLimitError extends ApiError {
 function wholeSeconds(ms: number | undefined): number | undefined {
   return ms === undefined ? undefined : Math.ceil(ms / 1000);
 }
-

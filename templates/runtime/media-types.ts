@@ -1,6 +1,6 @@
 /**
  * How the client reads a media type. JSON is `application/json` and any `+json` structured suffix
- * (RFC 6839), such as `application/problem+json`. The generator's `generator/media-types.ts`
+ * (RFC 6839), such as `application/problem+json`. The generator's `generator/common/media-types.ts`
  * states the same rules for what it emits.
  */
 import type { ContentParameters, OperationParams, ParameterLocation } from "./operation-spec.js";

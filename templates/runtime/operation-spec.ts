@@ -45,8 +45,11 @@ export interface OperationSpec {
   secretBodyFields?: ReadonlyArray<readonly string[]> | undefined;
   /** The generated validator of the parameters (`{ path, query, header, cookie, body }`). */
   validateRequest?: ((params: unknown) => ValidationIssue[]) | undefined;
-  /** A job's `body.input`, checked against the input of the model its path names (run and runsync of a contract with models). */
-  checkModelInput?: ((params: OperationParams) => ValidationIssue[]) | undefined;
+  /**
+   * A check of the parameters beyond the contract's schema, run first (an extension's: a job's
+   * `body.input` against the model its path names), its issues' paths rooted at the parameters.
+   */
+  checkParams?: ((params: OperationParams) => ValidationIssue[]) | undefined;
   /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
   pathStyles?: Readonly<Record<string, PathStyle>> | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */

@@ -10,9 +10,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { Project } from "ts-morph";
 import { describe, expect, it } from "vitest";
-import { FORMAT, generateFiles } from "../../generator/generate.ts";
+import { generateFiles } from "../../generator/generate.ts";
 import { repoRoot } from "../support/prism.ts";
 
+/** The layout the emitters write: two spaces. */
+const FORMAT = { indentSize: 2, convertTabsToSpaces: true } as const;
 const fixturesDir = path.join(repoRoot, "test/fixtures/contracts");
 const contracts = [
   "openapi/openapi.yaml",

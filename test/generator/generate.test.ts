@@ -300,6 +300,14 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const unused = await generateFiles({ spec: writeContract("server-wait-no-models.yaml", once) }).catch((e) => e);
     expect(unused.pointer).toBe("/paths/~1things~1{id}/get/parameters/1/x-server-wait");
     expect(unused.message).toContain("only when the document has x-model-endpoints");
+    // A path item's parameter that the operation overrides is checked too: a stray mark is never ignored.
+    const overridden = MINIMAL.replace("  /things/{id}:\n    get:", "  /things/{id}:\n    parameters:\n      - { name: w, in: query, x-server-wait: yes, schema: { type: integer } }\n    get:").replace(
+      "        - { name: id, in: path, required: true, schema: { type: string } }",
+      "        - { name: id, in: path, required: true, schema: { type: string } }\n        - { name: w, in: query, schema: { type: integer } }",
+    );
+    const stray = await generateFiles({ spec: writeContract("server-wait-overridden.yaml", overridden) }).catch((e) => e);
+    expect(stray.pointer).toBe("/paths/~1things~1{id}/parameters/0/x-server-wait");
+    expect(stray.message).toContain("true or false");
   });
 
   it("describes runsync in the package README as the contract allows: a wait it can ask for, or not", async () => {

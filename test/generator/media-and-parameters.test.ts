@@ -1,6 +1,6 @@
 /**
  * What the model makes of request media types, parameters described by `content` and cookie
- * parameters (generator/model.ts), and what the emitters give them: the body's type, the
+ * parameters (generator/model/), and what the emitters give them: the body's type, the
  * validators' schema, the client's operation spec, and the type emitter's parameter types.
  */
 import fs from "node:fs";

@@ -74,9 +74,26 @@ describe("the stages", () => {
   it.each([
     ["load", ["common", "load"]],
     ["model", ["common", "load", "model", "extensions"]],
+    ["emit", ["common", "load", "model", "extensions", "emit"]],
     ["write", ["common", "write", "emit"]],
+    ["cli", ["common", "cli", "emit", "generate.ts"]],
   ])("%s imports only from the stages before it", (folder, allowed) => {
     for (const { file, stages } of importsOf(folder)) expect([...stages].filter((stage) => !allowed.includes(stage)), file).toEqual([]);
+  });
+
+  it("reaches another stage only through its door (index.ts), but for types", () => {
+    const doors = new Set(["load", "model", "emit", "write"]);
+    for (const folder of ["cli", "emit", "write", "model", "extensions"]) {
+      for (const { file, text } of importsOf(folder)) {
+        for (const match of text.matchAll(/^import (?!type )[^"]*from "(\.[^"]+)";/gm)) {
+          const target = path.relative(generatorDir, path.resolve(path.dirname(path.join(generatorDir, file)), match[1]!)).split(path.sep);
+          const stage = target[0]!;
+          // Inside its own stage, or an extension's side of it, a module may reach any file.
+          if (!doors.has(stage) || file.startsWith(`${stage}${path.sep}`) || folder === "extensions") continue;
+          expect(target.slice(1).join("/"), `${file} imports ${match[1]}`).toBe("index.ts");
+        }
+      }
+    }
   });
 
   it("hands the contract only to the schema emitters: the other emitters, the extensions' included, take the model", () => {

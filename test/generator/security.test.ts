@@ -1,5 +1,5 @@
 /**
- * The model's security (generator/security.ts): schemes become credential options named after
+ * The model's security (generator/model/security.ts): schemes become credential options named after
  * what they need, each operation carries its alternatives, unusable schemes are warned about and
  * left out, and bad security is refused with its pointer.
  */

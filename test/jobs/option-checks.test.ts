@@ -3,8 +3,7 @@
  * would mean never) are refused before any request, naming the option, as `timeoutMs` is.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GpuCloudClient, InvalidRequestError, MODEL_CATALOG, runAndWait, runMany, waitForJob } from "../../generated/gpu-cloud-client/src/index.ts";
-import * as runtimeJobs from "../../generated/gpu-cloud-client/src/runtime/model-endpoints/index.ts";
+import { GpuCloudClient, InvalidRequestError, runAndWait, runMany, waitForJob } from "../../generated/gpu-cloud-client/src/index.ts";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server.ts";
 
 const MODEL = "wan-2-6-i2v";
@@ -75,12 +74,11 @@ it.each([Number.NaN, -1, Infinity])("runModelSync refuses waitMs %s", async (wai
 });
 
 it("accepts what makes sense: Infinity where it means no limit", async () => {
-  // The runtime's helpers on a client of two calls, answering at once.
   const stub = {
     runModel: async () => ({ data: { id: "j", status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined }),
     getModelJob: async () => ({ data: { id: "j", status: "COMPLETED", output: {} }, status: 200, headers: new Headers(), rateLimit: undefined }),
   };
   const options = { timeoutMs: Infinity, backoffAfterMs: Infinity, maxIntervalMs: Infinity, intervalMs: 1, backoffFactor: 1, concurrency: 3, maxCostUsd: 0 };
-  await expect(runtimeJobs.runMany(stub as never, MODEL_CATALOG, "black-forest-labs-flux-1-dev", [], { ...options, maxCostUsd: undefined })).resolves.toMatchObject({ items: [] });
-  await expect(runtimeJobs.waitForJob(stub as never, MODEL_CATALOG, "black-forest-labs-flux-1-dev", "j", options)).resolves.toMatchObject({ status: "COMPLETED" });
+  await expect(runMany(stub as never, "black-forest-labs-flux-1-dev" as never, [], { ...options, maxCostUsd: undefined })).resolves.toMatchObject({ items: [] });
+  await expect(waitForJob(stub as never, "black-forest-labs-flux-1-dev" as never, "j", options)).resolves.toMatchObject({ status: "COMPLETED" });
 });

@@ -5,7 +5,9 @@
 import { describe, expect, it, vi } from "vitest";
 import {
   GpuCloudClient,
+  GpuCloudClientCore,
   InvalidRequestError,
+  type RequestOptions,
   JobFailedError,
   JobWaitError,
   RateLimitError,
@@ -19,6 +21,33 @@ import { VIDEO, input, fake, client, time, startFake, useFakeSession } from "./f
 useFakeSession();
 
 describe("runAndWait", () => {
+  it("runs on the client's core (no per-model methods), through the same operations", async () => {
+    await startFake();
+    const core = new GpuCloudClientCore({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl });
+    const result = await runAndWait(core, VIDEO, { ...input(), duration: 10, size: "1920*1080" }, { sync: true, now: time.now, sleep: time.sleep });
+    expect(result.costUsd).toBe(1.5);
+    expect(fake.log[0]).toMatchObject({ method: "POST", path: `/v2/${VIDEO}/runsync` });
+    expect(fake.log[0]?.query).toMatch(/^\?wait=\d+$/);
+    // The core's key went with every request (the fake answers 401 without one), and the input is checked against its model's schema first.
+    expect(fake.log.map((l) => l.status).filter((status) => status >= 400)).toEqual([]);
+    await expect(runAndWait(core, VIDEO, { ...input(), duration: 7 } as never, { now: time.now, sleep: time.sleep })).rejects.toThrow(/body\.input\.duration/);
+  });
+
+  it("uses the client's own methods when it has them (a subclass's included)", async () => {
+    await startFake();
+    const seen: string[] = [];
+    class Traced extends GpuCloudClient {
+      override async getModelJob<M extends string>(model: M, jobId: string, options?: RequestOptions) {
+        seen.push(jobId);
+        return super.getModelJob(model, jobId, options);
+      }
+    }
+    const traced = new Traced({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl });
+    const result = await runAndWait(traced, VIDEO, input(), { now: time.now, sleep: time.sleep });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((id) => id === result.id)).toBe(true);
+  });
+
   it("submits with run once and waits for the typed result", async () => {
     await startFake();
     const result = await runAndWait(client, VIDEO, { ...input(), duration: 10, size: "1920*1080" }, { now: time.now, sleep: time.sleep });

@@ -21,7 +21,11 @@ describe("a package without model endpoints", () => {
   it("carries no job code and builds in a fresh folder", async () => {
     const generated = await generateFiles({ spec: minimal });
     const paths = generated.files.map((file) => file.path);
-    expect(paths.filter((file) => /jobs|models|bin\.ts|model-endpoints|cli\.ts/.test(file))).toEqual([]);
+    expect(paths.filter((file) => /jobs|model|bin\.ts|cli\.ts/.test(file))).toEqual([]);
+    const source = (file: string) => generated.files.find((f) => f.path === file)!.contents;
+    expect(source("src/client.ts")).not.toMatch(/runModel|ModelId|model-calls/);
+    expect(source("src/operation-specs.ts")).not.toMatch(/checkParams|\$models/);
+    expect(source("src/index.ts")).not.toMatch(/ServerWaitOptions|jobs|models/);
     const manifest = JSON.parse(generated.files.find((file) => file.path === "package.json")!.contents);
     expect(manifest.bin).toBeUndefined();
     expect(manifest.devDependencies).not.toHaveProperty("@types/node");

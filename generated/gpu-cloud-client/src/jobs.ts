@@ -20,18 +20,19 @@ export const MODEL_CATALOG: ModelCatalog = {
   validate: validateModelInput,
 };
 
-/** The calls the job helpers make, on `client`. */
+/** The calls the job helpers make: the client's own methods when it has them (a subclass's included), else the functions on its core. */
 function jobClient(client: GpuCloudClientCore): JobClient {
+  const own = client as unknown as Partial<JobClient>;
   return {
-    runModel: (model, input, options) => calls.runModel(client, model, input, options),
-    runModelSync: (model, input, options) => calls.runModelSync(client, model, input, options),
-    getModelJob: (model, jobId, options) => calls.getModelJob(client, model, jobId, options),
-    cancelModelJob: (model, jobId, options) => calls.cancelModelJob(client, model, jobId, options),
-    retryModelJob: (model, jobId, options) => calls.retryModelJob(client, model, jobId, options),
-    streamModelJob: (model, jobId, options) => calls.streamModelJob(client, model, jobId, options),
-    getModelHealth: (model, options) => calls.getModelHealth(client, model, options),
-    purgeModelQueue: (model, options) => calls.purgeModelQueue(client, model, options),
-  } as JobClient;
+    runModel: own.runModel?.bind(client) ?? ((model, input, options) => calls.runModel(client, model, input, options as never)),
+    runModelSync: own.runModelSync?.bind(client) ?? ((model, input, options) => calls.runModelSync(client, model, input, options as never)),
+    getModelJob: own.getModelJob?.bind(client) ?? ((model, jobId, options) => calls.getModelJob(client, model, jobId, options)),
+    cancelModelJob: own.cancelModelJob?.bind(client) ?? ((model, jobId, options) => calls.cancelModelJob(client, model, jobId, options)),
+    retryModelJob: own.retryModelJob?.bind(client) ?? ((model, jobId, options) => calls.retryModelJob(client, model, jobId, options)),
+    streamModelJob: own.streamModelJob?.bind(client) ?? ((model, jobId, options) => calls.streamModelJob(client, model, jobId, options)),
+    getModelHealth: own.getModelHealth?.bind(client) ?? ((model, options) => calls.getModelHealth(client, model, options)),
+    purgeModelQueue: own.purgeModelQueue?.bind(client) ?? ((model, options) => calls.purgeModelQueue(client, model, options)),
+  };
 }
 
 /** A finished job of model `M`: typed `output`, `costUsd`, `url`, `expiresAt`. */

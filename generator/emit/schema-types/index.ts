@@ -17,7 +17,7 @@ import type * as OpenapiTypescript from "openapi-typescript";
 import type * as Typescript from "typescript";
 import { ContractError } from "../../common/errors.ts";
 import { parsePointer } from "../../common/json-pointer.ts";
-import type { LoadedContract } from "../../load/contract.ts";
+import type { LoadedContract } from "../../load/index.ts";
 import { nameRecursiveArrays } from "./recursion.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 
@@ -39,6 +39,9 @@ function load(): NonNullable<typeof libraries> {
  * (see above), and openapi-typescript may annotate it: a copy of it is made, unless `owned` says
  * the caller hands over a copy of its own (the worker's, which came through `postMessage`).
  */
+/** How `src/schema.ts` is emitted: `emitSchemaTypes` in this thread, or a worker's (`thread.ts`). */
+export type SchemaTypesEmitter = (contract: Pick<LoadedContract, "document">) => Promise<string>;
+
 export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">, { owned = false }: { owned?: boolean } = {}): Promise<string> {
   const { openapiTypescript, ts } = load();
   const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;

@@ -4,7 +4,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { ContractError, EmitterError } from "../../common/errors.ts";
-import type { LoadedContract } from "../../load/contract.ts";
+import type { LoadedContract } from "../../load/index.ts";
 import type { WorkerAnswer } from "./worker.ts";
 
 export interface SchemaTypesThread {

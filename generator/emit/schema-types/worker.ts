@@ -9,7 +9,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { ContractError } from "../../common/errors.ts";
-import type { OpenApiDocument } from "../../load/contract.ts";
+import type { OpenApiDocument } from "../../load/index.ts";
 import { emitSchemaTypes } from "./index.ts";
 
 /** A failure carries `pointer` and `reason` when it is located (a ContractError), to be one again on the other side. */

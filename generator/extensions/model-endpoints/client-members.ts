@@ -23,7 +23,7 @@ interface ModelCall {
   types: string[];
 }
 
-function modelCalls(model: ModelEndpointsModel): ModelCall[] {
+function modelCalls(part: ModelEndpointsModel): ModelCall[] {
   const calls: ModelCall[] = [];
   const pathNames = (operation: OperationModel) => operation.parameters.filter((p) => p.in === "path").map((p) => valueKey(p.name));
   const send = (operation: OperationModel, options: string) => code`return ClientCore.send(client, $operations.${raw(operation.methodName)}, params, ${raw(options)});`;
@@ -31,9 +31,9 @@ function modelCalls(model: ModelEndpointsModel): ModelCall[] {
   const submit = (operation: OperationModel | undefined, name: string, docs: string) => {
     if (operation === undefined) return;
     const [modelParameter] = pathNames(operation);
-    // A query parameter bounding the server's wait is filled from the call's timeout (ClientCore.serverWait).
-    const wait = operation === model.roles.runsync ? model.serverWait : undefined;
-    const query = wait ? code`query: { ${valueKey(wait.parameter)}: ClientCore.serverWait(client, requestOptions, ${raw(String(wait.minimum))}, ${raw(String(wait.maximum))}) }, ` : raw("");
+    // A query parameter bounding the server's wait is filled from the call's timeout (runtime/model-endpoints/server-wait.ts).
+    const wait = operation === part.roles.runsync ? part.serverWait : undefined;
+    const query = wait ? code`query: { ${valueKey(wait.parameter)}: serverWaitMs(client, requestOptions, ${wait.minimum}, ${wait.maximum}) }, ` : raw("");
     calls.push({
       name,
       docs,
@@ -49,8 +49,8 @@ function modelCalls(model: ModelEndpointsModel): ModelCall[] {
       types: [operation.paramsType],
     });
   };
-  submit(model.roles.runsync, "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members.");
-  submit(model.roles.run, "runModel", "Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members.");
+  submit(part.roles.runsync, "runModelSync", "Runs a job on `model` and waits for it (`runsync`). `input` is typed for the known models; the result may still be unfinished when the service's wait limit is reached. `options.jobOptions` holds the body's other members.");
+  submit(part.roles.run, "runModel", "Queues a job on `model` (`run`) and returns it at once with its id. `options.jobOptions` holds the body's other members.");
 
   // The operations on one job take the model id, then the job id.
   const onJob = (operation: OperationModel | undefined, name: string, docs: string, returns: string) => {
@@ -66,7 +66,7 @@ function modelCalls(model: ModelEndpointsModel): ModelCall[] {
       types: [operation.paramsType, ...(operation === status ? [] : [operation.responseType])],
     });
   };
-  const { status, cancel, retry, stream } = model.roles;
+  const { status, cancel, retry, stream } = part.roles;
   // The status is the job with the model's typed output; the others answer as their operation says.
   onJob(status, "getModelJob", "The job's current state (`status`), with the model's typed output once it has finished.", "ModelJob<M>");
   onJob(cancel, "cancelModelJob", "Cancels the job (`cancel`): queued or running, it ends `CANCELLED`; the answer is the job's state.", cancel?.responseType ?? "");
@@ -87,8 +87,8 @@ function modelCalls(model: ModelEndpointsModel): ModelCall[] {
       types: [operation.paramsType, operation.responseType],
     });
   };
-  onEndpoint(model.roles.health, "getModelHealth", "The model endpoint's jobs and workers, counted by state (`health`).");
-  onEndpoint(model.roles["purge-queue"], "purgeModelQueue", "Removes every job of the model's endpoint that is still queued (`purge-queue`); running jobs go on.");
+  onEndpoint(part.roles.health, "getModelHealth", "The model endpoint's jobs and workers, counted by state (`health`).");
+  onEndpoint(part.roles["purge-queue"], "purgeModelQueue", "Removes every job of the model's endpoint that is still queued (`purge-queue`); running jobs go on.");
   return calls;
 }
 
@@ -98,8 +98,8 @@ function jobOptionsType(operation: OperationModel): Code {
 }
 
 /** `src/model-calls.ts`: each per-model call as a function of the client's core. */
-export function emitModelCallsModule(api: ApiModel, model: ModelEndpointsModel): string {
-  const calls = modelCalls(model);
+export function emitModelCallsModule(api: ApiModel, part: ModelEndpointsModel): string {
+  const calls = modelCalls(part);
   const functions = calls.map((call) =>
     declaration(
       call.docs,
@@ -111,7 +111,10 @@ export function emitModelCallsModule(api: ApiModel, model: ModelEndpointsModel):
   return moduleText([
     [
       importStatement({ from: "./runtime/client-core.js", names: ["ClientCore"] }),
-      importStatement({ from: "./runtime/client-core.js", typeOnly: true, names: ["ApiResult", "RequestOptions", ...(model.serverWait !== undefined ? ["ServerWaitOptions"] : [])] }),
+      importStatement({ from: "./runtime/client-core.js", typeOnly: true, names: ["ApiResult", "RequestOptions"] }),
+      ...(part.serverWait !== undefined
+        ? [importStatement({ from: "./runtime/model-endpoints/server-wait.js", names: ["serverWaitMs"] }), importStatement({ from: "./runtime/model-endpoints/server-wait.js", typeOnly: true, names: ["ServerWaitOptions"] })]
+        : []),
       importStatement({ from: "./client.js", typeOnly: true, names: clientTypes }),
       importStatement({ from: "./models.js", typeOnly: true, names: ["ModelId", "ModelInput", "ModelJob"] }),
       importStatement({ from: "./operation-specs.js", namespace: "$operations" }),
@@ -120,23 +123,23 @@ export function emitModelCallsModule(api: ApiModel, model: ModelEndpointsModel):
   ]);
 }
 
-export function clientImports(model: ModelEndpointsModel): ImportSpec[] {
+export function clientImports(part: ModelEndpointsModel): ImportSpec[] {
   return [
-    ...(model.serverWait !== undefined ? [{ from: "./runtime/client-core.js", typeOnly: true, names: ["ServerWaitOptions"] }] : []),
+    ...(part.serverWait !== undefined ? [{ from: "./runtime/model-endpoints/server-wait.js", typeOnly: true, names: ["ServerWaitOptions"] }] : []),
     { from: "./models.js", typeOnly: true, names: ["ModelId", "ModelInput", "ModelJob"] },
     { from: "./model-calls.js", namespace: "$modelCalls" },
   ];
 }
 
 /** `ModelJobOptions`: what a job's submission takes besides its `input`. */
-export function clientDeclarations(model: ModelEndpointsModel): Block[] {
-  if (model.jobOptionsOperation === undefined) return [];
-  return [typeAlias("What a job's submission takes besides its `input` (the run body's other members), as `jobOptions`.", "ModelJobOptions", jobOptionsType(model.jobOptionsOperation))];
+export function clientDeclarations(part: ModelEndpointsModel): Block[] {
+  if (part.jobOptionsOperation === undefined) return [];
+  return [typeAlias("What a job's submission takes besides its `input` (the run body's other members), as `jobOptions`.", "ModelJobOptions", jobOptionsType(part.jobOptionsOperation))];
 }
 
 /** The client's per-model methods, each calling its function of `src/model-calls.ts`. */
-export function clientMethods(model: ModelEndpointsModel): Block[] {
-  return modelCalls(model).map((call) =>
+export function clientMethods(part: ModelEndpointsModel): Block[] {
+  return modelCalls(part).map((call) =>
     method({
       docs: call.docs,
       modifiers: "async ",
@@ -153,11 +156,11 @@ export function clientMethods(model: ModelEndpointsModel): Block[] {
  * For a submitting operation called directly: its `input` checked against the schema of the model
  * named in the path, as `runModel` does (the operation's own schema admits any model's input).
  */
-export function operationSpecEntries(model: ModelEndpointsModel, operation: OperationModel): Code[] {
-  if (operation !== model.roles.run && operation !== model.roles.runsync) return [];
+export function operationSpecEntries(part: ModelEndpointsModel, operation: OperationModel): Code[] {
+  if (operation !== part.roles.run && operation !== part.roles.runsync) return [];
   const modelParameter = operation.parameters.find((p) => p.in === "path")!;
   return [
-    code`checkModelInput: (params: OperationParams) => { const model: unknown = (params.path as Record<string, unknown> | undefined)?.[${modelParameter.name}]; return typeof model === "string" ? $models.validateModelInput(model, (params.body as { input?: unknown } | undefined)?.input) : []; }`,
+    code`checkParams: (params: OperationParams) => { const model: unknown = (params.path as Record<string, unknown> | undefined)?.[${modelParameter.name}]; return typeof model === "string" ? $models.validateModelInput(model, (params.body as { input?: unknown } | undefined)?.input).map((issue) => ({ ...issue, path: \`/body/input\${issue.path}\` })) : []; }`,
   ];
 }
 

@@ -1,13 +1,13 @@
 /** `src/bin.ts`: the terminal command, wiring the command's runtime to this client and its models. */
-import { code, join, raw } from "../../emit/code.ts";
+import { code, raw } from "../../emit/code.ts";
+import { credentialSources } from "../../emit/client-auth.ts";
 import { environmentVariables } from "../../emit/environment-variables.ts";
-import { moduleText, valueKey } from "../../emit/typescript.ts";
+import { moduleText } from "../../emit/typescript.ts";
 import type { ApiModel } from "../../model/types.ts";
 
 export function emitBinModule(api: ApiModel): string {
   const client = raw(api.names.client);
-  const options = api.security.schemes.flatMap((s) => s.options);
-  const credentials = options.length === 0 ? [] : [code`  credentials: { ${join(options.map((o) => code`${valueKey(o.name)}: { env: ${o.envVar}, label: ${o.label} }`), ", ")} },`];
+  const credentials = api.security.schemes.length === 0 ? [] : [code`  credentials: ${credentialSources(api.security)},`];
   const environment = environmentVariables(api).map((v) => code`    { name: ${v.name}, description: ${v.description} },`);
   return moduleText([
     [raw('/// <reference types="node" />'), raw('import { main } from "./runtime/model-endpoints/cli.js";'), code`import { ${client} } from "./client.js";`, raw('import { MODEL_CATALOG } from "./jobs.js";'), raw('import { validateModelInput } from "./models.js";')],
@@ -18,7 +18,7 @@ export function emitBinModule(api: ApiModel): string {
     ],
     [
       raw("main(process.argv.slice(2), {"),
-      code`  name: ${api.packageName.replace(/^@[^/]+\//, "")},`,
+      code`  name: ${api.names.unscoped},`,
       code`  version: ${api.packageVersion},`,
       ...credentials,
       raw("  environment: ["),

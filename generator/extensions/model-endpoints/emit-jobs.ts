@@ -3,7 +3,7 @@
  * typed per model (`runAndWait("wan-2-6-i2v", input)` returns a result whose `output` has
  * `video_url`). Standalone functions, so an app that imports one bundles only it.
  */
-import { code, raw, type Code } from "../../emit/code.ts";
+import { code, join, raw, type Code } from "../../emit/code.ts";
 import { moduleText } from "../../emit/typescript.ts";
 import type { ApiModel, OperationModel } from "../../model/types.ts";
 import { WHOLE_ENDPOINT_ROLES, type EndpointRole, type ModelEndpointsModel } from "./types.ts";
@@ -18,7 +18,7 @@ export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): strin
   const catalog: Code[] = [
     raw("  endpoints: MODEL_ENDPOINTS,"),
     raw("  terminalStatuses: TERMINAL_JOB_STATUSES,"),
-    ...(model.serverWait ? [raw(`  syncWaitMs: { minimum: ${model.serverWait.minimum}, maximum: ${model.serverWait.maximum} },`)] : []),
+    ...(model.serverWait ? [code`  syncWaitMs: { minimum: ${model.serverWait.minimum}, maximum: ${model.serverWait.maximum} },`] : []),
     ...requestLimitsEntry(api, model),
     ...resultRetentionEntry(api, model),
     raw("  withDefaults: withModelDefaults,"),
@@ -90,12 +90,15 @@ export function streamJob<M extends ModelId>(client: ${client}, model: M, jobId:
   ]);
 }
 
-/** `jobClient(core)`: the calls the job helpers make, as the per-model functions of the core. */
+/**
+ * `jobClient(client)`: the calls the job helpers make. The client's own methods when it has them (a
+ * subclass's or a wrapper's included), else the per-model functions on the core.
+ */
 function jobClient(api: ApiModel, model: ModelEndpointsModel): Code[] {
   const roles = model.roles;
   const calls: Array<[string, boolean, string]> = [
-    ["runModel", roles.run !== undefined, "(model, input, options) => calls.runModel(client, model, input, options)"],
-    ["runModelSync", roles.runsync !== undefined, "(model, input, options) => calls.runModelSync(client, model, input, options)"],
+    ["runModel", roles.run !== undefined, "(model, input, options) => calls.runModel(client, model, input, options as never)"],
+    ["runModelSync", roles.runsync !== undefined, "(model, input, options) => calls.runModelSync(client, model, input, options as never)"],
     ["getModelJob", true, "(model, jobId, options) => calls.getModelJob(client, model, jobId, options)"],
     ["cancelModelJob", roles.cancel !== undefined, "(model, jobId, options) => calls.cancelModelJob(client, model, jobId, options)"],
     ["retryModelJob", roles.retry !== undefined, "(model, jobId, options) => calls.retryModelJob(client, model, jobId, options)"],
@@ -104,11 +107,12 @@ function jobClient(api: ApiModel, model: ModelEndpointsModel): Code[] {
     ["purgeModelQueue", roles["purge-queue"] !== undefined, "(model, options) => calls.purgeModelQueue(client, model, options)"],
   ];
   return [
-    raw("/** The calls the job helpers make, on `client`. */"),
+    raw("/** The calls the job helpers make: the client's own methods when it has them (a subclass's included), else the functions on its core. */"),
     code`function jobClient(client: ${raw(api.names.core)}): JobClient {`,
+    raw("  const own = client as unknown as Partial<JobClient>;"),
     raw("  return {"),
-    ...calls.filter(([, present]) => present).map(([name, , body]) => raw(`    ${name}: ${body},`)),
-    raw("  } as JobClient;"),
+    ...calls.filter(([, present]) => present).map(([name, , body]) => raw(`    ${name}: own.${name}?.bind(client) ?? (${body}),`)),
+    raw("  };"),
     raw("}"),
   ];
 }
@@ -118,18 +122,19 @@ function requestLimitsEntry(api: ApiModel, model: ModelEndpointsModel): Code[] {
   const entries = roleOperations(api, model).flatMap(([role, operation]) => {
     const limits = operation.requestLimits;
     if (WHOLE_ENDPOINT_ROLES.has(role) || limits === undefined) return [];
-    return [`${role}: { requests: ${limits.requests}, windowSeconds: ${limits.windowSeconds}${limits.concurrent === undefined ? "" : `, concurrent: ${limits.concurrent}`} }`];
+    const concurrent = limits.concurrent === undefined ? raw("") : code`, concurrent: ${limits.concurrent}`;
+    return [code`${raw(role)}: { requests: ${limits.requests}, windowSeconds: ${limits.windowSeconds}${concurrent} }`];
   });
-  return entries.length === 0 ? [] : [raw(`  requestLimits: { ${entries.join(", ")} },`)];
+  return entries.length === 0 ? [] : [code`  requestLimits: { ${join(entries, ", ")} },`];
 }
 
 /** The catalog's `resultRetentionSeconds`: per submitting role, how long a finished job's results are kept (none when none says). */
 function resultRetentionEntry(api: ApiModel, model: ModelEndpointsModel): Code[] {
   const entries = roleOperations(api, model).flatMap(([role]) => {
     const seconds = model.resultRetentionSeconds[role];
-    return seconds === undefined ? [] : [`${role}: ${seconds}`];
+    return seconds === undefined ? [] : [code`${raw(role)}: ${seconds}`];
   });
-  return entries.length === 0 ? [] : [raw(`  resultRetentionSeconds: { ${entries.join(", ")} },`)];
+  return entries.length === 0 ? [] : [code`  resultRetentionSeconds: { ${join(entries, ", ")} },`];
 }
 
 /** Each role with its operation, in the document's order of operations. */

@@ -3,7 +3,6 @@
  * and lifetime, pricing, terminal job statuses) as constants the job helpers read at run time, and
  * the model inputs' validators and defaults looked up by model id.
  */
-import { ContractError } from "../../common/errors.ts";
 import { jsonLiteral } from "../../common/escape.ts";
 import { code, join, raw, type Code } from "../../emit/code.ts";
 import { constant, importStatement, interfaceDeclaration, moduleText, typeAlias, typeKey, valueKey } from "../../emit/typescript.ts";
@@ -68,10 +67,11 @@ export function withModelDefaults(model: string, input: unknown): unknown {
 
 /**
  * Contract data as an object literal. JSON text is a valid expression, and `jsonLiteral` escapes
- * what JSON leaves raw; a `__proto__` key would set the prototype when evaluated, so it is refused.
+ * what JSON leaves raw; a `__proto__` key would set the prototype when evaluated (the reader
+ * refuses one where the contract names keys, so meeting one here is the generator's bug).
  */
 function safeObjectLiteral(value: unknown): Code {
   const text = jsonLiteral(value);
-  if (text.includes('"__proto__"')) throw new ContractError("/x-model-endpoints", "a key named __proto__ cannot be emitted as data");
+  if (text.includes('"__proto__"')) throw new Error("a __proto__ key reached the model endpoints' metadata");
   return raw(text);
 }

@@ -2,11 +2,11 @@
  * The model-endpoints extension's emit-stage side: `src/models.ts`, `src/jobs.ts`, `src/bin.ts`,
  * the job runtime, the per-model calls of the client, and its README sections.
  */
-import type { ApiModel, OperationModel } from "../../model/types.ts";
+import type { ApiModel } from "../../model/types.ts";
 import type { EmitContext, ExtensionOutput } from "../output.ts";
 import { clientDeclarations, clientImports, clientMethods, emitModelCallsModule, OPERATION_SPEC_IMPORTS, operationSpecEntries } from "./client-members.ts";
 import { emitBinModule } from "./emit-bin.ts";
-import { emitJobsModule } from "./emit-jobs.ts";
+import { emitJobsModule, roleOperations } from "./emit-jobs.ts";
 import { emitModelsModule } from "./emit-models.ts";
 import { readmeContribution } from "./readme.ts";
 import { MODEL_ENDPOINTS_EXTENSION, type EndpointRole, type ModelEndpointsModel } from "./types.ts";
@@ -15,7 +15,7 @@ import { MODEL_ENDPOINTS_EXTENSION, type EndpointRole, type ModelEndpointsModel 
 const PACED_ROLES: ReadonlySet<EndpointRole> = new Set(["run", "runsync", "status", "cancel", "retry"]);
 
 export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, context: EmitContext): ExtensionOutput {
-  const roleOf = (operation: OperationModel) => (Object.entries(model.roles) as Array<[EndpointRole, OperationModel]>).find(([, o]) => o === operation)?.[0];
+  const roleOf = new Map(roleOperations(api, model).map(([role, operation]) => [operation.operationId, role]));
   const submits = model.roles.run !== undefined || model.roles.runsync !== undefined;
   return {
     files: [
@@ -29,10 +29,14 @@ export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, co
     client: { imports: clientImports(model), declarations: clientDeclarations(model), methods: clientMethods(model) },
     operationSpecs: { imports: submits ? OPERATION_SPEC_IMPORTS : [], entries: (operation) => operationSpecEntries(model, operation) },
     limitsNote: (operation) => {
-      const role = roleOf(operation);
+      const role = roleOf.get(operation.operationId);
       return role !== undefined && PACED_ROLES.has(role) ? "runMany paces itself by them" : undefined;
     },
-    indexExports: [{ from: "./models.js" }, { from: "./jobs.js" }],
+    indexExports: [
+      { from: "./models.js" },
+      { from: "./jobs.js" },
+      ...(model.serverWait !== undefined ? [{ from: "./runtime/model-endpoints/server-wait.js", typeOnly: true, names: ["ServerWaitOptions"] }] : []),
+    ],
     bin: true,
     readme: readmeContribution(api, model),
   };

@@ -41,7 +41,11 @@ export function readPricing(contract: LoadedContract, pricing: any, inputSchema:
     return { currency: pricing.currency, unit: String(pricing.unit ?? "unit"), unitsFrom, unitsPer, rate: pricing.rate, formula: pricing.formula };
   }
   if (!pricing.rates || typeof pricing.rates !== "object") throw new ContractError(`${at}/rates`, "must map each value to a price per unit");
-  for (const [value, rate] of Object.entries(pricing.rates)) nonNegative(rate, at + pointer("rates", value));
+  for (const [value, rate] of Object.entries(pricing.rates)) {
+    // The rates become an object literal of the package, where this key would set its prototype.
+    if (value === "__proto__") throw new ContractError(at + pointer("rates", value), "a value named __proto__ cannot be emitted as data");
+    nonNegative(rate, at + pointer("rates", value));
+  }
   return {
     currency: pricing.currency,
     unit: String(pricing.unit ?? "unit"),

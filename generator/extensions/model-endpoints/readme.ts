@@ -47,7 +47,7 @@ export function readmeContribution(api: ApiModel, model: ModelEndpointsModel): R
     packageName: api.packageName,
     className: api.names.client,
     coreClassName: api.names.core,
-    binName: api.packageName.replace(/^@[^/]+\//, ""),
+    binName: api.names.unscoped,
     environment: environmentVariables(api),
     models,
     firstModel: models[0],

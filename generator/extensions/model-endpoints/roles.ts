@@ -32,7 +32,9 @@ export function readRoleMarks(contract: LoadedContract, operations: readonly Ope
     }
     const retention = readResultRetention(object, operation.pointer, role);
     if (retention !== undefined) marks.resultRetentionSeconds[role!] = retention;
-    const waits = operation.parameters.flatMap((parameter) => serverWaitOf(contract, parameter));
+    // Every mark is checked, an overridden path-level parameter's too; those of the parameters sent count.
+    const marked = new Set(declaredParameters(contract, operation).flatMap(({ parameter, pointer }) => (serverWaitMark(contract, parameter, pointer) ? [pointer] : [])));
+    const waits = operation.parameters.filter((parameter) => marked.has(parameter.pointer)).map((parameter) => serverWaitOf(contract, parameter));
     if (waits.length === 0) continue;
     if (role !== "runsync") throw new ContractError(`${waits[0]!.pointer}/x-server-wait`, 'x-server-wait is only for the operation with x-model-endpoint-role "runsync"');
     if (waits.length > 1) throw new ContractError(`${waits[1]!.pointer}/x-server-wait`, "an operation has one server wait; this is a second");
@@ -51,19 +53,38 @@ function readRole(operation: Record<string, unknown>, at: string): EndpointRole 
   return role as EndpointRole;
 }
 
-/** A parameter marked `x-server-wait: true`: a query integer with the limits of the wait (milliseconds). */
-function serverWaitOf(contract: LoadedContract, parameter: ParameterModel): Array<{ wait: ServerWait; pointer: string }> {
-  const flag: unknown = contract.at<Record<string, unknown>>(parameter.pointer)?.["x-server-wait"];
-  const where = parameter.pointer;
-  if (flag === undefined || flag === false) return [];
+/** The operation's parameters as written (its path item's too, overridden ones included), each with its pointer. */
+function declaredParameters(contract: LoadedContract, operation: OperationModel): Array<{ parameter: Record<string, unknown>; pointer: string }> {
+  const itemPointer = operation.pointer.slice(0, operation.pointer.lastIndexOf("/"));
+  return [itemPointer, operation.pointer].flatMap((at) => {
+    const list: unknown = contract.at<Record<string, unknown>>(at)?.["parameters"];
+    return Array.isArray(list)
+      ? list.map((raw, index) => {
+          const { value, pointer } = contract.deref<Record<string, unknown>>(raw, `${at}/parameters/${index}`);
+          return { parameter: value ?? {}, pointer };
+        })
+      : [];
+  });
+}
+
+/** Whether a parameter as written carries `x-server-wait: true`, its value and place checked. */
+function serverWaitMark(contract: LoadedContract, parameter: Record<string, unknown>, where: string): boolean {
+  const flag: unknown = parameter["x-server-wait"];
+  if (flag === undefined || flag === false) return false;
   if (flag !== true) throw new ContractError(`${where}/x-server-wait`, "x-server-wait must be true or false");
-  if (parameter.in !== "query") throw new ContractError(`${where}/x-server-wait`, "only a query parameter can carry the server's wait");
-  const { value: schema, pointer: schemaAt } = contract.deref<any>(contract.at<any>(where).schema, `${where}/schema`);
+  if (parameter["in"] !== "query") throw new ContractError(`${where}/x-server-wait`, "only a query parameter can carry the server's wait");
+  const { value: schema, pointer: schemaAt } = contract.deref<any>(parameter["schema"], `${where}/schema`);
   const { minimum, maximum } = schema ?? {};
   if (schema?.type !== "integer" || !Number.isSafeInteger(minimum) || !Number.isSafeInteger(maximum) || minimum < 0 || minimum > maximum) {
     throw new ContractError(schemaAt, "the server's wait (x-server-wait) needs an integer schema with a minimum and a maximum, in milliseconds");
   }
-  return [{ wait: { parameter: parameter.name, minimum, maximum }, pointer: where }];
+  return true;
+}
+
+/** The wait of a parameter sent with the call whose mark was checked: its name and limits (milliseconds). */
+function serverWaitOf(contract: LoadedContract, parameter: ParameterModel): { wait: ServerWait; pointer: string } {
+  const schema = contract.deref<any>(contract.at<any>(parameter.pointer).schema, `${parameter.pointer}/schema`).value;
+  return { wait: { parameter: parameter.name, minimum: schema.minimum, maximum: schema.maximum }, pointer: parameter.pointer };
 }
 
 /**

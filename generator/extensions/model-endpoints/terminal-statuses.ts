@@ -16,6 +16,8 @@ export function readTerminalStatuses(contract: LoadedContract): TerminalStatuses
       throw new ContractError(pointer("components", "schemas", name, "x-terminal-statuses"), 'must be an object mapping each status to "success" or "failure"');
     }
     for (const [status, outcome] of Object.entries<any>(terminal)) {
+      // The statuses become an object literal of the package, where this key would set its prototype.
+      if (status === "__proto__") throw new ContractError(pointer("components", "schemas", name, "x-terminal-statuses", status), "a status named __proto__ cannot be emitted as data");
       if (outcome !== "success" && outcome !== "failure") {
         throw new ContractError(pointer("components", "schemas", name, "x-terminal-statuses", status), `must be "success" or "failure", not ${JSON.stringify(outcome)}`);
       }

@@ -78,7 +78,7 @@ export async function cancelJob(
   }
   gate?.release(rateLimitOf(answer), "cancel");
   const status = (answer as { data?: { status?: unknown } }).data?.status;
-  // (The status's own test, not job-wait's isTerminal: job-wait's error reports what this file does.)
+  // (The status's own test, not wait.ts's isTerminal: wait.ts's error reports what this file does.)
   if (typeof status === "string" && status !== "CANCELLED" && Object.hasOwn(catalog.terminalStatuses, status)) report.ended.push({ jobId, status });
   else report.cancelled.push(jobId);
   return report;

@@ -2,7 +2,7 @@
  * Submitting a job and waiting for it: sent exactly once (a 429, which made no job, is sent again
  * after `Retry-After`), through `run`, or `runsync` asked to wait no longer than the time left.
  */
-import { SERVER_WAIT_MARGIN_MS } from "../client-core.js";
+import { SERVER_WAIT_MARGIN_MS } from "./server-wait.js";
 import type { ApiResult } from "../client-core.js";
 import { AbortedError, InvalidRequestError, TimeoutError } from "../errors.js";
 import { BadRequestError, RateLimitError } from "../api-errors.js";

@@ -1,8 +1,8 @@
 /**
  * What the job helpers know of jobs and models: the fields every job has, the calls they make on
  * the generated client, what the contract says of each model, where an output keeps its file's URL.
- * Generic over the client and the models: the generated `jobs.ts` binds the helpers to the generated
- * client and the model catalogue.
+ * Generic over the client and the models: the generated `jobs.ts` binds the helpers to the calls of
+ * the generated client (its methods, or the functions of its core) and the model catalogue.
  */
 import type { ApiResult, RequestOptions } from "../client-core.js";
 import type { RequestLimit } from "./rate-gate.js";
@@ -21,9 +21,9 @@ export interface JobLike {
   error?: string | undefined;
 }
 
-/** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
 /** A submission's request options, and the body's members besides `input` (`jobOptions`). */
 export type SubmitRequestOptions = RequestOptions & { jobOptions?: object | undefined };
+/** A runsync request: `waitMs` is how long the service may hold it (when the contract lets it be asked). */
 export type SyncRequestOptions = SubmitRequestOptions & { waitMs?: number | undefined };
 
 /** The calls jobs need; the generated client has them. */

@@ -17,7 +17,6 @@ import { appendCookies, clientNameHeaders, cookieHeader, copyHeaders } from "./h
 import { checkHooks } from "./hooks.js";
 import { fieldPath } from "./json-pointer.js";
 import { requestContentType, withContentParameters } from "./media-types.js";
-import { checkNumber } from "./option-checks.js";
 import type { OperationParams, OperationSpec, ResponseValidators } from "./operation-spec.js";
 import { buildPath } from "./path.js";
 import { queryString } from "./query.js";
@@ -53,16 +52,6 @@ export interface RequestOptions {
   checkResponse?: ((data: unknown, status: number) => string | undefined) | undefined;
 }
 
-/** Options of a call the server may hold open (`runsync`): how long it may wait before answering. */
-export interface ServerWaitOptions extends RequestOptions {
-  /**
-   * How long the server may hold the request, in milliseconds. Default: the request's timeout less
-   * 5 s, within the limits the contract gives, so an unfinished job comes back with its id rather
-   * than being cut off by the timeout.
-   */
-  waitMs?: number | undefined;
-}
-
 /**
  * The module that turns an error answer into its typed error, loaded with the first answer that
  * needs it: an app whose calls succeed does not load the error classes of every status.
@@ -71,9 +60,6 @@ const loadErrorResponse = () => import("./error-response.js");
 
 /** A URL with a scheme: a server's default without one is relative to a page. */
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:/i;
-
-/** Room between the server's wait and the request's timeout for the answer to arrive. */
-export const SERVER_WAIT_MARGIN_MS = 5_000;
 
 /** A successful call: the typed body and what the response said about the caller's rate limits. */
 export interface ApiResult<T> {
@@ -193,18 +179,6 @@ export class ClientCore {
   }
 
   /**
-   * The wait to ask the server for: `options.waitMs`, or the call's timeout (the client's by
-   * default) less a margin, kept within [minimum, maximum]; without a timeout, the maximum.
-   */
-  protected serverWaitMs(options: ServerWaitOptions | undefined, minimum: number, maximum: number): number {
-    checkNumber("waitMs", options?.waitMs, { unit: "milliseconds", min: 0 });
-    if (options?.waitMs !== undefined) return options.waitMs;
-    const timeout = Math.min(options?.timeoutMs ?? this.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
-    const wait = timeout > 0 ? Math.floor(timeout - SERVER_WAIT_MARGIN_MS) : maximum;
-    return Math.min(maximum, Math.max(minimum, wait));
-  }
-
-  /**
    * Sends one operation through `client`: what the standalone operation functions
    * (`<package>/operations`) call, so that an app bundles only the operations it calls.
    */
@@ -212,9 +186,9 @@ export class ClientCore {
     return client.request<T>(spec, params, options);
   }
 
-  /** `serverWaitMs` of `client`, for the standalone per-model calls. */
-  static serverWait(client: ClientCore, options: ServerWaitOptions | undefined, minimum: number, maximum: number): number {
-    return client.serverWaitMs(options, minimum, maximum);
+  /** The timeout of one attempt of a call with `options` through `client` (the client's by default); 0 for none. */
+  static timeoutOf(client: ClientCore, options?: RequestOptions): number {
+    return Math.min(options?.timeoutMs ?? client.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
   }
 
   /** Sends one operation and returns its typed body, or throws a typed error. */
@@ -226,8 +200,8 @@ export class ClientCore {
       for (const key of field) value = typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
       if (typeof value === "string" && value !== "") this.#auth.rememberSecret(value);
     }
-    // The model's own input schema first: its messages are the most precise.
-    if (spec.checkModelInput !== undefined) this.assertValid(spec.operationId, () => spec.checkModelInput!(given), "body.input");
+    // The spec's own check first (a job's input against its model's schema): its messages are the most precise.
+    if (spec.checkParams !== undefined) this.assertValid(spec.operationId, () => spec.checkParams!(given));
     if (this.#validateRequests && spec.validateRequest !== undefined) {
       const issues = spec.validateRequest(given);
       if (issues.length > 0) this.assertValid(spec.operationId, () => issues);
