@@ -22,7 +22,7 @@ import type { Warnings } from "../../common/warnings.ts";
 import { Block, code, name, raw, type Code, type Declaration } from "../code.ts";
 import type { UnknownFormats } from "./keywords/format.ts";
 import { ValidatorCompiler } from "./compile.ts";
-import type { Unit } from "./context.ts";
+import type { Unit } from "./unit.ts";
 import { DefaultsCompiler } from "./defaults/index.ts";
 import { moduleText } from "./module.ts";
 import { ParameterTables, type ParameterTableSpec } from "./parameters.ts";
