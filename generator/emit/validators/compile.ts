@@ -23,7 +23,8 @@ import { ModuleConstants } from "./constants.ts";
 import { ISSUES, PATH, SCHEMA_AT, VALUE, type Ctx, type Env } from "./context.ts";
 import type { Unit } from "./unit.ts";
 import { IGNORED_FORMATS } from "./vocabulary.ts";
-import type { UnknownFormats } from "./keywords/format.ts";
+import type { UnknownFormats } from "./keyword-definition.ts";
+import { ASSERTION_KEYWORDS } from "./keyword-registry.ts";
 import { Warnings } from "../../common/warnings.ts";
 import { SameInstanceRefs } from "./recursion.ts";
 import { RefResolver, schemaAt } from "./resolve.ts";
@@ -59,6 +60,7 @@ export class ValidatorCompiler implements Env {
   readonly units = new Map<string, Unit>();
   readonly constants = new ModuleConstants();
   readonly recursion = new SameInstanceRefs();
+  readonly assertionKeywords = ASSERTION_KEYWORDS;
   private readonly refs: RefResolver;
   private readonly audit: SchemaAudit;
   private readonly stems = new Stems();

@@ -15,6 +15,8 @@ import type { Unit } from "./unit.ts";
 export interface Env {
   readonly constants: ModuleConstants;
   readonly recursion: SameInstanceRefs;
+  /** The keywords the validators check (the rest are annotations). */
+  readonly assertionKeywords: ReadonlySet<string>;
   /** The unit of the schema a `$ref` (found at `at`) points to. */
   refTarget(ref: unknown, at: string): Unit;
   /** The code of a subschema. */

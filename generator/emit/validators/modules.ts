@@ -20,7 +20,7 @@ import { parsePointer, pointer } from "../../common/json-pointer.ts";
 import { jsDoc, stringLiteral } from "../../common/escape.ts";
 import type { Warnings } from "../../common/warnings.ts";
 import { Block, code, name, raw, type Code, type Declaration } from "../code.ts";
-import type { UnknownFormats } from "./keywords/format.ts";
+import type { UnknownFormats } from "./keyword-definition.ts";
 import { ValidatorCompiler } from "./compile.ts";
 import type { Unit } from "./unit.ts";
 import { DefaultsCompiler } from "./defaults/index.ts";

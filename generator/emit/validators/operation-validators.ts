@@ -18,7 +18,7 @@ import { emitValidatorModules, type ValidatorEntry } from "./modules.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 import { compareStrings } from "../../common/compare.ts";
 import { Warnings } from "../../common/warnings.ts";
-import type { UnknownFormats } from "./keywords/format.ts";
+import type { UnknownFormats } from "./keyword-definition.ts";
 import type { ParameterTableSpec, ParameterValue } from "./parameters.ts";
 
 /** Where the composed parameter schemas live in the document handed to the emitter. */
