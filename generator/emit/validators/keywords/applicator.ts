@@ -5,10 +5,10 @@
  */
 import { Block, breakTo, code, raw, type Code } from "../../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
+import { cheapestFirst, checkCost } from "../cost.ts";
 import { check, failAlways, failStatement } from "../failures.ts";
 import type { KeywordDefinition } from "../keyword-definition.ts";
 import { schemaArray } from "../keyword-values.ts";
-import { isObject } from "../schema-object.ts";
 
 interface Branch {
   sub: unknown;
@@ -97,7 +97,7 @@ function anyOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
  */
 function anyOfCheck(live: readonly Branch[], done: Code, ctx: Ctx): Block {
   const outer = new Block();
-  const ordered = live.map((branch, index) => ({ ...branch, cost: cost(branch.sub, 2, ctx.env.assertionKeywords), index })).sort((a, b) => a.cost - b.cost || a.index - b.index);
+  const ordered = cheapestFirst(live, (branch) => checkCost(branch.sub, 2, ctx.env.assertionKeywords));
   ordered.forEach(({ sub, at: branchAt }, index) => {
     if (index === ordered.length - 1) {
       outer.append(ctx.env.genSame(sub, branchAt, ctx));
@@ -172,20 +172,4 @@ function notCode(sub: unknown, at: string, ctx: Ctx, b: Block): void {
   const inner = ctx.env.genSame(sub, at + "/not", { ...ctx, mode: "bool", fail: breakTo(label) });
   failAlways(inner, ctx, "not", notMessages.not, at + "/not");
   b.labeled(label, inner);
-}
-
-/** A rough cost of checking a schema (keywords, enum values, `$ref` calls), looking `depth` levels down. */
-function cost(schema: unknown, depth: number, assertions: ReadonlySet<string>): number {
-  if (!isObject(schema)) return 0;
-  let total = 0;
-  for (const [keyword, value] of Object.entries(schema)) {
-    if (keyword === "enum" && Array.isArray(value)) total += value.length;
-    else if (keyword === "$ref") total += 8;
-    else if (keyword === "pattern" || keyword === "format" || keyword === "uniqueItems") total += 4;
-    else if (assertions.has(keyword)) total += 1;
-    if (depth > 0 && (isObject(value) || Array.isArray(value))) {
-      for (const member of Object.values(value)) total += cost(member, depth - 1, assertions);
-    }
-  }
-  return total;
 }

@@ -7,6 +7,7 @@
 import { escapeSegment, pointer } from "../../../common/json-pointer.ts";
 import { Block, code, raw } from "../../code.ts";
 import { child, type Ctx } from "../context.ts";
+import { cheapestFirst, checkCost } from "../cost.ts";
 import { check, failStatement, NO_MESSAGE } from "../failures.ts";
 import type { KeywordDefinition } from "../keyword-definition.ts";
 import { count, dependentRequiredOf, schemaMap, stringArray } from "../keyword-values.ts";
@@ -66,7 +67,10 @@ function propertiesAndRequired(schema: SchemaObject, at: string, ctx: Ctx, b: Bl
     if (sub !== true) continue; // checked together with the property's schema below
     check(b, ctx, code`${readProperty(ctx.v, name)} === undefined`, "required", propertiesMessages.required(name), at + "/required");
   }
-  for (const [name, sub] of Object.entries(properties)) {
+  // A boolean check stops at the first failure: the cheap properties first (a format after an enum).
+  const entries = Object.entries(properties);
+  const ordered = ctx.mode === "bool" ? cheapestFirst(entries, ([, sub]) => checkCost(sub, 2, ctx.env.assertionKeywords)) : entries;
+  for (const [name, sub] of ordered) {
     if (sub !== true) property(name, sub, required.has(name), at, ctx, b);
   }
   return Object.keys(properties);
