@@ -8,6 +8,7 @@ import { emitValidators, type EmitValidatorsOptions, type ValidatorEntry } from 
 import { Warnings } from "../../generator/common/warnings.ts";
 import { ContractError } from "../../generator/common/errors.ts";
 import { loadContract, type LoadedContract } from "../../generator/load/contract.ts";
+import * as runtime from "../../templates/runtime/validation.ts";
 import { formatIssues } from "../../templates/runtime/validation.ts";
 import { loadValidators, type LoadedValidators, type ValidationIssue } from "./support.ts";
 
@@ -497,6 +498,17 @@ describe("emitted code", () => {
     expect(source).toContain("function match_1(s: string): boolean {");
     expect(source).toContain("if (!match_1(v)) return false;");
     expect(source).not.toContain('new RegExp("^[0-9]{1,5}/[a-z]+$"');
+  });
+
+  it("has the guard check an object's cheap properties before a format, and the issues keep the contract's order", () => {
+    const document = { type: "object", properties: { link: { type: "string", format: "uri" }, kind: { enum: ["a", "b"] } } };
+    const parsed: string[] = [];
+    const counting = { ...runtime, validUri: (text: string) => (parsed.push(text), runtime.validUri(text)) };
+    const module = loadValidators(emitValidators({ document, entries: [{ name: "X", pointer: "" }] }), undefined, counting);
+    const value = { link: "not a url", kind: "c" };
+    expect(module["isX"]?.(value)).toBe(false);
+    expect(parsed).toEqual([]);
+    expect((module["validateX"]?.(value) as ValidationIssue[]).map((issue) => issue.keyword)).toEqual(["format", "enum"]);
   });
 
   it("uses the runtime import it is given", () => {
