@@ -8,6 +8,7 @@ import { emitValidators, type EmitValidatorsOptions, type ValidatorEntry } from 
 import { Warnings } from "../../generator/common/warnings.ts";
 import { ContractError } from "../../generator/common/errors.ts";
 import { loadContract, type LoadedContract } from "../../generator/load/contract.ts";
+import * as runtime from "../../templates/runtime/validation.ts";
 import { formatIssues } from "../../templates/runtime/validation.ts";
 import { loadValidators, type LoadedValidators, type ValidationIssue } from "./support.ts";
 
@@ -415,6 +416,34 @@ describe("refusals", () => {
     expect(refused.reason).toMatch(reason);
   });
 
+  // Every place a schema can hold a subschema, under `type: "null"`, which leaves the code of all of
+  // them out: the audit walks each one all the same.
+  it.each([
+    ["properties", { properties: { a: "BAD" } }, "/properties/a"],
+    ["patternProperties", { patternProperties: { "^a": "BAD" } }, "/patternProperties/^a"],
+    ["additionalProperties", { additionalProperties: "BAD" }, "/additionalProperties"],
+    ["propertyNames", { propertyNames: "BAD" }, "/propertyNames"],
+    ["dependentSchemas", { dependentSchemas: { a: "BAD" } }, "/dependentSchemas/a"],
+    ["unevaluatedProperties", { unevaluatedProperties: "BAD" }, "/unevaluatedProperties"],
+    ["prefixItems", { prefixItems: [true, "BAD"] }, "/prefixItems/1"],
+    ["items", { items: "BAD" }, "/items"],
+    ["contains", { contains: "BAD", minContains: 0 }, "/contains"],
+    ["unevaluatedItems", { unevaluatedItems: "BAD" }, "/unevaluatedItems"],
+    ["allOf", { allOf: [true, "BAD"] }, "/allOf/1"],
+    ["anyOf", { anyOf: [true, "BAD"] }, "/anyOf/1"],
+    ["oneOf", { oneOf: ["BAD"] }, "/oneOf/0"],
+    ["not", { not: "BAD" }, "/not"],
+    ["then without if", { then: "BAD" }, "/then"],
+    ["else without if", { else: "BAD" }, "/else"],
+    ["if", { if: "BAD", then: true }, "/if"],
+    ["$defs", { $defs: { unused: "BAD" } }, "/$defs/unused"],
+  ])("walks %s", (_, holder, at) => {
+    const document = JSON.parse(JSON.stringify({ type: "null", ...holder }).replace('"BAD"', JSON.stringify({ $dynamicRef: "#x" })));
+    const refused = refusal(document);
+    expect(refused.pointer).toBe(`${at}/$dynamicRef`);
+    expect(refused.reason).toMatch(/not supported/);
+  });
+
   it("names the contract pointer inside an OpenAPI document", () => {
     const document = { openapi: "3.1.0", components: { schemas: { Bad: { type: "object", properties: { "a/b": { type: "string", "x-ok": 1, maxLength: -3 } } } } } };
     expect(refusal(document, [{ name: "Bad", pointer: "/components/schemas/Bad" }]).pointer).toBe("/components/schemas/Bad/properties/a~1b/maxLength");
@@ -469,6 +498,17 @@ describe("emitted code", () => {
     expect(source).toContain("function match_1(s: string): boolean {");
     expect(source).toContain("if (!match_1(v)) return false;");
     expect(source).not.toContain('new RegExp("^[0-9]{1,5}/[a-z]+$"');
+  });
+
+  it("has the guard check an object's cheap properties before a format, and the issues keep the contract's order", () => {
+    const document = { type: "object", properties: { link: { type: "string", format: "uri" }, kind: { enum: ["a", "b"] } } };
+    const parsed: string[] = [];
+    const counting = { ...runtime, validUri: (text: string) => (parsed.push(text), runtime.validUri(text)) };
+    const module = loadValidators(emitValidators({ document, entries: [{ name: "X", pointer: "" }] }), undefined, counting);
+    const value = { link: "not a url", kind: "c" };
+    expect(module["isX"]?.(value)).toBe(false);
+    expect(parsed).toEqual([]);
+    expect((module["validateX"]?.(value) as ValidationIssue[]).map((issue) => issue.keyword)).toEqual(["format", "enum"]);
   });
 
   it("uses the runtime import it is given", () => {

@@ -22,12 +22,12 @@ export function transpile(source: string): string {
   }).outputText;
 }
 
-/** Evaluates an emitted module; `./runtime/validation.js` resolves to the runtime under test. */
-export function loadValidators(source: string, runtimeSpecifier = "./runtime/validation.js"): LoadedValidators {
+/** Evaluates an emitted module; `./runtime/validation.js` resolves to the runtime under test (or to `runtimeModule`). */
+export function loadValidators(source: string, runtimeSpecifier = "./runtime/validation.js", runtimeModule: object = runtime): LoadedValidators {
   const js = transpile(source);
   const exports: Record<string, unknown> = {};
   const require = (specifier: string): unknown => {
-    if (specifier === runtimeSpecifier) return runtime;
+    if (specifier === runtimeSpecifier) return runtimeModule;
     throw new Error(`unexpected import ${specifier}`);
   };
   new Function("exports", "require", js)(exports, require);

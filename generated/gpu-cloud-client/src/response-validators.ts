@@ -88,26 +88,26 @@ function e_RegistryCredentialId(v: any, p: string, issues: ValidationIssue[], s:
 
 function c_Mounts(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.persistent;
+  const x1 = v.network;
   if (x1 !== undefined) {
-    if (typeof x1 !== "object" || x1 === null || Array.isArray(x1)) return false;
-    const x2 = x1.size;
-    if (!Number.isInteger(x2)) return false;
-    if (x2 < 10) return false;
-    const x3 = x1.path;
-    if (typeof x3 !== "string") return false;
-  }
-  const x4 = v.network;
-  if (x4 !== undefined) {
-    if (!Array.isArray(x4)) return false;
-    for (let i5 = 0; i5 < x4.length; i5++) {
-      const x6 = x4[i5];
-      if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) return false;
-      const x7 = x6.volumeId;
-      if (typeof x7 !== "string") return false;
-      const x8 = x6.path;
-      if (typeof x8 !== "string") return false;
+    if (!Array.isArray(x1)) return false;
+    for (let i2 = 0; i2 < x1.length; i2++) {
+      const x3 = x1[i2];
+      if (typeof x3 !== "object" || x3 === null || Array.isArray(x3)) return false;
+      const x4 = x3.volumeId;
+      if (typeof x4 !== "string") return false;
+      const x5 = x3.path;
+      if (typeof x5 !== "string") return false;
     }
+  }
+  const x6 = v.persistent;
+  if (x6 !== undefined) {
+    if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) return false;
+    const x7 = x6.path;
+    if (typeof x7 !== "string") return false;
+    const x8 = x6.size;
+    if (!Number.isInteger(x8)) return false;
+    if (x8 < 10) return false;
   }
   return true;
 }
@@ -358,18 +358,18 @@ function c_PodGpu(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.id;
   if (typeof x1 !== "string") return false;
-  const x2 = v.count;
+  const x2 = v.vcpuCount;
   if (x2 !== undefined) {
     if (!Number.isInteger(x2)) return false;
-    if (x2 < 1) return false;
   }
-  const x3 = v.vcpuCount;
+  const x3 = v.memory;
   if (x3 !== undefined) {
     if (!Number.isInteger(x3)) return false;
   }
-  const x4 = v.memory;
+  const x4 = v.count;
   if (x4 !== undefined) {
     if (!Number.isInteger(x4)) return false;
+    if (x4 < 1) return false;
   }
   return true;
 }
@@ -455,14 +455,14 @@ function c_SshEndpoint(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.host;
   if (typeof x1 !== "string") return false;
-  const x2 = v.port;
-  if (!Number.isInteger(x2)) return false;
-  if (x2 < 1) return false;
-  if (x2 > 65535) return false;
-  const x3 = v.username;
+  const x2 = v.username;
+  if (typeof x2 !== "string") return false;
+  const x3 = v.command;
   if (typeof x3 !== "string") return false;
-  const x4 = v.command;
-  if (typeof x4 !== "string") return false;
+  const x4 = v.port;
+  if (!Number.isInteger(x4)) return false;
+  if (x4 < 1) return false;
+  if (x4 > 65535) return false;
   return true;
 }
 
@@ -775,22 +775,22 @@ function c_PodCluster(v: any): boolean {
   if (typeof x1 !== "string") return false;
   const x2 = v.rank;
   if (!(Number.isInteger(x2) || x2 === null)) return false;
-  const x3 = v.role;
+  const x3 = v.ip;
   if (x3 !== undefined) {
-    L4: {
-      L5: {
-        const v6: any = x3;
-        if (typeof v6 !== "string") break L5;
-        break L4;
-      }
-      const v7: any = x3;
-      if (typeof v7 !== "string") return false;
-      if ((v7 as unknown) !== "SLURM_CONTROLLER" && (v7 as unknown) !== "SLURM_COMPUTE" && (v7 as unknown) !== "RAY_HEAD" && (v7 as unknown) !== "RAY_WORKER") return false;
-    }
+    if (typeof x3 !== "string") return false;
   }
-  const x8 = v.ip;
-  if (x8 !== undefined) {
-    if (typeof x8 !== "string") return false;
+  const x4 = v.role;
+  if (x4 !== undefined) {
+    L5: {
+      L6: {
+        const v7: any = x4;
+        if (typeof v7 !== "string") break L6;
+        break L5;
+      }
+      const v8: any = x4;
+      if (typeof v8 !== "string") return false;
+      if ((v8 as unknown) !== "SLURM_CONTROLLER" && (v8 as unknown) !== "SLURM_COMPUTE" && (v8 as unknown) !== "RAY_HEAD" && (v8 as unknown) !== "RAY_WORKER") return false;
+    }
   }
   return true;
 }
@@ -867,83 +867,83 @@ function c_Pod(v: any): boolean {
   if (typeof x4 !== "string") return false;
   const x5 = v.disk;
   if (!Number.isInteger(x5)) return false;
-  const x6 = v.ports;
-  if (!Array.isArray(x6)) return false;
-  for (let i7 = 0; i7 < x6.length; i7++) {
-    const x8 = x6[i7];
-    if (!c_Port(x8)) return false;
+  const x6 = v.dataCenterId;
+  if (!(typeof x6 === "string" || x6 === null)) return false;
+  const x7 = v.cudaVersion;
+  if (!(typeof x7 === "string" || x7 === null)) return false;
+  const x8 = v.template;
+  if (!(typeof x8 === "string" || x8 === null)) return false;
+  const x9 = v.cost;
+  if (typeof x9 !== "number" || !isFinite(x9)) return false;
+  const x10 = v.locked;
+  if (typeof x10 !== "boolean") return false;
+  const x11 = v.ports;
+  if (!Array.isArray(x11)) return false;
+  for (let i12 = 0; i12 < x11.length; i12++) {
+    const x13 = x11[i12];
+    if (!c_Port(x13)) return false;
   }
-  const x9 = v.env;
-  if (x9 === undefined) return false;
-  if (!c_EnvironmentVariables(x9)) return false;
-  const x10 = v.registry;
-  if (x10 === undefined) return false;
-  if (!c_RegistryCredentialId(x10)) return false;
-  const x11 = v.status;
-  if (x11 === undefined) return false;
-  if (!c_PodStatus(x11)) return false;
-  const x12 = v.actions;
-  if (!Array.isArray(x12)) return false;
-  for (let i13 = 0; i13 < x12.length; i13++) {
-    const x14 = x12[i13];
-    if (!c_PodAction(x14)) return false;
+  const x14 = v.actions;
+  if (!Array.isArray(x14)) return false;
+  for (let i15 = 0; i15 < x14.length; i15++) {
+    const x16 = x14[i15];
+    if (!c_PodAction(x16)) return false;
   }
-  const x15 = v.mounts;
-  if (x15 === undefined) return false;
-  if (!c_Mounts(x15)) return false;
-  const x16 = v.gpu;
-  if (x16 !== undefined) {
-    if (!c_PodGpu(x16)) return false;
+  const x17 = v.createdAt;
+  if (typeof x17 !== "string") return false;
+  if (!validDateTime(x17)) return false;
+  const x18 = v.startedAt;
+  if (!(typeof x18 === "string" || x18 === null)) return false;
+  if (typeof x18 === "string") {
+    if (!validDateTime(x18)) return false;
   }
-  const x17 = v.cpu;
-  if (x17 !== undefined) {
-    if (!c_PodCpu(x17)) return false;
+  const x19 = v.globalNetworking;
+  if (typeof x19 !== "object" || x19 === null || Array.isArray(x19)) return false;
+  const x20 = x19.enabled;
+  if (typeof x20 !== "boolean") return false;
+  const x21 = x19.ip;
+  if (x21 !== undefined) {
+    if (typeof x21 !== "string") return false;
   }
-  const x18 = v.cloud;
-  if (x18 === undefined) return false;
-  if (!c_Cloud(x18)) return false;
-  const x19 = v.dataCenterId;
-  if (!(typeof x19 === "string" || x19 === null)) return false;
-  const x20 = v.cudaVersion;
-  if (!(typeof x20 === "string" || x20 === null)) return false;
-  const x21 = v.ssh;
-  if (x21 === undefined) return false;
-  if (!c_PodSsh(x21)) return false;
-  const x22 = v.template;
-  if (!(typeof x22 === "string" || x22 === null)) return false;
-  const x23 = v.cost;
-  if (typeof x23 !== "number" || !isFinite(x23)) return false;
-  const x24 = v.locked;
-  if (typeof x24 !== "boolean") return false;
-  const x25 = v.globalNetworking;
-  if (typeof x25 !== "object" || x25 === null || Array.isArray(x25)) return false;
-  const x26 = x25.enabled;
-  if (typeof x26 !== "boolean") return false;
-  const x27 = x25.ip;
+  const x22 = x19.internalDns;
+  if (x22 !== undefined) {
+    if (typeof x22 !== "string") return false;
+  }
+  const x23 = v.env;
+  if (x23 === undefined) return false;
+  if (!c_EnvironmentVariables(x23)) return false;
+  const x24 = v.registry;
+  if (x24 === undefined) return false;
+  if (!c_RegistryCredentialId(x24)) return false;
+  const x25 = v.status;
+  if (x25 === undefined) return false;
+  if (!c_PodStatus(x25)) return false;
+  const x26 = v.mounts;
+  if (x26 === undefined) return false;
+  if (!c_Mounts(x26)) return false;
+  const x27 = v.gpu;
   if (x27 !== undefined) {
-    if (typeof x27 !== "string") return false;
+    if (!c_PodGpu(x27)) return false;
   }
-  const x28 = x25.internalDns;
+  const x28 = v.cpu;
   if (x28 !== undefined) {
-    if (typeof x28 !== "string") return false;
+    if (!c_PodCpu(x28)) return false;
   }
-  const x29 = v.runtime;
+  const x29 = v.cloud;
   if (x29 === undefined) return false;
-  L30: {
-    L31: {
-      const v32: any = x29;
-      if (v32 !== null) break L31;
-      break L30;
+  if (!c_Cloud(x29)) return false;
+  const x30 = v.ssh;
+  if (x30 === undefined) return false;
+  if (!c_PodSsh(x30)) return false;
+  const x31 = v.runtime;
+  if (x31 === undefined) return false;
+  L32: {
+    L33: {
+      const v34: any = x31;
+      if (v34 !== null) break L33;
+      break L32;
     }
-    if (!c_PodRuntime(x29)) return false;
-  }
-  const x33 = v.createdAt;
-  if (typeof x33 !== "string") return false;
-  if (!validDateTime(x33)) return false;
-  const x34 = v.startedAt;
-  if (!(typeof x34 === "string" || x34 === null)) return false;
-  if (typeof x34 === "string") {
-    if (!validDateTime(x34)) return false;
+    if (!c_PodRuntime(x31)) return false;
   }
   const x35 = v.cluster;
   if (x35 !== undefined) {
@@ -1264,38 +1264,38 @@ function c_Template(v: any): boolean {
   if (typeof x4 !== "string") return false;
   const x5 = v.disk;
   if (!Number.isInteger(x5)) return false;
-  const x6 = v.mounts;
-  if (x6 === undefined) return false;
-  if (!c_Mounts(x6)) return false;
-  const x7 = v.ports;
-  if (!Array.isArray(x7)) return false;
-  for (let i8 = 0; i8 < x7.length; i8++) {
-    const x9 = x7[i8];
-    if (!c_Port(x9)) return false;
+  const x6 = v.serverless;
+  if (typeof x6 !== "boolean") return false;
+  const x7 = v.public;
+  if (typeof x7 !== "boolean") return false;
+  const x8 = v.startSsh;
+  if (typeof x8 !== "boolean") return false;
+  const x9 = v.startJupyter;
+  if (typeof x9 !== "boolean") return false;
+  const x10 = v.ports;
+  if (!Array.isArray(x10)) return false;
+  for (let i11 = 0; i11 < x10.length; i11++) {
+    const x12 = x10[i11];
+    if (!c_Port(x12)) return false;
   }
-  const x10 = v.env;
-  if (x10 === undefined) return false;
-  if (!c_EnvironmentVariables(x10)) return false;
-  const x11 = v.registry;
-  if (x11 === undefined) return false;
-  if (!c_RegistryCredentialId(x11)) return false;
-  const x12 = v.serverless;
-  if (typeof x12 !== "boolean") return false;
-  const x13 = v.public;
-  if (typeof x13 !== "boolean") return false;
-  const x14 = v.category;
-  if (x14 === undefined) return false;
-  if (!c_TemplateCategory(x14)) return false;
-  const x15 = v.startSsh;
-  if (typeof x15 !== "boolean") return false;
-  const x16 = v.startJupyter;
-  if (typeof x16 !== "boolean") return false;
-  const x17 = v.allowedCudaVersions;
-  if (!Array.isArray(x17)) return false;
-  for (let i18 = 0; i18 < x17.length; i18++) {
-    const x19 = x17[i18];
-    if (typeof x19 !== "string") return false;
+  const x13 = v.allowedCudaVersions;
+  if (!Array.isArray(x13)) return false;
+  for (let i14 = 0; i14 < x13.length; i14++) {
+    const x15 = x13[i14];
+    if (typeof x15 !== "string") return false;
   }
+  const x16 = v.mounts;
+  if (x16 === undefined) return false;
+  if (!c_Mounts(x16)) return false;
+  const x17 = v.env;
+  if (x17 === undefined) return false;
+  if (!c_EnvironmentVariables(x17)) return false;
+  const x18 = v.registry;
+  if (x18 === undefined) return false;
+  if (!c_RegistryCredentialId(x18)) return false;
+  const x19 = v.category;
+  if (x19 === undefined) return false;
+  if (!c_TemplateCategory(x19)) return false;
   return true;
 }
 
@@ -1494,20 +1494,20 @@ function e_JobStateAnswer(v: any, p: string, issues: ValidationIssue[], s: strin
 
 function c_JobStream(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.status;
-  if (x1 === undefined) return false;
-  if (!c_JobStatus(x1)) return false;
-  const x2 = v.stream;
-  if (!Array.isArray(x2)) return false;
-  for (let i3 = 0; i3 < x2.length; i3++) {
-    const x4 = x2[i3];
-    if (typeof x4 !== "object" || x4 === null || Array.isArray(x4)) return false;
-    if (x4.output === undefined) return false;
-    const x6 = x4.metrics;
-    if (x6 !== undefined) {
-      if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) return false;
+  const x1 = v.stream;
+  if (!Array.isArray(x1)) return false;
+  for (let i2 = 0; i2 < x1.length; i2++) {
+    const x3 = x1[i2];
+    if (typeof x3 !== "object" || x3 === null || Array.isArray(x3)) return false;
+    if (x3.output === undefined) return false;
+    const x5 = x3.metrics;
+    if (x5 !== undefined) {
+      if (typeof x5 !== "object" || x5 === null || Array.isArray(x5)) return false;
     }
   }
+  const x6 = v.status;
+  if (x6 === undefined) return false;
+  if (!c_JobStatus(x6)) return false;
   return true;
 }
 
@@ -1551,11 +1551,11 @@ function e_JobStream(v: any, p: string, issues: ValidationIssue[], s: string): v
 
 function c_PurgeResult(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.removed;
-  if (!Number.isInteger(x1)) return false;
-  if (x1 < 0) return false;
-  const x2 = v.status;
-  if (typeof x2 !== "string") return false;
+  const x1 = v.status;
+  if (typeof x1 !== "string") return false;
+  const x2 = v.removed;
+  if (!Number.isInteger(x2)) return false;
+  if (x2 < 0) return false;
   return true;
 }
 
@@ -1797,30 +1797,30 @@ function c_Job(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.id;
   if (typeof x1 !== "string") return false;
-  const x2 = v.status;
-  if (x2 === undefined) return false;
-  if (!c_JobStatus(x2)) return false;
-  const x3 = v.delayTime;
-  if (x3 !== undefined) {
-    if (!Number.isInteger(x3)) return false;
-    if (x3 < 0) return false;
+  const x2 = v.workerId;
+  if (x2 !== undefined) {
+    if (typeof x2 !== "string") return false;
   }
-  const x4 = v.executionTime;
+  const x3 = v.error;
+  if (x3 !== undefined) {
+    if (typeof x3 !== "string") return false;
+  }
+  const x4 = v.delayTime;
   if (x4 !== undefined) {
     if (!Number.isInteger(x4)) return false;
     if (x4 < 0) return false;
   }
-  const x5 = v.workerId;
+  const x5 = v.executionTime;
   if (x5 !== undefined) {
-    if (typeof x5 !== "string") return false;
+    if (!Number.isInteger(x5)) return false;
+    if (x5 < 0) return false;
   }
-  const x6 = v.output;
-  if (x6 !== undefined) {
-    if (!c_GenerationOutput(x6)) return false;
-  }
-  const x7 = v.error;
+  const x6 = v.status;
+  if (x6 === undefined) return false;
+  if (!c_JobStatus(x6)) return false;
+  const x7 = v.output;
   if (x7 !== undefined) {
-    if (typeof x7 !== "string") return false;
+    if (!c_GenerationOutput(x7)) return false;
   }
   const v8: any = v;
   L9: {
@@ -2016,12 +2016,12 @@ function e_GenerationOutput(v: any, p: string, issues: ValidationIssue[], s: str
 
 function c_VideoOutput(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.video_url;
-  if (typeof x1 !== "string") return false;
-  if (!validUri(x1)) return false;
-  const x2 = v.cost;
-  if (typeof x2 !== "number" || !isFinite(x2)) return false;
-  if (x2 < 0) return false;
+  const x1 = v.cost;
+  if (typeof x1 !== "number" || !isFinite(x1)) return false;
+  if (x1 < 0) return false;
+  const x2 = v.video_url;
+  if (typeof x2 !== "string") return false;
+  if (!validUri(x2)) return false;
   return true;
 }
 
@@ -2054,12 +2054,12 @@ function e_VideoOutput(v: any, p: string, issues: ValidationIssue[], s: string):
 
 function c_ImageOutput(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.image_url;
-  if (typeof x1 !== "string") return false;
-  if (!validUri(x1)) return false;
-  const x2 = v.cost;
-  if (typeof x2 !== "number" || !isFinite(x2)) return false;
-  if (x2 < 0) return false;
+  const x1 = v.cost;
+  if (typeof x1 !== "number" || !isFinite(x1)) return false;
+  if (x1 < 0) return false;
+  const x2 = v.image_url;
+  if (typeof x2 !== "string") return false;
+  if (!validUri(x2)) return false;
   return true;
 }
 
@@ -2092,12 +2092,12 @@ function e_ImageOutput(v: any, p: string, issues: ValidationIssue[], s: string):
 
 function c_AudioOutput(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.audio_url;
-  if (typeof x1 !== "string") return false;
-  if (!validUri(x1)) return false;
-  const x2 = v.cost;
-  if (typeof x2 !== "number" || !isFinite(x2)) return false;
-  if (x2 < 0) return false;
+  const x1 = v.cost;
+  if (typeof x1 !== "number" || !isFinite(x1)) return false;
+  if (x1 < 0) return false;
+  const x2 = v.audio_url;
+  if (typeof x2 !== "string") return false;
+  if (!validUri(x2)) return false;
   return true;
 }
 

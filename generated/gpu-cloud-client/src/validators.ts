@@ -48,20 +48,20 @@ function c_Problem(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.title;
   if (typeof x1 !== "string") return false;
-  const x2 = v.status;
-  if (!Number.isInteger(x2)) return false;
-  if (x2 < 100) return false;
-  if (x2 > 599) return false;
-  const x3 = v.detail;
-  if (typeof x3 !== "string") return false;
-  const x4 = v.errors;
-  if (x4 !== undefined) {
-    if (!Array.isArray(x4)) return false;
-    for (let i5 = 0; i5 < x4.length; i5++) {
-      const x6 = x4[i5];
-      if (typeof x6 !== "string") return false;
+  const x2 = v.detail;
+  if (typeof x2 !== "string") return false;
+  const x3 = v.errors;
+  if (x3 !== undefined) {
+    if (!Array.isArray(x3)) return false;
+    for (let i4 = 0; i4 < x3.length; i4++) {
+      const x5 = x3[i4];
+      if (typeof x5 !== "string") return false;
     }
   }
+  const x6 = v.status;
+  if (!Number.isInteger(x6)) return false;
+  if (x6 < 100) return false;
+  if (x6 > 599) return false;
   return true;
 }
 
@@ -226,26 +226,26 @@ function e_RegistryCredentialId(v: any, p: string, issues: ValidationIssue[], s:
 
 function c_Mounts(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.persistent;
+  const x1 = v.network;
   if (x1 !== undefined) {
-    if (typeof x1 !== "object" || x1 === null || Array.isArray(x1)) return false;
-    const x2 = x1.size;
-    if (!Number.isInteger(x2)) return false;
-    if (x2 < 10) return false;
-    const x3 = x1.path;
-    if (typeof x3 !== "string") return false;
-  }
-  const x4 = v.network;
-  if (x4 !== undefined) {
-    if (!Array.isArray(x4)) return false;
-    for (let i5 = 0; i5 < x4.length; i5++) {
-      const x6 = x4[i5];
-      if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) return false;
-      const x7 = x6.volumeId;
-      if (typeof x7 !== "string") return false;
-      const x8 = x6.path;
-      if (typeof x8 !== "string") return false;
+    if (!Array.isArray(x1)) return false;
+    for (let i2 = 0; i2 < x1.length; i2++) {
+      const x3 = x1[i2];
+      if (typeof x3 !== "object" || x3 === null || Array.isArray(x3)) return false;
+      const x4 = x3.volumeId;
+      if (typeof x4 !== "string") return false;
+      const x5 = x3.path;
+      if (typeof x5 !== "string") return false;
     }
+  }
+  const x6 = v.persistent;
+  if (x6 !== undefined) {
+    if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) return false;
+    const x7 = x6.path;
+    if (typeof x7 !== "string") return false;
+    const x8 = x6.size;
+    if (!Number.isInteger(x8)) return false;
+    if (x8 < 10) return false;
   }
   return true;
 }
@@ -496,18 +496,18 @@ function c_PodGpu(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.id;
   if (typeof x1 !== "string") return false;
-  const x2 = v.count;
+  const x2 = v.vcpuCount;
   if (x2 !== undefined) {
     if (!Number.isInteger(x2)) return false;
-    if (x2 < 1) return false;
   }
-  const x3 = v.vcpuCount;
+  const x3 = v.memory;
   if (x3 !== undefined) {
     if (!Number.isInteger(x3)) return false;
   }
-  const x4 = v.memory;
+  const x4 = v.count;
   if (x4 !== undefined) {
     if (!Number.isInteger(x4)) return false;
+    if (x4 < 1) return false;
   }
   return true;
 }
@@ -593,14 +593,14 @@ function c_SshEndpoint(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.host;
   if (typeof x1 !== "string") return false;
-  const x2 = v.port;
-  if (!Number.isInteger(x2)) return false;
-  if (x2 < 1) return false;
-  if (x2 > 65535) return false;
-  const x3 = v.username;
+  const x2 = v.username;
+  if (typeof x2 !== "string") return false;
+  const x3 = v.command;
   if (typeof x3 !== "string") return false;
-  const x4 = v.command;
-  if (typeof x4 !== "string") return false;
+  const x4 = v.port;
+  if (!Number.isInteger(x4)) return false;
+  if (x4 < 1) return false;
+  if (x4 > 65535) return false;
   return true;
 }
 
@@ -913,22 +913,22 @@ function c_PodCluster(v: any): boolean {
   if (typeof x1 !== "string") return false;
   const x2 = v.rank;
   if (!(Number.isInteger(x2) || x2 === null)) return false;
-  const x3 = v.role;
+  const x3 = v.ip;
   if (x3 !== undefined) {
-    L4: {
-      L5: {
-        const v6: any = x3;
-        if (typeof v6 !== "string") break L5;
-        break L4;
-      }
-      const v7: any = x3;
-      if (typeof v7 !== "string") return false;
-      if ((v7 as unknown) !== "SLURM_CONTROLLER" && (v7 as unknown) !== "SLURM_COMPUTE" && (v7 as unknown) !== "RAY_HEAD" && (v7 as unknown) !== "RAY_WORKER") return false;
-    }
+    if (typeof x3 !== "string") return false;
   }
-  const x8 = v.ip;
-  if (x8 !== undefined) {
-    if (typeof x8 !== "string") return false;
+  const x4 = v.role;
+  if (x4 !== undefined) {
+    L5: {
+      L6: {
+        const v7: any = x4;
+        if (typeof v7 !== "string") break L6;
+        break L5;
+      }
+      const v8: any = x4;
+      if (typeof v8 !== "string") return false;
+      if ((v8 as unknown) !== "SLURM_CONTROLLER" && (v8 as unknown) !== "SLURM_COMPUTE" && (v8 as unknown) !== "RAY_HEAD" && (v8 as unknown) !== "RAY_WORKER") return false;
+    }
   }
   return true;
 }
@@ -1005,83 +1005,83 @@ function c_Pod(v: any): boolean {
   if (typeof x4 !== "string") return false;
   const x5 = v.disk;
   if (!Number.isInteger(x5)) return false;
-  const x6 = v.ports;
-  if (!Array.isArray(x6)) return false;
-  for (let i7 = 0; i7 < x6.length; i7++) {
-    const x8 = x6[i7];
-    if (!c_Port(x8)) return false;
+  const x6 = v.dataCenterId;
+  if (!(typeof x6 === "string" || x6 === null)) return false;
+  const x7 = v.cudaVersion;
+  if (!(typeof x7 === "string" || x7 === null)) return false;
+  const x8 = v.template;
+  if (!(typeof x8 === "string" || x8 === null)) return false;
+  const x9 = v.cost;
+  if (typeof x9 !== "number" || !isFinite(x9)) return false;
+  const x10 = v.locked;
+  if (typeof x10 !== "boolean") return false;
+  const x11 = v.ports;
+  if (!Array.isArray(x11)) return false;
+  for (let i12 = 0; i12 < x11.length; i12++) {
+    const x13 = x11[i12];
+    if (!c_Port(x13)) return false;
   }
-  const x9 = v.env;
-  if (x9 === undefined) return false;
-  if (!c_EnvironmentVariables(x9)) return false;
-  const x10 = v.registry;
-  if (x10 === undefined) return false;
-  if (!c_RegistryCredentialId(x10)) return false;
-  const x11 = v.status;
-  if (x11 === undefined) return false;
-  if (!c_PodStatus(x11)) return false;
-  const x12 = v.actions;
-  if (!Array.isArray(x12)) return false;
-  for (let i13 = 0; i13 < x12.length; i13++) {
-    const x14 = x12[i13];
-    if (!c_PodAction(x14)) return false;
+  const x14 = v.actions;
+  if (!Array.isArray(x14)) return false;
+  for (let i15 = 0; i15 < x14.length; i15++) {
+    const x16 = x14[i15];
+    if (!c_PodAction(x16)) return false;
   }
-  const x15 = v.mounts;
-  if (x15 === undefined) return false;
-  if (!c_Mounts(x15)) return false;
-  const x16 = v.gpu;
-  if (x16 !== undefined) {
-    if (!c_PodGpu(x16)) return false;
+  const x17 = v.createdAt;
+  if (typeof x17 !== "string") return false;
+  if (!validDateTime(x17)) return false;
+  const x18 = v.startedAt;
+  if (!(typeof x18 === "string" || x18 === null)) return false;
+  if (typeof x18 === "string") {
+    if (!validDateTime(x18)) return false;
   }
-  const x17 = v.cpu;
-  if (x17 !== undefined) {
-    if (!c_PodCpu(x17)) return false;
+  const x19 = v.globalNetworking;
+  if (typeof x19 !== "object" || x19 === null || Array.isArray(x19)) return false;
+  const x20 = x19.enabled;
+  if (typeof x20 !== "boolean") return false;
+  const x21 = x19.ip;
+  if (x21 !== undefined) {
+    if (typeof x21 !== "string") return false;
   }
-  const x18 = v.cloud;
-  if (x18 === undefined) return false;
-  if (!c_Cloud(x18)) return false;
-  const x19 = v.dataCenterId;
-  if (!(typeof x19 === "string" || x19 === null)) return false;
-  const x20 = v.cudaVersion;
-  if (!(typeof x20 === "string" || x20 === null)) return false;
-  const x21 = v.ssh;
-  if (x21 === undefined) return false;
-  if (!c_PodSsh(x21)) return false;
-  const x22 = v.template;
-  if (!(typeof x22 === "string" || x22 === null)) return false;
-  const x23 = v.cost;
-  if (typeof x23 !== "number" || !isFinite(x23)) return false;
-  const x24 = v.locked;
-  if (typeof x24 !== "boolean") return false;
-  const x25 = v.globalNetworking;
-  if (typeof x25 !== "object" || x25 === null || Array.isArray(x25)) return false;
-  const x26 = x25.enabled;
-  if (typeof x26 !== "boolean") return false;
-  const x27 = x25.ip;
+  const x22 = x19.internalDns;
+  if (x22 !== undefined) {
+    if (typeof x22 !== "string") return false;
+  }
+  const x23 = v.env;
+  if (x23 === undefined) return false;
+  if (!c_EnvironmentVariables(x23)) return false;
+  const x24 = v.registry;
+  if (x24 === undefined) return false;
+  if (!c_RegistryCredentialId(x24)) return false;
+  const x25 = v.status;
+  if (x25 === undefined) return false;
+  if (!c_PodStatus(x25)) return false;
+  const x26 = v.mounts;
+  if (x26 === undefined) return false;
+  if (!c_Mounts(x26)) return false;
+  const x27 = v.gpu;
   if (x27 !== undefined) {
-    if (typeof x27 !== "string") return false;
+    if (!c_PodGpu(x27)) return false;
   }
-  const x28 = x25.internalDns;
+  const x28 = v.cpu;
   if (x28 !== undefined) {
-    if (typeof x28 !== "string") return false;
+    if (!c_PodCpu(x28)) return false;
   }
-  const x29 = v.runtime;
+  const x29 = v.cloud;
   if (x29 === undefined) return false;
-  L30: {
-    L31: {
-      const v32: any = x29;
-      if (v32 !== null) break L31;
-      break L30;
+  if (!c_Cloud(x29)) return false;
+  const x30 = v.ssh;
+  if (x30 === undefined) return false;
+  if (!c_PodSsh(x30)) return false;
+  const x31 = v.runtime;
+  if (x31 === undefined) return false;
+  L32: {
+    L33: {
+      const v34: any = x31;
+      if (v34 !== null) break L33;
+      break L32;
     }
-    if (!c_PodRuntime(x29)) return false;
-  }
-  const x33 = v.createdAt;
-  if (typeof x33 !== "string") return false;
-  if (!validDateTime(x33)) return false;
-  const x34 = v.startedAt;
-  if (!(typeof x34 === "string" || x34 === null)) return false;
-  if (typeof x34 === "string") {
-    if (!validDateTime(x34)) return false;
+    if (!c_PodRuntime(x31)) return false;
   }
   const x35 = v.cluster;
   if (x35 !== undefined) {
@@ -1402,38 +1402,38 @@ function c_Template(v: any): boolean {
   if (typeof x4 !== "string") return false;
   const x5 = v.disk;
   if (!Number.isInteger(x5)) return false;
-  const x6 = v.mounts;
-  if (x6 === undefined) return false;
-  if (!c_Mounts(x6)) return false;
-  const x7 = v.ports;
-  if (!Array.isArray(x7)) return false;
-  for (let i8 = 0; i8 < x7.length; i8++) {
-    const x9 = x7[i8];
-    if (!c_Port(x9)) return false;
+  const x6 = v.serverless;
+  if (typeof x6 !== "boolean") return false;
+  const x7 = v.public;
+  if (typeof x7 !== "boolean") return false;
+  const x8 = v.startSsh;
+  if (typeof x8 !== "boolean") return false;
+  const x9 = v.startJupyter;
+  if (typeof x9 !== "boolean") return false;
+  const x10 = v.ports;
+  if (!Array.isArray(x10)) return false;
+  for (let i11 = 0; i11 < x10.length; i11++) {
+    const x12 = x10[i11];
+    if (!c_Port(x12)) return false;
   }
-  const x10 = v.env;
-  if (x10 === undefined) return false;
-  if (!c_EnvironmentVariables(x10)) return false;
-  const x11 = v.registry;
-  if (x11 === undefined) return false;
-  if (!c_RegistryCredentialId(x11)) return false;
-  const x12 = v.serverless;
-  if (typeof x12 !== "boolean") return false;
-  const x13 = v.public;
-  if (typeof x13 !== "boolean") return false;
-  const x14 = v.category;
-  if (x14 === undefined) return false;
-  if (!c_TemplateCategory(x14)) return false;
-  const x15 = v.startSsh;
-  if (typeof x15 !== "boolean") return false;
-  const x16 = v.startJupyter;
-  if (typeof x16 !== "boolean") return false;
-  const x17 = v.allowedCudaVersions;
-  if (!Array.isArray(x17)) return false;
-  for (let i18 = 0; i18 < x17.length; i18++) {
-    const x19 = x17[i18];
-    if (typeof x19 !== "string") return false;
+  const x13 = v.allowedCudaVersions;
+  if (!Array.isArray(x13)) return false;
+  for (let i14 = 0; i14 < x13.length; i14++) {
+    const x15 = x13[i14];
+    if (typeof x15 !== "string") return false;
   }
+  const x16 = v.mounts;
+  if (x16 === undefined) return false;
+  if (!c_Mounts(x16)) return false;
+  const x17 = v.env;
+  if (x17 === undefined) return false;
+  if (!c_EnvironmentVariables(x17)) return false;
+  const x18 = v.registry;
+  if (x18 === undefined) return false;
+  if (!c_RegistryCredentialId(x18)) return false;
+  const x19 = v.category;
+  if (x19 === undefined) return false;
+  if (!c_TemplateCategory(x19)) return false;
   return true;
 }
 
@@ -1615,60 +1615,60 @@ function e_ModelEndpointId(v: any, p: string, issues: ValidationIssue[], s: stri
 
 function c_RunRequest(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.input;
-  if (x1 === undefined) return false;
-  L2: {
-    L3: {
-      if (!c_ImageToVideoInput(x1)) break L3;
-      break L2;
-    }
-    L4: {
-      if (!c_ImageInput(x1)) break L4;
-      break L2;
-    }
-    if (!c_UnlistedModelInput(x1)) return false;
+  const x1 = v.webhook;
+  if (x1 !== undefined) {
+    if (typeof x1 !== "string") return false;
+    if (!validUri(x1)) return false;
   }
-  const x5 = v.webhook;
-  if (x5 !== undefined) {
-    if (typeof x5 !== "string") return false;
-    if (!validUri(x5)) return false;
+  const x2 = v.policy;
+  if (x2 !== undefined) {
+    if (typeof x2 !== "object" || x2 === null || Array.isArray(x2)) return false;
+    const x3 = x2.lowPriority;
+    if (x3 !== undefined) {
+      if (typeof x3 !== "boolean") return false;
+    }
+    const x4 = x2.executionTimeout;
+    if (x4 !== undefined) {
+      if (!Number.isInteger(x4)) return false;
+      if (x4 < 5000) return false;
+      if (x4 > 604800000) return false;
+    }
+    const x5 = x2.ttl;
+    if (x5 !== undefined) {
+      if (!Number.isInteger(x5)) return false;
+      if (x5 < 10000) return false;
+      if (x5 > 604800000) return false;
+    }
   }
-  const x6 = v.policy;
+  const x6 = v.s3Config;
   if (x6 !== undefined) {
     if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) return false;
-    const x7 = x6.executionTimeout;
-    if (x7 !== undefined) {
-      if (!Number.isInteger(x7)) return false;
-      if (x7 < 5000) return false;
-      if (x7 > 604800000) return false;
-    }
-    const x8 = x6.lowPriority;
-    if (x8 !== undefined) {
-      if (typeof x8 !== "boolean") return false;
-    }
-    const x9 = x6.ttl;
+    const x7 = x6.accessId;
+    if (typeof x7 !== "string") return false;
+    const x8 = x6.bucketName;
+    if (typeof x8 !== "string") return false;
+    const x9 = x6.objectPath;
     if (x9 !== undefined) {
-      if (!Number.isInteger(x9)) return false;
-      if (x9 < 10000) return false;
-      if (x9 > 604800000) return false;
+      if (typeof x9 !== "string") return false;
     }
-  }
-  const x10 = v.s3Config;
-  if (x10 !== undefined) {
-    if (typeof x10 !== "object" || x10 === null || Array.isArray(x10)) return false;
-    const x11 = x10.accessId;
+    const x10 = x6.accessSecret;
+    if (typeof x10 !== "string") return false;
+    const x11 = x6.endpointUrl;
     if (typeof x11 !== "string") return false;
-    const x12 = x10.accessSecret;
-    if (typeof x12 !== "string") return false;
-    const x13 = x10.bucketName;
-    if (typeof x13 !== "string") return false;
-    const x14 = x10.endpointUrl;
-    if (typeof x14 !== "string") return false;
-    if (!validUri(x14)) return false;
-    const x15 = x10.objectPath;
-    if (x15 !== undefined) {
-      if (typeof x15 !== "string") return false;
+    if (!validUri(x11)) return false;
+  }
+  const x12 = v.input;
+  if (x12 === undefined) return false;
+  L13: {
+    L14: {
+      if (!c_ImageToVideoInput(x12)) break L14;
+      break L13;
     }
+    L15: {
+      if (!c_ImageInput(x12)) break L15;
+      break L13;
+    }
+    if (!c_UnlistedModelInput(x12)) return false;
   }
   return true;
 }
@@ -1832,20 +1832,20 @@ function e_JobStateAnswer(v: any, p: string, issues: ValidationIssue[], s: strin
 
 function c_JobStream(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.status;
-  if (x1 === undefined) return false;
-  if (!c_JobStatus(x1)) return false;
-  const x2 = v.stream;
-  if (!Array.isArray(x2)) return false;
-  for (let i3 = 0; i3 < x2.length; i3++) {
-    const x4 = x2[i3];
-    if (typeof x4 !== "object" || x4 === null || Array.isArray(x4)) return false;
-    if (x4.output === undefined) return false;
-    const x6 = x4.metrics;
-    if (x6 !== undefined) {
-      if (typeof x6 !== "object" || x6 === null || Array.isArray(x6)) return false;
+  const x1 = v.stream;
+  if (!Array.isArray(x1)) return false;
+  for (let i2 = 0; i2 < x1.length; i2++) {
+    const x3 = x1[i2];
+    if (typeof x3 !== "object" || x3 === null || Array.isArray(x3)) return false;
+    if (x3.output === undefined) return false;
+    const x5 = x3.metrics;
+    if (x5 !== undefined) {
+      if (typeof x5 !== "object" || x5 === null || Array.isArray(x5)) return false;
     }
   }
+  const x6 = v.status;
+  if (x6 === undefined) return false;
+  if (!c_JobStatus(x6)) return false;
   return true;
 }
 
@@ -1889,11 +1889,11 @@ function e_JobStream(v: any, p: string, issues: ValidationIssue[], s: string): v
 
 function c_PurgeResult(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.removed;
-  if (!Number.isInteger(x1)) return false;
-  if (x1 < 0) return false;
-  const x2 = v.status;
-  if (typeof x2 !== "string") return false;
+  const x1 = v.status;
+  if (typeof x1 !== "string") return false;
+  const x2 = v.removed;
+  if (!Number.isInteger(x2)) return false;
+  if (x2 < 0) return false;
   return true;
 }
 
@@ -2146,30 +2146,30 @@ function c_Job(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.id;
   if (typeof x1 !== "string") return false;
-  const x2 = v.status;
-  if (x2 === undefined) return false;
-  if (!c_JobStatus(x2)) return false;
-  const x3 = v.delayTime;
-  if (x3 !== undefined) {
-    if (!Number.isInteger(x3)) return false;
-    if (x3 < 0) return false;
+  const x2 = v.workerId;
+  if (x2 !== undefined) {
+    if (typeof x2 !== "string") return false;
   }
-  const x4 = v.executionTime;
+  const x3 = v.error;
+  if (x3 !== undefined) {
+    if (typeof x3 !== "string") return false;
+  }
+  const x4 = v.delayTime;
   if (x4 !== undefined) {
     if (!Number.isInteger(x4)) return false;
     if (x4 < 0) return false;
   }
-  const x5 = v.workerId;
+  const x5 = v.executionTime;
   if (x5 !== undefined) {
-    if (typeof x5 !== "string") return false;
+    if (!Number.isInteger(x5)) return false;
+    if (x5 < 0) return false;
   }
-  const x6 = v.output;
-  if (x6 !== undefined) {
-    if (!c_GenerationOutput(x6)) return false;
-  }
-  const x7 = v.error;
+  const x6 = v.status;
+  if (x6 === undefined) return false;
+  if (!c_JobStatus(x6)) return false;
+  const x7 = v.output;
   if (x7 !== undefined) {
-    if (typeof x7 !== "string") return false;
+    if (!c_GenerationOutput(x7)) return false;
   }
   const v8: any = v;
   L9: {
@@ -2402,12 +2402,12 @@ function e_GenerationOutput(v: any, p: string, issues: ValidationIssue[], s: str
 
 function c_VideoOutput(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.video_url;
-  if (typeof x1 !== "string") return false;
-  if (!validUri(x1)) return false;
-  const x2 = v.cost;
-  if (typeof x2 !== "number" || !isFinite(x2)) return false;
-  if (x2 < 0) return false;
+  const x1 = v.cost;
+  if (typeof x1 !== "number" || !isFinite(x1)) return false;
+  if (x1 < 0) return false;
+  const x2 = v.video_url;
+  if (typeof x2 !== "string") return false;
+  if (!validUri(x2)) return false;
   return true;
 }
 
@@ -2440,12 +2440,12 @@ function e_VideoOutput(v: any, p: string, issues: ValidationIssue[], s: string):
 
 function c_ImageOutput(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.image_url;
-  if (typeof x1 !== "string") return false;
-  if (!validUri(x1)) return false;
-  const x2 = v.cost;
-  if (typeof x2 !== "number" || !isFinite(x2)) return false;
-  if (x2 < 0) return false;
+  const x1 = v.cost;
+  if (typeof x1 !== "number" || !isFinite(x1)) return false;
+  if (x1 < 0) return false;
+  const x2 = v.image_url;
+  if (typeof x2 !== "string") return false;
+  if (!validUri(x2)) return false;
   return true;
 }
 
@@ -2478,12 +2478,12 @@ function e_ImageOutput(v: any, p: string, issues: ValidationIssue[], s: string):
 
 function c_AudioOutput(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const x1 = v.audio_url;
-  if (typeof x1 !== "string") return false;
-  if (!validUri(x1)) return false;
-  const x2 = v.cost;
-  if (typeof x2 !== "number" || !isFinite(x2)) return false;
-  if (x2 < 0) return false;
+  const x1 = v.cost;
+  if (typeof x1 !== "number" || !isFinite(x1)) return false;
+  if (x1 < 0) return false;
+  const x2 = v.audio_url;
+  if (typeof x2 !== "string") return false;
+  if (!validUri(x2)) return false;
   return true;
 }
 
@@ -2518,44 +2518,44 @@ function c_ImageToVideoInput(v: any): boolean {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const x1 = v.prompt;
   if (typeof x1 !== "string") return false;
-  const x2 = v.image;
-  if (typeof x2 !== "string") return false;
-  if (!validUri(x2)) return false;
-  const x3 = v.audio;
+  const x2 = v.negative_prompt;
+  if (x2 !== undefined) {
+    if (typeof x2 !== "string") return false;
+  }
+  const x3 = v.seed;
   if (x3 !== undefined) {
-    if (typeof x3 !== "string") return false;
-    if (!validUri(x3)) return false;
+    if (!Number.isInteger(x3)) return false;
   }
-  const x4 = v.negative_prompt;
+  const x4 = v.enable_prompt_expansion;
   if (x4 !== undefined) {
-    if (typeof x4 !== "string") return false;
+    if (typeof x4 !== "boolean") return false;
   }
-  const x5 = v.size;
+  const x5 = v.enable_safety_checker;
   if (x5 !== undefined) {
-    if (typeof x5 !== "string") return false;
-    if ((x5 as unknown) !== "1280*720" && (x5 as unknown) !== "1920*1080") return false;
+    if (typeof x5 !== "boolean") return false;
   }
-  const x6 = v.duration;
+  const x6 = v.size;
   if (x6 !== undefined) {
-    if (!Number.isInteger(x6)) return false;
-    if ((x6 as unknown) !== 5 && (x6 as unknown) !== 10 && (x6 as unknown) !== 15) return false;
+    if (typeof x6 !== "string") return false;
+    if ((x6 as unknown) !== "1280*720" && (x6 as unknown) !== "1920*1080") return false;
   }
   const x7 = v.shot_type;
   if (x7 !== undefined) {
     if (typeof x7 !== "string") return false;
     if ((x7 as unknown) !== "single" && (x7 as unknown) !== "multi") return false;
   }
-  const x8 = v.seed;
+  const x8 = v.duration;
   if (x8 !== undefined) {
     if (!Number.isInteger(x8)) return false;
+    if ((x8 as unknown) !== 5 && (x8 as unknown) !== 10 && (x8 as unknown) !== 15) return false;
   }
-  const x9 = v.enable_prompt_expansion;
-  if (x9 !== undefined) {
-    if (typeof x9 !== "boolean") return false;
-  }
-  const x10 = v.enable_safety_checker;
+  const x9 = v.image;
+  if (typeof x9 !== "string") return false;
+  if (!validUri(x9)) return false;
+  const x10 = v.audio;
   if (x10 !== undefined) {
-    if (typeof x10 !== "boolean") return false;
+    if (typeof x10 !== "string") return false;
+    if (!validUri(x10)) return false;
   }
   for (const k11 in v) {
     if (k11 !== "prompt" && k11 !== "image" && k11 !== "audio" && k11 !== "negative_prompt" && k11 !== "size" && k11 !== "duration" && k11 !== "shot_type" && k11 !== "seed" && k11 !== "enable_prompt_expansion" && k11 !== "enable_safety_checker") return false;
@@ -2655,40 +2655,40 @@ function c_ImageInput(v: any): boolean {
   if (x2 !== undefined) {
     if (typeof x2 !== "string") return false;
   }
-  const x3 = v.width;
+  const x3 = v.seed;
   if (x3 !== undefined) {
     if (!Number.isInteger(x3)) return false;
-    if (x3 < 256) return false;
-    if (x3 > 1536) return false;
-    if ((x3 % 64 !== 0 || !Number.isSafeInteger(x3)) && !decimalMultiple(x3, 64)) return false;
   }
-  const x4 = v.height;
+  const x4 = v.num_inference_steps;
   if (x4 !== undefined) {
     if (!Number.isInteger(x4)) return false;
-    if (x4 < 256) return false;
-    if (x4 > 1536) return false;
-    if ((x4 % 64 !== 0 || !Number.isSafeInteger(x4)) && !decimalMultiple(x4, 64)) return false;
+    if (x4 < 1) return false;
+    if (x4 > 50) return false;
   }
-  const x5 = v.num_inference_steps;
+  const x5 = v.guidance;
   if (x5 !== undefined) {
-    if (!Number.isInteger(x5)) return false;
-    if (x5 < 1) return false;
-    if (x5 > 50) return false;
+    if (typeof x5 !== "number" || !isFinite(x5)) return false;
+    if (x5 < 0) return false;
+    if (x5 > 10) return false;
   }
-  const x6 = v.guidance;
+  const x6 = v.image_format;
   if (x6 !== undefined) {
-    if (typeof x6 !== "number" || !isFinite(x6)) return false;
-    if (x6 < 0) return false;
-    if (x6 > 10) return false;
+    if (typeof x6 !== "string") return false;
+    if ((x6 as unknown) !== "png" && (x6 as unknown) !== "jpeg") return false;
   }
-  const x7 = v.seed;
+  const x7 = v.width;
   if (x7 !== undefined) {
     if (!Number.isInteger(x7)) return false;
+    if (x7 < 256) return false;
+    if (x7 > 1536) return false;
+    if ((x7 % 64 !== 0 || !Number.isSafeInteger(x7)) && !decimalMultiple(x7, 64)) return false;
   }
-  const x8 = v.image_format;
+  const x8 = v.height;
   if (x8 !== undefined) {
-    if (typeof x8 !== "string") return false;
-    if ((x8 as unknown) !== "png" && (x8 as unknown) !== "jpeg") return false;
+    if (!Number.isInteger(x8)) return false;
+    if (x8 < 256) return false;
+    if (x8 > 1536) return false;
+    if ((x8 % 64 !== 0 || !Number.isSafeInteger(x8)) && !decimalMultiple(x8, 64)) return false;
   }
   return true;
 }

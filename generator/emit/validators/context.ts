@@ -6,24 +6,7 @@
 import { name, type Block, type Code, type Jump, type Scope } from "../code.ts";
 import type { ModuleConstants } from "./constants.ts";
 import type { SameInstanceRefs } from "./recursion.ts";
-
-/**
- * A schema with a function pair: every entry and every `$ref` target. Schemas written alike
- * (the same JSON text) share the pair of the first one: the issue-collecting function takes the
- * schema's pointer as a parameter.
- */
-export interface Unit {
-  /** JSON pointer of the schema in the document. */
-  pointer: string;
-  schema: unknown;
-  stem: string;
-  /** Name of the boolean function. */
-  check: string;
-  /** Name of the issue-collecting function. */
-  collect: string;
-  /** The unit whose functions these are: itself, or the first unit of the same schema text. */
-  functions: Unit;
-}
+import type { Unit } from "./unit.ts";
 
 /**
  * The compilation, as keyword code sees it. Subschema code is reached through here rather than by
@@ -32,6 +15,8 @@ export interface Unit {
 export interface Env {
   readonly constants: ModuleConstants;
   readonly recursion: SameInstanceRefs;
+  /** The keywords the validators check (the rest are annotations). */
+  readonly assertionKeywords: ReadonlySet<string>;
   /** The unit of the schema a `$ref` (found at `at`) points to. */
   refTarget(ref: unknown, at: string): Unit;
   /** The code of a subschema. */

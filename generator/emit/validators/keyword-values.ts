@@ -5,9 +5,11 @@
  */
 import { ContractError } from "../../common/errors.ts";
 import { pointer } from "../../common/json-pointer.ts";
+import type { Warnings } from "../../common/warnings.ts";
 import { isObject, type SchemaObject } from "./schema-object.ts";
 
 export type TypeName = "null" | "boolean" | "object" | "array" | "number" | "integer" | "string";
+
 const TYPE_NAMES: ReadonlySet<string> = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
 
 /** The declared types, "integer" dropped when "number" is there; undefined without `type`. */
@@ -22,9 +24,9 @@ export function typeList(schema: SchemaObject, at: string): TypeName[] | undefin
   return unique.includes("number") ? unique.filter((t) => t !== "integer") : unique;
 }
 
-export function enumValues(schema: SchemaObject, at: string): unknown[] {
-  const values = schema["enum"];
-  if (!Array.isArray(values)) throw new ContractError(at + "/enum", "enum must be an array");
+export function enumValues(schema: SchemaObject, keyword: string, at: string): unknown[] {
+  const values = schema[keyword];
+  if (!Array.isArray(values)) throw new ContractError(at + pointer(keyword), `${keyword} must be an array`);
   return values;
 }
 
@@ -36,10 +38,10 @@ export function finiteNumber(schema: SchemaObject, keyword: string, at: string):
   return value;
 }
 
-export function divisorOf(schema: SchemaObject, at: string): number {
-  const divisor = schema["multipleOf"];
+export function divisorOf(schema: SchemaObject, keyword: string, at: string): number {
+  const divisor = schema[keyword];
   if (typeof divisor !== "number" || !Number.isFinite(divisor) || divisor <= 0) {
-    throw new ContractError(at + "/multipleOf", "multipleOf must be a number greater than 0");
+    throw new ContractError(at + pointer(keyword), `${keyword} must be a number greater than 0`);
   }
   return divisor;
 }
@@ -52,23 +54,24 @@ export function count(schema: SchemaObject, keyword: string, at: string): number
   return value;
 }
 
-export function uniqueItemsOf(schema: SchemaObject, at: string): boolean {
-  const unique = schema["uniqueItems"];
-  if (typeof unique !== "boolean") throw new ContractError(at + "/uniqueItems", "uniqueItems must be a boolean");
-  return unique;
+export function boolean(schema: SchemaObject, keyword: string, at: string): boolean {
+  const value = schema[keyword];
+  if (typeof value !== "boolean") throw new ContractError(at + pointer(keyword), `${keyword} must be a boolean`);
+  return value;
 }
 
-export function itemsOf(schema: SchemaObject, at: string): unknown {
-  const items = schema["items"];
-  if (Array.isArray(items)) throw new ContractError(at + "/items", "the array form of items is draft 2019-09; use prefixItems");
+/** `items`: one schema (the array form is 2019-09's, rewritten before for a schema that declares that draft). */
+export function itemsOf(schema: SchemaObject, keyword: string, at: string): unknown {
+  const items = schema[keyword];
+  if (Array.isArray(items)) throw new ContractError(at + pointer(keyword), "the array form of items is draft 2019-09; use prefixItems");
   return items;
 }
 
 /** `dependentRequired`: per property name, the names it requires. */
-export function dependentRequiredOf(schema: SchemaObject, at: string): Array<[string, string[]]> {
-  const dependencies = schema["dependentRequired"];
-  if (!isObject(dependencies)) throw new ContractError(at + "/dependentRequired", "dependentRequired must be an object");
-  return Object.keys(dependencies).map((name) => [name, stringArray(dependencies, name, at + "/dependentRequired")]);
+export function dependentRequiredOf(schema: SchemaObject, keyword: string, at: string): Array<[string, string[]]> {
+  const dependencies = schema[keyword];
+  if (!isObject(dependencies)) throw new ContractError(at + pointer(keyword), `${keyword} must be an object`);
+  return Object.keys(dependencies).map((name) => [name, stringArray(dependencies, name, at + pointer(keyword))]);
 }
 
 /** A regular expression of the contract, and whether it compiles with the `u` flag. */
@@ -87,6 +90,12 @@ export function checkPattern(source: unknown, at: string): Pattern {
   const problem = compiles(source, "");
   if (problem !== undefined) throw new ContractError(at, `not a valid ECMAScript regular expression (with or without the u flag): ${problem}`);
   return { source, unicode: false };
+}
+
+/** A pattern valid only without the `u` flag is compiled so, and told. */
+export function auditPattern(source: unknown, at: string, warnings: Warnings): void {
+  if (checkPattern(source, at).unicode) return;
+  warnings.add("pattern:no-u-flag", at, `pattern ${JSON.stringify(source)} is invalid with the u flag JSON Schema asks for: compiled without it`);
 }
 
 /** Undefined when `source` compiles with `flags`, else the engine's complaint. */

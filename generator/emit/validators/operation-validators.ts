@@ -2,7 +2,7 @@
  * `src/validators.ts`: validators for every component schema, for each operation's parameters
  * (`{ path, query, header, cookie, body }`, a schema this stage composes from `$ref`s to the contract's own
  * parameter and body schemas, so issues still point into the contract) and for each JSON success
- * response. The emitting itself is `emit/validators.ts`.
+ * response. The emitting itself is `modules.ts`.
  *
  * `src/response-validators.ts`: the response validators again, from the same compilation, in a
  * module of their own that the client imports only once `validateResponses` is on (bundlers split
@@ -17,7 +17,7 @@ import { emitValidatorModules, type ValidatorEntry } from "./modules.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 import { compareStrings } from "../../common/compare.ts";
 import { Warnings } from "../../common/warnings.ts";
-import type { UnknownFormats } from "./keywords/format.ts";
+import type { UnknownFormats } from "./keyword-definition.ts";
 import type { ParameterTableSpec, ParameterValue } from "./parameters.ts";
 import type { ValidatorNames } from "./validator-names.ts";
 
@@ -107,20 +107,20 @@ interface ResponseValidator {
 
 export function emitOperationValidators(
   contract: LoadedContract,
-  model: ApiModel,
+  api: ApiModel,
   warnings: Warnings = new Warnings(),
   unknownFormats: UnknownFormats = "warn",
 ): OperationValidators {
   // Per operation, its JSON success responses with a schema.
-  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
-  const stems = validatorStems(model, jsonResponses);
-  const { entries, composed, names } = validatorEntries(model, stems, jsonResponses);
-  for (const operation of model.operations) {
+  const jsonResponses = api.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
+  const stems = validatorStems(api, jsonResponses);
+  const { entries, composed, names } = validatorEntries(api, stems, jsonResponses);
+  for (const operation of api.operations) {
     const at = operation.requestBody?.schemaPointer;
     const fields = at === undefined ? [] : secretFields(contract.document, at);
     if (fields.length > 0) names.operations.get(operation.operationId)!.secretBodyFields = fields;
   }
-  const table = responseTable(model.operations, stems, jsonResponses);
+  const table = responseTable(api.operations, stems, jsonResponses);
   const modules = emitValidatorModules({
     document: { ...contract.document, [PARAMS_ROOT]: composed },
     entries,
@@ -164,18 +164,18 @@ function secretFields(document: unknown, bodyAt: string): string[][] {
 }
 
 /** The names `emitOperationValidators` gives, without emitting: tests use them to find a schema's or an operation's validator. */
-export function validatorNames(model: ApiModel): ValidatorNames {
-  const jsonResponses = model.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
-  return validatorEntries(model, validatorStems(model, jsonResponses), jsonResponses).names;
+export function validatorNames(api: ApiModel): ValidatorNames {
+  const jsonResponses = api.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
+  return validatorEntries(api, validatorStems(api, jsonResponses), jsonResponses).names;
 }
 
 /**
  * Schemas take their type alias names (which already avoid the operation types `XParams` and
  * `XResponse`); an operation's first JSON response is `XResponse`, the others `XResponse<status>`.
  */
-function validatorStems(model: ApiModel, jsonResponses: readonly SuccessResponse[][]): Stems {
-  const operations = model.operations;
-  const aliases = model.names.schemaAliases;
+function validatorStems(api: ApiModel, jsonResponses: readonly SuccessResponse[][]): Stems {
+  const operations = api.operations;
+  const aliases = api.names.schemaAliases;
   const extra = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => `${o.typeName}Response${r.status}`));
   const unique = uniqueIdentifiers(
     [...operations.map((o) => o.paramsType), ...operations.map((o) => o.responseType), ...extra],
@@ -190,16 +190,16 @@ function validatorStems(model: ApiModel, jsonResponses: readonly SuccessResponse
 }
 
 /** The emitter's entries, the composed parameter schemas they point at, and the names for the other emitters. */
-function validatorEntries(model: ApiModel, stems: Stems, jsonResponses: readonly SuccessResponse[][]) {
+function validatorEntries(api: ApiModel, stems: Stems, jsonResponses: readonly SuccessResponse[][]) {
   const names: ValidatorNames = { schemas: new Map(), operations: new Map(), withDefaults: new Set() };
   const entries: ValidatorEntry[] = [];
   const composed: Record<string, object> = {};
-  model.schemaNames.forEach((schema, index) => {
+  api.schemaNames.forEach((schema, index) => {
     const stem = stems.schemas[index]!;
     names.schemas.set(schema, stem);
     entries.push({ name: stem, pointer: pointer("components", "schemas", schema), typeName: `components["schemas"][${stringLiteral(schema)}]` });
   });
-  model.operations.forEach((operation, index) => {
+  api.operations.forEach((operation, index) => {
     const entry: { request?: string; response?: string } = {};
     if (operation.parameters.length > 0 || operation.requestBody) {
       const stem = stems.params[index]!;

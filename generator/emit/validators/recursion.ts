@@ -5,7 +5,7 @@
  * or an item is fine: each call goes one level deeper into a finite value.
  */
 import { ContractError } from "../../common/errors.ts";
-import type { Unit } from "./context.ts";
+import type { Unit } from "./unit.ts";
 
 export class SameInstanceRefs {
   /** Per unit, the units its schema refers to on the same value, with the first such `$ref`'s pointer. */

@@ -1,59 +1,57 @@
 /**
- * The code of one (sub)schema: the keyword families that apply to one type, each behind a guard
- * of that type unless `type` settles it, then `$ref`, the applicators, the conditionals and
- * `enum`/`const`, all inside the `type` check.
+ * The code of one (sub)schema: the keyword families in registry order (keyword-registry.ts),
+ * each run of families that apply to one type behind a guard of that type unless `type` settles
+ * it, all inside the `type` check.
  */
 import { ContractError } from "../../common/errors.ts";
 import { Block, code, type Code } from "../code.ts";
 import type { Ctx } from "./context.ts";
 import { failAlways } from "./failures.ts";
+import type { KeywordDefinition, KeywordGroup } from "./keyword-definition.ts";
+import { ASSERTION_KEYWORDS, KEYWORDS, TYPE } from "./keyword-registry.ts";
 import { typeList, type TypeName } from "./keyword-values.ts";
-import { ASSERTION_KEYWORDS } from "./vocabulary.ts";
-import { applicators } from "./keywords/applicator.ts";
-import { arrayKeywords } from "./keywords/array.ts";
-import { dependentSchemas, ifThenElse } from "./keywords/conditional.ts";
-import { containsKeyword } from "./keywords/contains.ts";
-import { enumAndConst } from "./keywords/enum-const.ts";
-import { formatKeyword } from "./keywords/format.ts";
-import { numberKeywords } from "./keywords/number.ts";
-import { dependentRequired, propertiesAndRequired, propertyCounts } from "./keywords/object.ts";
-import { propertyLoop } from "./keywords/property-loop.ts";
-import { refKeyword } from "./keywords/ref.ts";
-import { stringKeywords } from "./keywords/string.ts";
-import { typeCheck, typeGuard } from "./keywords/type.ts";
-import { unevaluatedItems, unevaluatedProperties } from "./keywords/unevaluated.ts";
-import { messages } from "./messages.ts";
-import { isObject, type SchemaObject } from "./schema-object.ts";
+import { typeGuard } from "./keywords/type.ts";
+import { falseSchemaMessage } from "./messages.ts";
+import { isObject } from "./schema-object.ts";
+
+/** The types each group's keywords apply to (numbers: integers included). */
+const GROUP_TYPES: Record<Exclude<KeywordGroup, "any">, readonly TypeName[]> = {
+  number: ["number", "integer"],
+  string: ["string"],
+  array: ["array"],
+  object: ["object"],
+};
+
+/** The registry cut into runs of one group, in order. */
+const RUNS: ReadonlyArray<{ group: KeywordGroup; definitions: KeywordDefinition[] }> = KEYWORDS.reduce(
+  (runs, definition) => {
+    const last = runs.at(-1);
+    if (last?.group === definition.group) last.definitions.push(definition);
+    else runs.push({ group: definition.group, definitions: [definition] });
+    return runs;
+  },
+  [] as Array<{ group: KeywordGroup; definitions: KeywordDefinition[] }>,
+);
 
 export function schemaCode(schema: unknown, at: string, ctx: Ctx): Block {
   if (schema === true) return new Block();
   if (schema === false) {
     const b = new Block();
-    failAlways(b, ctx, "false schema", messages.falseSchema, at);
+    failAlways(b, ctx, "false schema", falseSchemaMessage, at);
     return b;
   }
   if (!isObject(schema)) throw new ContractError(at, "a schema must be an object or a boolean");
   const types = typeList(schema, at);
   const known = types === undefined ? undefined : new Set<TypeName>(types);
   const rest = new Block();
-  const v = ctx.v;
-  group(rest, known, ["number", "integer"], typeGuard("number", v), (g) => numberKeywords(schema, at, ctx, g));
-  group(rest, known, ["string"], typeGuard("string", v), (g) => {
-    stringKeywords(schema, at, ctx, g);
-    formatKeyword(schema, at, ctx, g);
-  });
-  group(rest, known, ["array"], typeGuard("array", v), (g) => {
-    arrayKeywords(schema, at, ctx, g);
-    containsKeyword(schema, at, ctx, g);
-    unevaluatedItems(schema, at, ctx, g);
-  });
-  group(rest, known, ["object"], typeGuard("object", v), (g) => objectKeywords(schema, at, ctx, g));
-  if ("$ref" in schema) refKeyword(schema["$ref"], at + "/$ref", ctx, rest);
-  applicators(schema, at, ctx, rest);
-  ifThenElse(schema, at, ctx, rest);
-  // Last: TypeScript narrows `v` after `if (v !== "a") return false;`, so nothing may follow.
-  enumAndConst(schema, at, ctx, rest, known);
-  return typeCheck(types, at, ctx, rest);
+  for (const { group, definitions } of RUNS) {
+    const emit = (b: Block) => {
+      for (const definition of definitions) definition.emit(schema, at, ctx, b, known);
+    };
+    if (group === "any") emit(rest);
+    else guarded(rest, known, GROUP_TYPES[group], typeGuard(group, ctx.v), emit);
+  }
+  return TYPE.wrap(types, at, ctx, rest);
 }
 
 /**
@@ -72,20 +70,11 @@ export function sameValueCode(schema: unknown, at: string, ctx: Ctx): Block {
   return new Block().add(code`const ${alias}: any = ${ctx.v};`).append(inner);
 }
 
-function objectKeywords(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
-  const declared = propertiesAndRequired(schema, at, ctx, b);
-  propertyLoop(schema, at, ctx, b, declared);
-  propertyCounts(schema, at, ctx, b);
-  dependentRequired(schema, at, ctx, b);
-  dependentSchemas(schema, at, ctx, b);
-  unevaluatedProperties(schema, at, ctx, b);
-}
-
 /**
  * Keywords that apply to some types only: skipped when the declared type rules them out, run
  * without a guard when it guarantees them, guarded otherwise.
  */
-function group(b: Block, known: ReadonlySet<TypeName> | undefined, applies: TypeName[], guard: Code, emit: (block: Block) => void): void {
+function guarded(b: Block, known: ReadonlySet<TypeName> | undefined, applies: readonly TypeName[], guard: Code, emit: (block: Block) => void): void {
   if (known !== undefined && !applies.some((t) => known.has(t))) return;
   const g = new Block();
   emit(g);

@@ -1,61 +1,20 @@
 /**
- * Which JSON Schema (2020-12) keywords the validator emitter checks, which it ignores as
- * annotations, and which it refuses (those it cannot compile correctly). A keyword it does not
- * know is an annotation too, told once per keyword as a warning: nothing is ignored silently.
+ * The keywords the validator emitter ignores as annotations and those it refuses (those it cannot
+ * compile correctly), and the formats it knows; the ones it checks are the keyword definitions'
+ * (keyword-registry.ts). A keyword it does not know is an annotation too, told once per keyword
+ * as a warning: nothing is ignored silently.
  */
 import { ACCEPTED_DIALECTS } from "../../common/dialects.ts";
 import { ContractError } from "../../common/errors.ts";
 import { pointer } from "../../common/json-pointer.ts";
 import type { Warnings } from "../../common/warnings.ts";
+import type { SubschemaShape } from "./keyword-definition.ts";
 import type { RuntimeValue } from "./runtime-helpers.ts";
-
-/** Keywords the generated validators check. */
-export const ASSERTION_KEYWORDS: ReadonlySet<string> = new Set([
-  "$ref",
-  "type",
-  "enum",
-  "const",
-  "required",
-  "properties",
-  "additionalProperties",
-  "patternProperties",
-  "propertyNames",
-  "minProperties",
-  "maxProperties",
-  "dependentRequired",
-  "dependentSchemas",
-  "items",
-  "prefixItems",
-  "contains",
-  "minContains",
-  "maxContains",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "format",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "not",
-  "if",
-  "then",
-  "else",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-]);
 
 /**
  * Keywords with no effect on validation. `$defs` only holds schemas for `$ref`; `default` is used
  * by `withDefaults…` only; `$schema` must name 2020-12 (or the OpenAPI 3.1 dialect: an older draft
- * is rewritten into 2020-12 before, by generator/older-dialects.ts); `$id` is
+ * is rewritten into 2020-12 before, by generator/load/older-dialects/); `$id` is
  * accepted at the document root only; `$anchor` names a `$ref` target. The `content*` keywords are
  * annotations by definition in 2020-12 (§8 of the validation vocabulary): they never assert.
  */
@@ -80,6 +39,9 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   "contentEncoding",
   "contentSchema",
 ]);
+
+/** Annotations that hold schemas: audited like the others (an unsupported keyword there would be ignored silently), never compiled. */
+export const ANNOTATION_SUBSCHEMAS: Readonly<Record<string, SubschemaShape>> = { $defs: "map" };
 
 export interface FormatChecker {
   /** The runtime helper that checks the format. */
@@ -120,11 +82,12 @@ const REFUSALS: ReadonlyMap<string, string> = new Map([
 
 /**
  * Refuses the keywords that cannot be compiled correctly and bad values of the annotations it
- * reads; tells of an unknown keyword (not an `x-` extension), which is an annotation.
+ * reads; tells of an unknown keyword (not an `x-` extension, not one of `assertions`), which is an
+ * annotation.
  */
-export function checkKeywords(schema: Record<string, unknown>, at: string, isDocumentRoot: boolean, warnings: Warnings): void {
+export function checkKeywords(schema: Record<string, unknown>, at: string, isDocumentRoot: boolean, assertions: ReadonlySet<string>, warnings: Warnings): void {
   for (const keyword of Object.keys(schema)) {
-    if (ASSERTION_KEYWORDS.has(keyword) || keyword.startsWith("x-")) continue;
+    if (assertions.has(keyword) || keyword.startsWith("x-")) continue;
     const where = at + pointer(keyword);
     const refusal = REFUSALS.get(keyword);
     if (refusal !== undefined) throw new ContractError(where, refusal);

@@ -7,7 +7,7 @@ import { ContractError } from "../../../common/errors.ts";
 import { pointer } from "../../../common/json-pointer.ts";
 import { Block, code, functionDeclaration, name, raw, Scope, type Code, type Declaration } from "../../code.ts";
 import type { ValidatorCompiler } from "../compile.ts";
-import type { Unit } from "../context.ts";
+import type { Unit } from "../unit.ts";
 import { typeGuard } from "../keywords/type.ts";
 import { numberLiteral } from "../../../common/escape.ts";
 import { assignProperty, readProperty } from "../property-access.ts";

@@ -9,7 +9,7 @@
  */
 import type { Declaration } from "../../code.ts";
 import type { ValidatorCompiler } from "../compile.ts";
-import type { Unit } from "../context.ts";
+import type { Unit } from "../unit.ts";
 import { FillFunctions, fillName } from "./fill.ts";
 import { DefaultsReach } from "./reach.ts";
 import { TopLevelDefaults } from "./top-level.ts";

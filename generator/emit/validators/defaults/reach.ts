@@ -3,7 +3,7 @@
  * properties, items, allOf and `$ref`.
  */
 import type { ValidatorCompiler } from "../compile.ts";
-import type { Unit } from "../context.ts";
+import type { Unit } from "../unit.ts";
 import { Scans } from "./scan.ts";
 import { SettledUnits } from "./settle.ts";
 

@@ -5,7 +5,7 @@
  * it has a default right there (the walk stops at it), or it reaches only existing units that
  * scan cleanly. Others stay open: the caller walks them, which creates the units (or throws).
  */
-import type { Unit } from "../context.ts";
+import type { Unit } from "../unit.ts";
 import type { Scans } from "./scan.ts";
 
 interface Node {

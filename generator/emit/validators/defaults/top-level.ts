@@ -4,7 +4,7 @@
  * defaults its doc comment lists.
  */
 import type { ValidatorCompiler } from "../compile.ts";
-import type { Unit } from "../context.ts";
+import type { Unit } from "../unit.ts";
 import { isObject, type SchemaObject } from "../schema-object.ts";
 import { hasDefault } from "./scan.ts";
 

@@ -5,35 +5,81 @@
  */
 import { Block, breakTo, code, raw, type Code } from "../../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
+import { cheapestFirst, checkCost } from "../cost.ts";
 import { check, failAlways, failStatement } from "../failures.ts";
-import { ASSERTION_KEYWORDS } from "../vocabulary.ts";
+import type { KeywordDefinition } from "../keyword-definition.ts";
 import { schemaArray } from "../keyword-values.ts";
-import { messages } from "../messages.ts";
-import { isObject, type SchemaObject } from "../schema-object.ts";
 
 interface Branch {
   sub: unknown;
   at: string;
 }
 
-export function applicators(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
-  if ("allOf" in schema) {
+/** Its issues are the branches'. */
+export const allOf: KeywordDefinition = {
+  keywords: ["allOf"],
+  group: "any",
+  subschemas: { allOf: "array" },
+  messages: {},
+  emit(schema, at, ctx, b) {
+    if (!("allOf" in schema)) return;
     schemaArray(schema, "allOf", at).forEach((sub, index) => b.append(ctx.env.genSame(sub, `${at}/allOf/${index}`, ctx)));
-  }
-  if ("anyOf" in schema) anyOf(schemaArray(schema, "anyOf", at), at, ctx, b);
-  if ("oneOf" in schema) oneOf(schemaArray(schema, "oneOf", at), at, ctx, b);
-  if ("not" in schema) not(schema["not"], at, ctx, b);
-}
+  },
+};
+
+const anyOfMessages = {
+  anyOf: "must match at least one schema in anyOf",
+};
+
+export const anyOf: KeywordDefinition = {
+  keywords: ["anyOf"],
+  group: "any",
+  subschemas: { anyOf: "array" },
+  messages: anyOfMessages,
+  emit(schema, at, ctx, b) {
+    if ("anyOf" in schema) anyOfCode(schemaArray(schema, "anyOf", at), at, ctx, b);
+  },
+};
+
+const oneOfMessages = {
+  oneOf: "must match exactly one schema in oneOf",
+  /** `c` counts the matching branches. */
+  oneOfMany: (c: Code) => code`"must match exactly one schema in oneOf, but matches " + ${c}`,
+};
+
+export const oneOf: KeywordDefinition = {
+  keywords: ["oneOf"],
+  group: "any",
+  subschemas: { oneOf: "array" },
+  messages: oneOfMessages,
+  emit(schema, at, ctx, b) {
+    if ("oneOf" in schema) oneOfCode(schemaArray(schema, "oneOf", at), at, ctx, b);
+  },
+};
+
+const notMessages = {
+  not: 'must not match the "not" schema',
+};
+
+export const not: KeywordDefinition = {
+  keywords: ["not"],
+  group: "any",
+  subschemas: { not: "single" },
+  messages: notMessages,
+  emit(schema, at, ctx, b) {
+    if ("not" in schema) notCode(schema["not"], at, ctx, b);
+  },
+};
 
 /** The branches that can pass (a `false` one never does), with their pointers. */
 function liveBranches(branches: unknown[], at: string): Branch[] {
   return branches.map((sub, index) => ({ sub, at: `${at}/${index}` })).filter(({ sub }) => sub !== false);
 }
 
-function anyOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
+function anyOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
   if (branches.includes(true)) return;
   const live = liveBranches(branches, at + "/anyOf");
-  if (live.length === 0) return failAlways(b, ctx, "anyOf", messages.anyOf, at + "/anyOf");
+  if (live.length === 0) return failAlways(b, ctx, "anyOf", anyOfMessages.anyOf, at + "/anyOf");
   if (live.length === 1) {
     const only = live[0] as Branch;
     b.append(ctx.env.genSame(only.sub, only.at, ctx));
@@ -51,7 +97,7 @@ function anyOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
  */
 function anyOfCheck(live: readonly Branch[], done: Code, ctx: Ctx): Block {
   const outer = new Block();
-  const ordered = live.map((branch, index) => ({ ...branch, cost: cost(branch.sub, 2), index })).sort((a, b) => a.cost - b.cost || a.index - b.index);
+  const ordered = cheapestFirst(live, (branch) => checkCost(branch.sub, 2, ctx.env.assertionKeywords));
   ordered.forEach(({ sub, at: branchAt }, index) => {
     if (index === ordered.length - 1) {
       outer.append(ctx.env.genSame(sub, branchAt, ctx));
@@ -76,12 +122,12 @@ function anyOfCollect(live: readonly Branch[], done: Code, at: string, ctx: Ctx)
     inner.add(code`if (${ISSUES}.length === ${n}) {`, code`  ${ISSUES}.length = ${mark};`, code`  break ${done};`, raw("}"));
     outer.wrap(raw("{"), inner);
   }
-  return outer.add(failStatement(ctx, "anyOf", messages.anyOf, at + "/anyOf"));
+  return outer.add(failStatement(ctx, "anyOf", anyOfMessages.anyOf, at + "/anyOf"));
 }
 
-function oneOf(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
+function oneOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
   const live = liveBranches(branches, at + "/oneOf");
-  if (live.length === 0) return failAlways(b, ctx, "oneOf", messages.oneOf, at + "/oneOf");
+  if (live.length === 0) return failAlways(b, ctx, "oneOf", oneOfMessages.oneOf, at + "/oneOf");
   if (live.length === 1) {
     const only = live[0] as Branch;
     b.append(ctx.env.genSame(only.sub, only.at, ctx));
@@ -101,7 +147,7 @@ function oneOfCheck(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: B
     inner.add(index === 0 ? code`${c}++;` : code`if (++${c} > 1) ${ctx.fail.statement}`);
     b.labeled(label, inner);
   });
-  check(b, ctx, code`${c} === 0`, "oneOf", messages.oneOf, at + "/oneOf");
+  check(b, ctx, code`${c} === 0`, "oneOf", oneOfMessages.oneOf, at + "/oneOf");
 }
 
 /** Every branch records its issues and counts in `c` when it adds none; they stay only if none passed. */
@@ -115,31 +161,15 @@ function oneOfCollect(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b:
     b.wrap(raw("{"), inner);
   }
   b.add(code`if (${c} !== 0) ${ISSUES}.length = ${mark};`);
-  b.add(code`if (${c} === 0) ${failStatement(ctx, "oneOf", messages.oneOf, at + "/oneOf")}`);
-  b.add(code`else if (${c} > 1) ${failStatement(ctx, "oneOf", messages.oneOfMany(c), at + "/oneOf")}`);
+  b.add(code`if (${c} === 0) ${failStatement(ctx, "oneOf", oneOfMessages.oneOf, at + "/oneOf")}`);
+  b.add(code`else if (${c} > 1) ${failStatement(ctx, "oneOf", oneOfMessages.oneOfMany(c), at + "/oneOf")}`);
 }
 
-function not(sub: unknown, at: string, ctx: Ctx, b: Block): void {
+function notCode(sub: unknown, at: string, ctx: Ctx, b: Block): void {
   if (sub === false) return;
-  if (sub === true) return failAlways(b, ctx, "not", messages.not, at + "/not");
+  if (sub === true) return failAlways(b, ctx, "not", notMessages.not, at + "/not");
   const label = ctx.scope.local("L");
   const inner = ctx.env.genSame(sub, at + "/not", { ...ctx, mode: "bool", fail: breakTo(label) });
-  failAlways(inner, ctx, "not", messages.not, at + "/not");
+  failAlways(inner, ctx, "not", notMessages.not, at + "/not");
   b.labeled(label, inner);
-}
-
-/** A rough cost of checking a schema (keywords, enum values, `$ref` calls), looking `depth` levels down. */
-function cost(schema: unknown, depth: number): number {
-  if (!isObject(schema)) return 0;
-  let total = 0;
-  for (const [keyword, value] of Object.entries(schema)) {
-    if (keyword === "enum" && Array.isArray(value)) total += value.length;
-    else if (keyword === "$ref") total += 8;
-    else if (keyword === "pattern" || keyword === "format" || keyword === "uniqueItems") total += 4;
-    else if (ASSERTION_KEYWORDS.has(keyword)) total += 1;
-    if (depth > 0 && (isObject(value) || Array.isArray(value))) {
-      for (const member of Object.values(value)) total += cost(member, depth - 1);
-    }
-  }
-  return total;
 }

@@ -6,11 +6,30 @@
 import { pointer } from "../../../common/json-pointer.ts";
 import { Block, breakTo, code } from "../../code.ts";
 import type { Ctx } from "../context.ts";
+import type { KeywordDefinition } from "../keyword-definition.ts";
 import { schemaMap } from "../keyword-values.ts";
 import { readProperty } from "../property-access.ts";
 import type { SchemaObject } from "../schema-object.ts";
 
-export function ifThenElse(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+/** Its issues are those of `then` or `else`. */
+export const ifThenElse: KeywordDefinition = {
+  keywords: ["if", "then", "else"],
+  group: "any",
+  subschemas: { if: "single", then: "single", else: "single" },
+  messages: {},
+  emit: ifThenElseCode,
+};
+
+/** Its issues are those of the subschemas. */
+export const dependentSchemas: KeywordDefinition = {
+  keywords: ["dependentSchemas"],
+  group: "object",
+  subschemas: { dependentSchemas: "map" },
+  messages: {},
+  emit: dependentSchemasCode,
+};
+
+function ifThenElseCode(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
   if (!("if" in schema)) return;
   const condition = schema["if"];
   const thenSchema = "then" in schema ? schema["then"] : true;
@@ -33,8 +52,8 @@ export function ifThenElse(schema: SchemaObject, at: string, ctx: Ctx, b: Block)
   b.labeled(whole, outer);
 }
 
-/** On objects only: each subschema applies when its property is present. */
-export function dependentSchemas(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+/** Each subschema applies when its property is present. */
+function dependentSchemasCode(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
   if (!("dependentSchemas" in schema)) return;
   for (const [name, sub] of Object.entries(schemaMap(schema, "dependentSchemas", at))) {
     const inner = ctx.env.genSame(sub, at + pointer("dependentSchemas", name), ctx);

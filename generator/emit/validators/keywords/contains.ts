@@ -6,11 +6,26 @@
 import { bind, Block, breakTo, code } from "../../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, failAlways } from "../failures.ts";
+import type { KeywordDefinition } from "../keyword-definition.ts";
 import { count } from "../keyword-values.ts";
-import { messages } from "../messages.ts";
+import { plural } from "../messages.ts";
 import type { SchemaObject } from "../schema-object.ts";
 
-export function containsKeyword(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+const messages = {
+  minContains: (min: number) => `must contain at least ${min === 1 ? "one item" : `${min} items`} matching the "contains" schema`,
+  maxContains: (max: number) => `must contain at most ${plural(max, "item")} matching the "contains" schema`,
+};
+
+export const contains: KeywordDefinition = {
+  keywords: ["contains", "minContains", "maxContains"],
+  group: "array",
+  values: { minContains: count, maxContains: count },
+  subschemas: { contains: "single" },
+  messages,
+  emit: containsCode,
+};
+
+function containsCode(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
   if (!("contains" in schema)) return;
   const v = ctx.v;
   const sub = schema["contains"];

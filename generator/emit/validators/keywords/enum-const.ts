@@ -6,26 +6,51 @@
 import { code, join, raw, type Block, type Code } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { check, failAlways } from "../failures.ts";
+import type { KeywordDefinition } from "../keyword-definition.ts";
 import { enumValues, type TypeName } from "../keyword-values.ts";
 import { primitiveLiteral } from "../../../common/escape.ts";
-import { messages } from "../messages.ts";
+import { truncate } from "../messages.ts";
 import { runtime } from "../runtime-helpers.ts";
-import type { SchemaObject } from "../schema-object.ts";
 import { jsonTypes } from "./type.ts";
 
 /** Above this many primitives, a module-level Set answers instead of a chain of comparisons. */
 const MAX_COMPARISONS = 6;
 
-export function enumAndConst(schema: SchemaObject, at: string, ctx: Ctx, b: Block, known: ReadonlySet<TypeName> | undefined): void {
-  const possible = (value: unknown) => known === undefined || jsonTypes(value).some((t) => known.has(t));
-  if ("enum" in schema) {
-    const values = enumValues(schema, at);
-    equalityCheck(b, ctx, values.filter(possible), "enum", messages.enum(values), at + "/enum");
-  }
-  if ("const" in schema) {
+const enumMessages = {
+  enum: (values: readonly unknown[]) =>
+    values.length === 0 ? "no value is allowed (empty enum)" : `must be one of ${truncate(values.map((value) => JSON.stringify(value)).join(", "))}`,
+};
+
+export const enumKeyword: KeywordDefinition = {
+  keywords: ["enum"],
+  group: "any",
+  values: { enum: enumValues },
+  messages: enumMessages,
+  emit(schema, at, ctx, b, types) {
+    if (!("enum" in schema)) return;
+    const values = enumValues(schema, "enum", at);
+    equalityCheck(b, ctx, values.filter(possibleIn(types)), "enum", enumMessages.enum(values), at + "/enum");
+  },
+};
+
+const constMessages = {
+  const: (value: unknown) => `must be equal to ${truncate(JSON.stringify(value))}`,
+};
+
+export const constKeyword: KeywordDefinition = {
+  keywords: ["const"],
+  group: "any",
+  messages: constMessages,
+  emit(schema, at, ctx, b, types) {
+    if (!("const" in schema)) return;
     const value = schema["const"];
-    equalityCheck(b, ctx, [value].filter(possible), "const", messages.const(value), at + "/const");
-  }
+    equalityCheck(b, ctx, [value].filter(possibleIn(types)), "const", constMessages.const(value), at + "/const");
+  },
+};
+
+/** Whether a value can be of one of the declared types (any value without `type`). */
+function possibleIn(types: ReadonlySet<TypeName> | undefined): (value: unknown) => boolean {
+  return (value) => types === undefined || jsonTypes(value).some((t) => types.has(t));
 }
 
 function equalityCheck(b: Block, ctx: Ctx, values: unknown[], keyword: string, message: string, schemaPath: string): void {

@@ -1,11 +1,9 @@
 /** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`: on numbers only. */
 import { pointer } from "../../../common/json-pointer.ts";
-import { code, raw, type Block } from "../../code.ts";
-import type { Ctx } from "../context.ts";
+import { code, raw } from "../../code.ts";
 import { check } from "../failures.ts";
+import type { KeywordDefinition } from "../keyword-definition.ts";
 import { divisorOf, finiteNumber } from "../keyword-values.ts";
-import { messages } from "../messages.ts";
-import type { SchemaObject } from "../schema-object.ts";
 import { runtime } from "../runtime-helpers.ts";
 
 /** Per bound: the operator that fails and the relation the message asks for. */
@@ -16,22 +14,43 @@ const BOUNDS: ReadonlyArray<readonly [keyword: string, failing: string, relation
   ["exclusiveMaximum", ">=", "<"],
 ];
 
-/** The keywords whose value is a bound (the audit checks each is a finite number). */
-export const BOUND_KEYWORDS: readonly string[] = BOUNDS.map(([keyword]) => keyword);
+const boundMessages = {
+  /** `relation` is ">=", "<=", ">" or "<". */
+  bound: (relation: string, limit: number) => `must be ${relation} ${String(limit)}`,
+};
 
-export function numberKeywords(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
-  const v = ctx.v;
-  for (const [keyword, failing, relation] of BOUNDS) {
-    if (!(keyword in schema)) continue;
-    const limit = finiteNumber(schema, keyword, at);
-    check(b, ctx, code`${v} ${raw(failing)} ${limit}`, keyword, messages.bound(relation, limit), at + pointer(keyword));
-  }
-  if ("multipleOf" in schema) {
-    const divisor = divisorOf(schema, at);
+export const bounds: KeywordDefinition = {
+  keywords: BOUNDS.map(([keyword]) => keyword),
+  group: "number",
+  values: Object.fromEntries(BOUNDS.map(([keyword]) => [keyword, finiteNumber])),
+  messages: boundMessages,
+  emit(schema, at, ctx, b) {
+    const v = ctx.v;
+    for (const [keyword, failing, relation] of BOUNDS) {
+      if (!(keyword in schema)) continue;
+      const limit = finiteNumber(schema, keyword, at);
+      check(b, ctx, code`${v} ${raw(failing)} ${limit}`, keyword, boundMessages.bound(relation, limit), at + pointer(keyword));
+    }
+  },
+};
+
+const multipleOfMessages = {
+  multipleOf: (divisor: number) => `must be a multiple of ${String(divisor)}`,
+};
+
+export const multipleOf: KeywordDefinition = {
+  keywords: ["multipleOf"],
+  group: "number",
+  values: { multipleOf: divisorOf },
+  messages: multipleOfMessages,
+  emit(schema, at, ctx, b) {
+    if (!("multipleOf" in schema)) return;
+    const v = ctx.v;
+    const divisor = divisorOf(schema, "multipleOf", at);
     // A remainder in binary is exact only for safe integers: beyond 2^53 (1e24) the value is read as
     // its decimal text, as for fractional divisors, and only a failing remainder pays for that.
     const decimal = code`!${runtime("decimalMultiple")}(${v}, ${divisor})`;
     const condition = Number.isSafeInteger(divisor) ? code`(${v} % ${divisor} !== 0 || !Number.isSafeInteger(${v})) && ${decimal}` : decimal;
-    check(b, ctx, condition, "multipleOf", messages.multipleOf(divisor), at + "/multipleOf");
-  }
-}
+    check(b, ctx, condition, "multipleOf", multipleOfMessages.multipleOf(divisor), at + "/multipleOf");
+  },
+};

@@ -7,9 +7,15 @@ import { Block, code, join, raw, type Code } from "../../code.ts";
 import { child, ISSUES, type Ctx } from "../context.ts";
 import { failStatement, schemaPathArguments } from "../failures.ts";
 import { checkPattern, schemaMap } from "../keyword-values.ts";
-import { messages } from "../messages.ts";
 import { runtime } from "../runtime-helpers.ts";
 import type { SchemaObject } from "../schema-object.ts";
+
+/** The messages of the loop's keywords (part of the `properties` definition's, object.ts). */
+export const propertyLoopMessages = {
+  additionalProperty: (k: Code) => code`"must not have additional property " + JSON.stringify(${k})`,
+  /** The issue the property name `k`'s own issues are collapsed into. */
+  propertyName: (k: Code) => code`"property name " + JSON.stringify(${k}) + " is invalid"`,
+};
 
 /** `declared`: the names `properties` lists, which `additionalProperties` does not apply to. */
 export function propertyLoop(schema: SchemaObject, at: string, ctx: Ctx, b: Block, declared: readonly string[]): void {
@@ -34,7 +40,7 @@ export function propertyLoop(schema: SchemaObject, at: string, ctx: Ctx, b: Bloc
   }
 
   if (additional === false) {
-    const statement = failStatement(ctx, "additionalProperties", messages.additionalProperty(k), at + "/additionalProperties");
+    const statement = failStatement(ctx, "additionalProperties", propertyLoopMessages.additionalProperty(k), at + "/additionalProperties");
     if (unmatched.length > 0) body.add(code`if (${join(unmatched, " && ")}) ${statement}`);
     else if (ctx.mode === "bool") body.jump(ctx.fail);
     else body.add(statement);
@@ -62,6 +68,6 @@ function propertyNames(names: unknown, namesAt: string, k: Code, ctx: Ctx, body:
   }
   const n = ctx.scope.local("n");
   const inner = new Block().add(code`const ${n} = ${ISSUES}.length;`).append(aliased);
-  inner.add(code`if (${ISSUES}.length !== ${n}) ${runtime("collapseIssues")}(${ISSUES}, ${n}, ${ctx.path}, "propertyNames", ${messages.propertyName(k)}, ${schemaPathArguments(ctx, namesAt)});`);
+  inner.add(code`if (${ISSUES}.length !== ${n}) ${runtime("collapseIssues")}(${ISSUES}, ${n}, ${ctx.path}, "propertyNames", ${propertyLoopMessages.propertyName(k)}, ${schemaPathArguments(ctx, namesAt)});`);
   body.wrap(raw("{"), inner);
 }

@@ -4,11 +4,23 @@
  */
 import { code, name, type Block } from "../../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
+import type { KeywordDefinition } from "../keyword-definition.ts";
+import type { SchemaObject } from "../schema-object.ts";
 
-export function refKeyword(ref: unknown, at: string, ctx: Ctx, b: Block): void {
-  const target = ctx.env.refTarget(ref, at);
+/** Its issues are the target's. The audit follows the target too, also one no code calls. */
+export const ref: KeywordDefinition = {
+  keywords: ["$ref"],
+  group: "any",
+  values: { $ref: (schema, keyword, at, audit) => audit.followRef(schema[keyword], at + "/$ref") },
+  messages: {},
+  emit: refCode,
+};
+
+function refCode(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+  if (!("$ref" in schema)) return;
+  const target = ctx.env.refTarget(schema["$ref"], at + "/$ref");
   if (target.schema === true) return;
-  if (ctx.sameInstance) ctx.env.recursion.add(ctx.unit, target.functions, at);
+  if (ctx.sameInstance) ctx.env.recursion.add(ctx.unit, target.functions, at + "/$ref");
   const passes = code`${name(target.check)}(${ctx.v})`;
   if (ctx.mode === "bool") b.add(code`if (!${passes}) ${ctx.fail.statement}`);
   else b.add(code`if (!${passes}) ${name(target.collect)}(${ctx.v}, ${ctx.path}, ${ISSUES}, ${target.pointer});`);

@@ -5,15 +5,38 @@
 import { Block, code, join, type Code } from "../../code.ts";
 import type { Ctx } from "../context.ts";
 import { failAlways, failStatement } from "../failures.ts";
-import type { TypeName } from "../keyword-values.ts";
-import { messages } from "../messages.ts";
+import type { WrappingDefinition } from "../keyword-definition.ts";
+import { typeList, type TypeName } from "../keyword-values.ts";
+import { joinWords } from "../messages.ts";
+
+const TYPE_NOUNS: Record<TypeName, string> = {
+  null: "null",
+  boolean: "a boolean",
+  object: "an object",
+  array: "an array",
+  number: "a number",
+  integer: "an integer",
+  string: "a string",
+};
+
+const messages = {
+  type: (types: readonly TypeName[]) => `must be ${joinWords(types.map((t) => TYPE_NOUNS[t]))}`,
+  emptyTypeList: "no value is allowed here (empty type list)",
+};
+
+export const typeKeyword: WrappingDefinition = {
+  keywords: ["type"],
+  values: { type: (schema, _keyword, at) => typeList(schema, at) },
+  messages,
+  wrap: typeCheck,
+};
 
 /**
  * The type check of `types` (undefined: no `type` keyword) before `rest`, the code of the other
  * keywords. In collect mode `rest` runs in the `else` branch, so it never reports on a value of
  * the wrong type.
  */
-export function typeCheck(types: readonly TypeName[] | undefined, at: string, ctx: Ctx, rest: Block): Block {
+function typeCheck(types: readonly TypeName[] | undefined, at: string, ctx: Ctx, rest: Block): Block {
   const b = new Block();
   if (types === undefined) return b.append(rest);
   if (types.length === 0) {

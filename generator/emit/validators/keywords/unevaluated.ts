@@ -14,8 +14,9 @@ import { pointer } from "../../../common/json-pointer.ts";
 import { Block, breakTo, code, join, type Code } from "../../code.ts";
 import { child, type Ctx } from "../context.ts";
 import { check, failStatement } from "../failures.ts";
+import type { KeywordDefinition } from "../keyword-definition.ts";
 import { checkPattern, schemaArray, schemaMap, type Pattern } from "../keyword-values.ts";
-import { messages } from "../messages.ts";
+import { plural } from "../messages.ts";
 import { readProperty } from "../property-access.ts";
 import { runtime } from "../runtime-helpers.ts";
 import { isObject, type SchemaObject } from "../schema-object.ts";
@@ -42,6 +43,33 @@ interface Collection {
   within: Set<string>;
 }
 
+const propertyMessages = {
+  unevaluatedProperty: (k: Code) => code`"must not have unevaluated property " + JSON.stringify(${k})`,
+};
+
+const itemMessages = {
+  /** `unevaluatedItems: false` where the first `n` items are evaluated. */
+  unevaluatedItems: (n: number) => (n === 0 ? "must be an empty array (no item is evaluated)" : `must have at most ${plural(n, "item")} (the evaluated ones)`),
+  /** `i` holds the index of an item no keyword evaluated. */
+  unevaluatedItem: (i: Code) => code`"must not have unevaluated item " + ${i}`,
+};
+
+export const unevaluatedProperties: KeywordDefinition = {
+  keywords: ["unevaluatedProperties"],
+  group: "object",
+  subschemas: { unevaluatedProperties: "single" },
+  messages: propertyMessages,
+  emit: unevaluatedPropertiesCode,
+};
+
+export const unevaluatedItems: KeywordDefinition = {
+  keywords: ["unevaluatedItems"],
+  group: "array",
+  subschemas: { unevaluatedItems: "single" },
+  messages: itemMessages,
+  emit: unevaluatedItemsCode,
+};
+
 function empty(): Evaluated {
   return { all: false, names: new Set(), patterns: [], prefix: 0, dynamic: new Block() };
 }
@@ -50,7 +78,7 @@ function isEmpty(ev: Evaluated): boolean {
   return !ev.all && ev.names.size === 0 && ev.patterns.length === 0 && ev.prefix === 0 && ev.dynamic.isEmpty;
 }
 
-export function unevaluatedProperties(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+function unevaluatedPropertiesCode(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
   if (!("unevaluatedProperties" in schema)) return;
   const sub = schema["unevaluatedProperties"];
   if (sub === true) return;
@@ -66,7 +94,7 @@ export function unevaluatedProperties(schema: SchemaObject, at: string, ctx: Ctx
   if (!ev.dynamic.isEmpty) unevaluated.push(code`!${e}.has(${k})`);
   const memberPath = code`${ctx.path} + "/" + ${runtime("escapeSegment")}(${k})`;
   const inner = new Block();
-  if (sub === false) inner.add(failStatement(ctx, "unevaluatedProperties", messages.unevaluatedProperty(k), subAt));
+  if (sub === false) inner.add(failStatement(ctx, "unevaluatedProperties", propertyMessages.unevaluatedProperty(k), subAt));
   else inner.append(ctx.env.gen(sub, subAt, child(ctx, x, memberPath)));
   const body = new Block();
   if (unevaluated.length === 0) body.append(inner);
@@ -78,7 +106,7 @@ export function unevaluatedProperties(schema: SchemaObject, at: string, ctx: Ctx
   else b.wrap(code`if (${runtime("countProperties")}(${ctx.v}) !== 0) {`, loop);
 }
 
-export function unevaluatedItems(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
+function unevaluatedItemsCode(schema: SchemaObject, at: string, ctx: Ctx, b: Block): void {
   if (!("unevaluatedItems" in schema)) return;
   const sub = schema["unevaluatedItems"];
   if (sub === true) return;
@@ -89,13 +117,13 @@ export function unevaluatedItems(schema: SchemaObject, at: string, ctx: Ctx, b: 
   if (ev.all) return;
   const subAt = at + "/unevaluatedItems";
   if (sub === false && ev.dynamic.isEmpty) {
-    check(b, ctx, code`${v}.length > ${ev.prefix}`, "unevaluatedItems", messages.unevaluatedItems(ev.prefix), subAt);
+    check(b, ctx, code`${v}.length > ${ev.prefix}`, "unevaluatedItems", itemMessages.unevaluatedItems(ev.prefix), subAt);
     return;
   }
   const i = ctx.scope.local("i");
   const x = ctx.scope.local("x");
   const inner = new Block();
-  if (sub === false) inner.add(failStatement(ctx, "unevaluatedItems", messages.unevaluatedItem(i), subAt));
+  if (sub === false) inner.add(failStatement(ctx, "unevaluatedItems", itemMessages.unevaluatedItem(i), subAt));
   else inner.append(ctx.env.gen(sub, subAt, child(ctx, x, code`${ctx.path} + "/" + ${i}`)));
   const body = new Block();
   if (ev.dynamic.isEmpty) body.append(inner);
