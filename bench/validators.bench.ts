@@ -28,7 +28,7 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { z } from "zod";
 import { emitValidators } from "../generator/emit/validators/modules.ts";
 import { loadContract } from "../generator/load/contract.ts";
-import { validUri } from "../templates/runtime/validation.ts";
+import { validUri } from "../templates/runtime/formats.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 7);
@@ -64,6 +64,7 @@ const generated = await importBundle(
     document,
     entries: schemaNames.map((name) => ({ name, pointer: `/components/schemas/${name}` })),
     runtimeImport: path.join(repoRoot, "templates/runtime/validation.ts"),
+    formatsImport: path.join(repoRoot, "templates/runtime/formats.ts"),
   }),
   "ts",
 );
@@ -76,6 +77,7 @@ const generatedWithoutUris = await importBundle(
     document: withoutUriFormats,
     entries: [{ name: "ImageToVideoInput", pointer: "/components/schemas/ImageToVideoInput" }],
     runtimeImport: path.join(repoRoot, "templates/runtime/validation.ts"),
+    formatsImport: path.join(repoRoot, "templates/runtime/formats.ts"),
   }),
   "ts",
 );

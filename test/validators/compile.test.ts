@@ -12,11 +12,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { emitSchemaTypes } from "../../generator/emit/schema-types/index.ts";
 import { emitValidators } from "../../generator/emit/validators/modules.ts";
 import { loadContract, type LoadedContract } from "../../generator/load/contract.ts";
-import * as runtime from "../../templates/runtime/validation.ts";
 import * as esbuild from "esbuild";
 import fc from "fast-check";
 import { schema as randomSchema } from "./arbitraries.ts";
-import { diagnosticsOf, loadValidators, transpile, virtualRuntimeFiles } from "./support.ts";
+import { diagnosticsOf, loadValidators, transpile, virtualRuntimeFiles, runtime } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -192,7 +191,7 @@ describe("a hostile schema", () => {
     const context = vm.createContext({
       exports,
       require: (specifier: string) => {
-        if (specifier !== "./runtime/validation.js") throw new Error(specifier);
+        if (specifier !== "./runtime/validation.js" && specifier !== "./runtime/formats.js") throw new Error(specifier);
         return runtime;
       },
     });

@@ -11,10 +11,9 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { emitValidators } from "../../generator/emit/validators/modules.ts";
-import * as runtime from "../../templates/runtime/validation.ts";
 import { FORMATS, schema, STRINGS, value } from "./arbitraries.ts";
 import { FORMAT_DIFFERENCES } from "./format-differences.ts";
-import { loadValidators } from "./support.ts";
+import { loadValidators, runtime } from "./support.ts";
 
 /*
  * Validity only, so no allErrors: ajv 8.20 with allErrors: true throws "Cannot set properties of

@@ -8,9 +8,8 @@ import { emitValidators, type EmitValidatorsOptions, type ValidatorEntry } from 
 import { Warnings } from "../../generator/common/warnings.ts";
 import { ContractError } from "../../generator/common/errors.ts";
 import { loadContract, type LoadedContract } from "../../generator/load/contract.ts";
-import * as runtime from "../../templates/runtime/validation.ts";
 import { formatIssues } from "../../templates/runtime/validation.ts";
-import { loadValidators, type LoadedValidators, type ValidationIssue } from "./support.ts";
+import { loadValidators, type LoadedValidators, type ValidationIssue, runtime } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 

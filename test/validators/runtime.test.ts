@@ -1,6 +1,6 @@
 /**
- * The hand-written helpers of `templates/runtime/validation.ts` (the format checkers are also run
- * against the JSON-Schema-Test-Suite by the conformance test).
+ * The hand-written helpers of `templates/runtime/validation.ts` and the format checkers of
+ * `formats.ts` (also run against the JSON-Schema-Test-Suite by the conformance test).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,16 +16,9 @@ import {
   own,
   setOwn,
   ucs2length,
-  URI_PATTERN,
-  URI_REFERENCE_PATTERN,
-  validDate,
-  validDateTime,
-  validEmail,
-  validUri,
-  validUriReference,
-  validUuid,
   type ValidationIssue,
 } from "../../templates/runtime/validation.ts";
+import { URI_PATTERN, URI_REFERENCE_PATTERN, validDate, validDateTime, validEmail, validUri, validUriReference, validUuid } from "../../templates/runtime/formats.ts";
 
 describe("decimalMultiple", () => {
   it.each([

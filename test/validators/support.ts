@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import * as runtime from "../../templates/runtime/validation.ts";
+import * as formats from "../../templates/runtime/formats.ts";
+import * as validation from "../../templates/runtime/validation.ts";
 import type { ValidationIssue } from "../../templates/runtime/validation.ts";
 
 export type { ValidationIssue };
@@ -22,12 +23,18 @@ export function transpile(source: string): string {
   }).outputText;
 }
 
-/** Evaluates an emitted module; `./runtime/validation.js` resolves to the runtime under test (or to `runtimeModule`). */
+/** The runtime helpers under test, both modules as one (each import of an emitted module reads its own names from it). */
+export const runtime = { ...validation, ...formats };
+
+/**
+ * Evaluates an emitted module; `./runtime/validation.js` and `./runtime/formats.js` resolve to the
+ * runtime under test (or to `runtimeModule`).
+ */
 export function loadValidators(source: string, runtimeSpecifier = "./runtime/validation.js", runtimeModule: object = runtime): LoadedValidators {
   const js = transpile(source);
   const exports: Record<string, unknown> = {};
   const require = (specifier: string): unknown => {
-    if (specifier === runtimeSpecifier) return runtimeModule;
+    if (specifier === runtimeSpecifier || specifier === "./runtime/formats.js") return runtimeModule;
     throw new Error(`unexpected import ${specifier}`);
   };
   new Function("exports", "require", js)(exports, require);
@@ -83,5 +90,5 @@ export function diagnosticsOf(modules: Map<string, string>, extra: ts.CompilerOp
  */
 export function virtualRuntimeFiles(): Array<[string, string]> {
   const dir = path.resolve(import.meta.dirname, "../../templates/runtime");
-  return ["validation.ts", "json-pointer.ts"].map((name) => [`/virtual/runtime/${name}`, fs.readFileSync(path.join(dir, name), "utf8")]);
+  return ["validation.ts", "formats.ts", "json-pointer.ts"].map((name) => [`/virtual/runtime/${name}`, fs.readFileSync(path.join(dir, name), "utf8")]);
 }

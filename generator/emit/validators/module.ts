@@ -5,14 +5,20 @@
  */
 import { stringLiteral } from "../../common/escape.ts";
 import type { Block, Declaration } from "../code.ts";
-import { RUNTIME_TYPES, RUNTIME_VALUES } from "./runtime-helpers.ts";
+import { FORMAT_VALUES, RUNTIME_TYPES, RUNTIME_VALUES } from "./runtime-helpers.ts";
+
+/** Module specifiers of the runtime helpers. */
+export interface RuntimeImports {
+  validation: string;
+  formats: string;
+}
 
 /**
  * A module: the declarations the exports reach (code behind a check that always fails, or a schema
  * compiled only to be checked, an `if` without `then`/`else`, leaves nothing unused behind), then
- * the exports, after the type import (when given) and the runtime import.
+ * the exports, after the type import (when given) and the runtime imports.
  */
-export function moduleText(available: readonly Declaration[], exported: Block, typeImport: string | undefined, runtimeImport: string): string {
+export function moduleText(available: readonly Declaration[], exported: Block, typeImport: string | undefined, runtime: RuntimeImports): string {
   const { kept, names } = reachable(available, exported.names);
   const code: string[] = [];
   for (const declaration of kept) {
@@ -23,10 +29,12 @@ export function moduleText(available: readonly Declaration[], exported: Block, t
   const values = RUNTIME_VALUES.filter((name) => names.has(name));
   const types = RUNTIME_TYPES.filter((name) => names.has(name)).map((name) => `type ${name}`);
   const imported = [...values, ...types];
+  const formats = FORMAT_VALUES.filter((name) => names.has(name));
 
   const lines: string[] = [];
   if (typeImport !== undefined && typeImport !== "") lines.push(typeImport);
-  if (imported.length > 0) lines.push(`import { ${imported.join(", ")} } from ${stringLiteral(runtimeImport)};`);
+  if (imported.length > 0) lines.push(`import { ${imported.join(", ")} } from ${stringLiteral(runtime.validation)};`);
+  if (formats.length > 0) lines.push(`import { ${formats.join(", ")} } from ${stringLiteral(runtime.formats)};`);
   if (lines.length > 0) lines.push("");
   // A loop, not push(...code): a large contract's module has more lines than a call takes arguments.
   for (const line of code) lines.push(line);

@@ -52,6 +52,8 @@ export interface EmitValidatorsOptions {
   typeImport?: string;
   /** Module specifier of the runtime helpers; default "./runtime/validation.js". */
   runtimeImport?: string;
+  /** Module specifier of the format checks; default "./runtime/formats.js". */
+  formatsImport?: string;
   /**
    * Formats to treat as annotations without a warning, on top of OpenAPI's int32, int64, float,
    * double, password, binary and byte.
@@ -83,7 +85,7 @@ export function emitValidators(options: EmitValidatorsOptions): string {
 }
 
 export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorModules {
-  const runtimeImport = options.runtimeImport ?? "./runtime/validation.js";
+  const runtimeImports = { validation: options.runtimeImport ?? "./runtime/validation.js", formats: options.formatsImport ?? "./runtime/formats.js" };
   const compiler = new ValidatorCompiler(options.document, options);
   const defaults = new DefaultsCompiler(compiler);
   const tables = new ParameterTables(compiler);
@@ -118,9 +120,9 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
   const views: Record<string, string> = {};
   for (const [view, names] of Object.entries(options.views ?? {})) {
     // A view's own functions: it needs no type import (validateX takes unknown).
-    views[view] = moduleText(available, viewFunctions(view, names, validateFunctions), undefined, runtimeImport);
+    views[view] = moduleText(available, viewFunctions(view, names, validateFunctions), undefined, runtimeImports);
   }
-  return { source: moduleText(available, exported, options.typeImport, runtimeImport), views, withDefaults };
+  return { source: moduleText(available, exported, options.typeImport, runtimeImports), views, withDefaults };
 }
 
 /** An entry as the exports see it: where its schema is, and the code that checks a `value`. */

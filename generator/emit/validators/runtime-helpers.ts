@@ -1,7 +1,7 @@
 /**
- * The names generated code may use from `templates/runtime/validation.ts`: a module imports the
- * ones its kept code references (fragments carry their names, see code.ts), values first, then
- * types, each in this order.
+ * The names generated code may use from `templates/runtime/validation.ts` and, for the format
+ * checks, `templates/runtime/formats.ts`: a module imports the ones its kept code references
+ * (fragments carry their names, see code.ts), values first, then types, each in this order.
  */
 import { name, type Code } from "../code.ts";
 
@@ -23,16 +23,12 @@ export const RUNTIME_VALUES = [
   "parameterIssues",
   "setOwn",
   "ucs2length",
-  "validDate",
-  "validDateTime",
-  "validEmail",
-  "validUri",
-  "validUriReference",
-  "validUuid",
 ] as const;
+/** The format checks, in `formats.ts`: a module of their own, so apps whose startup code checks no format do not bundle them. */
+export const FORMAT_VALUES = ["validDate", "validDateTime", "validEmail", "validUri", "validUriReference", "validUuid"] as const;
 export const RUNTIME_TYPES = ["DefaultsInput", "ParameterTable", "ValidationIssue"] as const;
 
-export type RuntimeValue = (typeof RUNTIME_VALUES)[number];
+export type RuntimeValue = (typeof RUNTIME_VALUES)[number] | (typeof FORMAT_VALUES)[number];
 export type RuntimeType = (typeof RUNTIME_TYPES)[number];
 
 /** A runtime helper or type, as a name generated code references. */
