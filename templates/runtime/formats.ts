@@ -164,22 +164,22 @@ function uriCharacters(text: string, from: number, to: number, allowed: number):
 const COMMON_URI = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[A-Za-z0-9._~-]+(?::[0-9]*)?(?:\/[A-Za-z0-9._~!$&'()*+,;=:@/-]*)?(?:\?[A-Za-z0-9._~!$&'()*+,;=:@/?-]*)?(?:#[A-Za-z0-9._~!$&'()*+,;=:@/?-]*)?$/;
 
 /**
- * `format: uri` — an absolute RFC 3986 URI (scheme required; ASCII only, so no IRIs). The common
- * shape first, then a scan with one table lookup per character; bracketed IP literals go to the
- * full grammar.
+ * `format: uri` — an absolute RFC 3986 URI (scheme required; ASCII only, so no IRIs). A value
+ * without a ":" after its first character (the usual mistake) is turned down before any regular
+ * expression runs; then the common shape, then a scan with one table lookup per character;
+ * bracketed IP literals go to the full grammar.
  */
 export function validUri(text: string): boolean {
+  const colon = text.indexOf(":");
+  if (colon < 1) return false;
   if (COMMON_URI.test(text)) return true;
-  const length = text.length;
   const first = text.charCodeAt(0);
   if (!((first | 32) >= 97 && (first | 32) <= 122)) return false;
-  let i = 1;
-  for (; i < length; i++) {
+  for (let i = 1; i < colon; i++) {
     const c = text.charCodeAt(i);
-    if (c === 58) break;
     if (c >= 128 || ((URI_CHARACTERS[c] as number) & 16) === 0) return false;
   }
-  return i < length && scanHierarchy(text, i + 1, URI_PATTERN);
+  return scanHierarchy(text, colon + 1, URI_PATTERN);
 }
 
 /**
