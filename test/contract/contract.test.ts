@@ -129,6 +129,24 @@ describe("the contract encodes the service description", () => {
     }
   });
 
+  it("gives a template's mounts no network volume, which the service refuses on templates", () => {
+    const template = schemas.Template.properties.mounts;
+    expect(template).toEqual({ $ref: "#/components/schemas/TemplateMounts" });
+    expect(Object.keys(schemas.TemplateMounts.properties)).toEqual(["persistent"]);
+    // A pod's mounts still may hold one.
+    expect(Object.keys(schemas.Mounts.properties).sort()).toEqual(["network", "persistent"]);
+    const mounts = schemaAt("#/components/schemas/TemplateMounts");
+    expect(mounts({ persistent: { size: 20, path: "/workspace" } })).toBe(true);
+    expect(mounts({ persistent: { size: 5, path: "/workspace" } })).toBe(false);
+  });
+
+  it("says what lowPriority does: no worker scaling for the job, which is no queue order", () => {
+    const lowPriority = schemas.RunRequest.properties.policy.properties.lowPriority;
+    expect(lowPriority.default).toBe(false);
+    expect(lowPriority.description).toMatch(/scaling/);
+    expect(lowPriority.description).not.toMatch(/waits behind/);
+  });
+
   it("keeps open sets open: unknown statuses, actions, clouds and categories validate", () => {
     const pod = structuredClone(document.components.examples.PodListWithClusterPods.value.pods[0]);
     const validatePod = schemaAt("#/components/schemas/Pod");

@@ -10,7 +10,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { isPod, validatePod } from "../../generated/gpu-cloud-client/src/validators.ts";
-import { contractValidator } from "../support/contract.ts";
+import { contractValidator, loadContractDocument } from "../support/contract.ts";
 import { repoRoot } from "../support/prism.ts";
 
 const fixtures = path.join(repoRoot, "test/fixtures/service/pods");
@@ -37,6 +37,11 @@ describe("real-shaped pods", () => {
     expect(ajvPod(withoutCount), JSON.stringify(ajvPod.errors)).toBe(true);
     expect(validatePod(withoutCount)).toEqual([]);
     expect(ajvPod({ ...gpuPod, gpu: { count: 1 } })).toBe(false);
+  });
+
+  it("types a pod's gpu as the reference's GpuConfig: an id and a count, nothing more", () => {
+    const gpu = loadContractDocument().components.schemas.PodGpu;
+    expect(Object.keys(gpu.properties).sort()).toEqual(["count", "id"]);
   });
 
   it.each(pods)("$file still fails where it breaks the contract", ({ pod }) => {
