@@ -60,3 +60,19 @@ describe("a secret in the request body", () => {
     expect(leaks(surfacesOf(error), [unmarked]).length).toBeGreaterThan(0);
   });
 });
+
+describe("a registry credential's password (createRegistry, marked format: password)", () => {
+  const PASSWORD = SECRET;
+
+  it("is blanked from the error and the log lines when the server echoes it", async () => {
+    const logger = recordingLogger();
+    const client = new GpuCloudClient({ apiKey: "body-secrets-key", publicEndpointBaseUrl: baseUrl, baseUrl, logger, maxRetries: 0 });
+    const error = await client.createRegistry({ body: { name: "team-images", username: "ci-robot", password: PASSWORD } }).catch((e) => e);
+    expect(error).toBeInstanceOf(Error);
+    const needles = needlesOf(PASSWORD, Object.values(echoesOf(PASSWORD)));
+    expect(leaks(surfacesOf(error), needles)).toEqual([]);
+    expect(leaks(logger.lines, needles)).toEqual([]);
+    // The name, not a secret, is still there to read.
+    expect(leaks(surfacesOf(error), ["team-images"]).length).toBeGreaterThan(0);
+  });
+});

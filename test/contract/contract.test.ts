@@ -16,7 +16,7 @@ describe("the contract encodes the service description", () => {
   });
 
   it("binds every operation to its own server variable", () => {
-    const management = ["/v2/pods", "/v2/templates", "/v2/registries/{id}"];
+    const management = ["/v2/pods", "/v2/templates", "/v2/registries", "/v2/registries/{id}"];
     for (const { path, item } of operations) {
       const [server] = item.servers;
       const variable = management.includes(path) ? "base_url" : "public_endpoint_base_url";
@@ -36,6 +36,22 @@ describe("the contract encodes the service description", () => {
     expect(codes("/v2/templates", "get")).toEqual(["200", "401", "403", "429", "default"]);
     expect(codes("/v2/registries/{id}", "delete")).toEqual(["204", "400", "401", "403", "404", "429", "default"]);
     expect(document.paths["/v2/registries/{id}"].delete.responses["204"].content).toBeUndefined();
+    // The registry operations of the service's reference.
+    expect(codes("/v2/registries", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/registries", "post")).toEqual(["201", "400", "401", "403", "422", "429", "default"]);
+    expect(codes("/v2/registries/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+  });
+
+  it("never sends a registry credential's username or password back, and takes them write-only", () => {
+    expect(Object.keys(schemas.Registry.properties).sort()).toEqual(["id", "name"]);
+    const create = schemas.CreateRegistryRequest;
+    expect(create.required.sort()).toEqual(["name", "password", "username"]);
+    expect(create.properties.username.writeOnly).toBe(true);
+    expect(create.properties.password).toMatchObject({ writeOnly: true, format: "password" });
+    const body = schemaAt("#/components/schemas/CreateRegistryRequest");
+    expect(body({ name: "team-images", username: "ci-robot", password: "x" })).toBe(true);
+    expect(body({ name: "", username: "ci-robot", password: "x" })).toBe(false);
+    expect(body({ name: "team-images", username: "ci-robot", password: "x", server: "ghcr.io" })).toBe(false);
   });
 
   it("sends rate-limit headers on the responses section 4.3 names, and not on 401", () => {
