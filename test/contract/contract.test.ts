@@ -5,7 +5,7 @@ const document = loadContractDocument();
 const schemas = document.components.schemas;
 const schemaAt = contractValidator(document);
 const operations = Object.entries<any>(document.paths).flatMap(([path, item]) =>
-  ["get", "post", "delete"].filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })),
+  ["get", "put", "post", "delete", "patch"].filter((m) => item[m]).map((method) => ({ path, method, item, operation: item[method] })),
 );
 
 describe("the contract encodes the service description", () => {
@@ -16,7 +16,7 @@ describe("the contract encodes the service description", () => {
   });
 
   it("binds every operation to its own server variable", () => {
-    const management = ["/v2/pods", "/v2/templates", "/v2/registries", "/v2/registries/{id}"];
+    const management = ["/v2/account/ssh-keys", "/v2/pods", "/v2/templates", "/v2/registries", "/v2/registries/{id}"];
     for (const { path, item } of operations) {
       const [server] = item.servers;
       const variable = management.includes(path) ? "base_url" : "public_endpoint_base_url";
@@ -40,6 +40,17 @@ describe("the contract encodes the service description", () => {
     expect(codes("/v2/registries", "get")).toEqual(["200", "401", "403", "429", "default"]);
     expect(codes("/v2/registries", "post")).toEqual(["201", "400", "401", "403", "422", "429", "default"]);
     expect(codes("/v2/registries/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/account/ssh-keys", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/account/ssh-keys", "put")).toEqual(["200", "401", "403", "422", "429", "default"]);
+  });
+
+  it("takes SSH keys as authorized_keys lines, the whole set at once", () => {
+    const body = schemaAt("#/components/schemas/UpdateSshKeysRequest");
+    expect(body({ keys: [] })).toBe(true);
+    expect(body({ keys: ["ssh-ed25519 AAAAC3Nza dev@laptop", "ecdsa-sha2-nistp256 AAAAE2Vj", "sk-ssh-ed25519@openssh.com AAAA key\twith tab"] })).toBe(true);
+    for (const bad of ["AAAAC3Nza dev@laptop", "ssh-ed25519", "ssh-ed25519 AAAA\nssh-rsa BBBB", "rsa-sha2 AAAA"]) expect(body({ keys: [bad] }), bad).toBe(false);
+    expect(body({ keys: [], merge: true })).toBe(false);
+    expect(document.paths["/v2/account/ssh-keys"].put.description).toMatch(/removed/);
   });
 
   it("never sends a registry credential's username or password back, and takes them write-only", () => {
