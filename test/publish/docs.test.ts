@@ -90,12 +90,20 @@ describe("the page in headless Chromium", { timeout: 600_000 }, () => {
   it.skipIf(!binary)(`runs its script and shows every operation (${binary ? "chromium" : CHROMIUM_MISSING})`, async () => {
     const url = `file://${page}`;
     const operationLink = /href="#\/[^"]+\/[a-z0-9-]+"/;
+    const linkTo = (operationId: string) => new RegExp(`href="(#/[^"/]+/${operationId.toLowerCase().replace(/[^a-z0-9]/g, "[^\"]?")})"`);
     const html = withoutScripts(await renderedDom(url, (dom) => operationLink.test(withoutScripts(dom))));
     // Links to the operations exist only once Redoc's script has run (the prerendered page has none).
     expect(withoutScripts(fs.readFileSync(page, "utf8"))).not.toMatch(operationLink);
     const routes = new Map<string, string>();
     for (const operation of api.operations) {
-      const route = new RegExp(`href="(#/[^"/]+/${operation.operationId.toLowerCase().replace(/[^a-z0-9]/g, "[^\"]?")})"`).exec(html)?.[1];
+      let route = linkTo(operation.operationId).exec(html)?.[1];
+      if (route === undefined) {
+        // Redoc lists the operations of the first tags on the page itself, and those of a later tag
+        // on that tag's own route.
+        const tagRoute = `#/${(operation.tags[0] ?? "").toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+        const tagPage = withoutScripts(await renderedDom(`${url}${tagRoute}`, (dom) => linkTo(operation.operationId).test(withoutScripts(dom))));
+        route = linkTo(operation.operationId).exec(tagPage)?.[1];
+      }
       expect(route, `no link to ${operation.operationId} on the rendered page`).toBeDefined();
       routes.set(operation.operationId, route!);
     }
