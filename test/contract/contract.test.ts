@@ -16,10 +16,10 @@ describe("the contract encodes the service description", () => {
   });
 
   it("binds every operation to its own server variable", () => {
-    const management = ["/v2/account/ssh-keys", "/v2/pods", "/v2/templates", "/v2/registries", "/v2/registries/{id}"];
+    // The public endpoints' paths all start with the model's id; every other path is the management API's.
     for (const { path, item } of operations) {
       const [server] = item.servers;
-      const variable = management.includes(path) ? "base_url" : "public_endpoint_base_url";
+      const variable = path.startsWith("/v2/{model_endpoint_id}/") ? "public_endpoint_base_url" : "base_url";
       expect(server.url, path).toBe(`{${variable}}`);
       expect(server.variables[variable].default).toMatch(/^https:\/\/[^/]+$/);
     }
@@ -42,6 +42,15 @@ describe("the contract encodes the service description", () => {
     expect(codes("/v2/registries/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
     expect(codes("/v2/account/ssh-keys", "get")).toEqual(["200", "401", "403", "429", "default"]);
     expect(codes("/v2/account/ssh-keys", "put")).toEqual(["200", "401", "403", "422", "429", "default"]);
+    expect(codes("/v2/templates", "post")).toEqual(["201", "400", "401", "403", "422", "429", "default"]);
+    expect(codes("/v2/templates/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/templates/{id}", "patch")).toEqual(["200", "400", "401", "403", "404", "422", "429", "default"]);
+    expect(codes("/v2/templates/{id}", "delete")).toEqual(["204", "400", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/network-volumes", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/network-volumes", "post")).toEqual(["201", "400", "401", "403", "422", "429", "default"]);
+    expect(codes("/v2/network-volumes/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/network-volumes/{id}", "patch")).toEqual(["200", "400", "401", "403", "404", "422", "429", "default"]);
+    expect(codes("/v2/network-volumes/{id}", "delete")).toEqual(["204", "401", "403", "404", "429", "default"]);
   });
 
   it("takes SSH keys as authorized_keys lines, the whole set at once", () => {
@@ -165,6 +174,43 @@ describe("the contract encodes the service description", () => {
     const mounts = schemaAt("#/components/schemas/TemplateMounts");
     expect(mounts({ persistent: { size: 20, path: "/workspace" } })).toBe(true);
     expect(mounts({ persistent: { size: 5, path: "/workspace" } })).toBe(false);
+  });
+
+  it("creates and changes templates with closed bodies whose mounts are a template's, never a pod's", () => {
+    for (const name of ["CreateTemplateRequest", "UpdateTemplateRequest"]) {
+      expect(schemas[name].properties.mounts, name).toEqual({ $ref: "#/components/schemas/TemplateMounts" });
+      expect(schemas[name].additionalProperties, name).toBe(false);
+    }
+    const create = schemaAt("#/components/schemas/CreateTemplateRequest");
+    expect(create({ name: "t", image: "ghcr.io/example/app:1" })).toBe(true);
+    expect(create({ name: "t" })).toBe(false);
+    expect(create({ name: "", image: "ghcr.io/example/app:1" })).toBe(false);
+    expect(create({ name: "t", image: "i", allowedCudaVersions: ["12.8"] })).toBe(true);
+    expect(create({ name: "t", image: "i", allowedCudaVersions: ["12"] })).toBe(false);
+    expect(create({ name: "t", image: "i", disk: 0 })).toBe(false);
+    expect(create({ name: "t", image: "i", templateId: "x" })).toBe(false);
+    const update = schemaAt("#/components/schemas/UpdateTemplateRequest");
+    expect(update({ allowedCudaVersions: [] })).toBe(true);
+    expect(update({ id: "5t8w3k1r" })).toBe(false);
+  });
+
+  it("creates network volumes of 10 to 4096 GB that only grow, in open storage tiers", () => {
+    const create = schemaAt("#/components/schemas/CreateNetworkVolumeRequest");
+    const volume = { name: "datasets", size: 250, dataCenter: "EU-RO-1" };
+    expect(create(volume)).toBe(true);
+    expect(create({ ...volume, type: "HIGH_PERFORMANCE" })).toBe(true);
+    expect(create({ ...volume, size: 9 })).toBe(false);
+    expect(create({ ...volume, size: 4097 })).toBe(false);
+    expect(create({ name: "datasets", size: 250 })).toBe(false);
+    expect(create({ ...volume, id: "v1" })).toBe(false);
+    const update = schemaAt("#/components/schemas/UpdateNetworkVolumeRequest");
+    expect(update({ size: 500 })).toBe(true);
+    expect(update({})).toBe(false);
+    expect(update({ dataCenter: "US-TX-3" })).toBe(false);
+    // A tier the reference does not name still validates on an answer.
+    const answer = schemaAt("#/components/schemas/NetworkVolume");
+    expect(answer({ ...volume, id: "v1", type: "ARCHIVE" })).toBe(true);
+    expect(document.paths["/v2/network-volumes/{id}"].patch.description).toMatch(/only grows/);
   });
 
   it("says what lowPriority does: no worker scaling for the job, which is no queue order", () => {

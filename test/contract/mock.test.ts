@@ -69,12 +69,14 @@ function expectRateLimitList(value: string | null, params: [string, string]) {
 }
 
 describe("the Prism mock serves every operation of the contract", () => {
-  it("lists the six operations of section 4, the five job operations, the registry and SSH key operations of the service's reference", () => {
+  it("lists the six operations of section 4, the five job operations, and the registry, SSH key, template and network volume operations of the service's reference", () => {
     expect(cases.map((c) => c.operationId).sort()).toEqual(
       [
         ...["deleteRegistry", "getJobStatus", "listPods", "listTemplates", "run", "runSync"],
         ...["cancelJob", "retryJob", "streamJob", "purgeQueue", "getEndpointHealth"],
         ...["listRegistries", "createRegistry", "getRegistry", "getSshKeys", "updateSshKeys"],
+        ...["createTemplate", "getTemplate", "updateTemplate", "deleteTemplate"],
+        ...["listNetworkVolumes", "createNetworkVolume", "getNetworkVolume", "updateNetworkVolume", "deleteNetworkVolume"],
       ].sort(),
     );
   });
