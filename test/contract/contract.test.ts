@@ -51,6 +51,13 @@ describe("the contract encodes the service description", () => {
     expect(codes("/v2/network-volumes/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
     expect(codes("/v2/network-volumes/{id}", "patch")).toEqual(["200", "400", "401", "403", "404", "422", "429", "default"]);
     expect(codes("/v2/network-volumes/{id}", "delete")).toEqual(["204", "401", "403", "404", "429", "default"]);
+    // The reference lists only 429 and default for the delegations; their bearer security brings 401 and 403 too.
+    expect(codes("/v2/registries/delegations", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/registries/delegations", "post")).toEqual(["201", "401", "403", "429", "default"]);
+    expect(codes("/v2/registries/delegations/{id}", "delete")).toEqual(["204", "401", "403", "404", "429", "default"]);
+    for (const path of ["/v2/billing", "/v2/billing/pods", "/v2/billing/serverless", "/v2/billing/endpoints", "/v2/billing/network-volumes", "/v2/billing/clusters"]) {
+      expect(codes(path, "get"), path).toEqual(["200", "401", "403", "429", "default"]);
+    }
   });
 
   it("takes SSH keys as authorized_keys lines, the whole set at once", () => {
@@ -211,6 +218,43 @@ describe("the contract encodes the service description", () => {
     const answer = schemaAt("#/components/schemas/NetworkVolume");
     expect(answer({ ...volume, id: "v1", type: "ARCHIVE" })).toBe(true);
     expect(document.paths["/v2/network-volumes/{id}"].patch.description).toMatch(/only grows/);
+  });
+
+  it("never takes `delegations` for a registry credential's id, which would reach the delegations' list", () => {
+    const id = document.components.parameters.RegistryId.schema;
+    const validate = schemaAt("#/components/parameters/RegistryId/schema");
+    expect(id.not).toEqual({ const: "delegations" });
+    expect(validate("9x4m2p7v")).toBe(true);
+    expect(validate("delegations")).toBe(false);
+    const paths = Object.keys(document.paths);
+    expect(paths).toContain("/v2/registries/delegations");
+    expect(paths.indexOf("/v2/registries/delegations")).toBeLessThan(paths.indexOf("/v2/registries/{id}"));
+    const create = schemaAt("#/components/schemas/CreateDelegationRequest");
+    expect(create({ resource: "arn:aws:ecr:eu-central-1:123456789012:repository/ml/trainer", name: null })).toBe(true);
+    expect(create({ name: "x" })).toBe(false);
+    expect(create({ resource: "arn:aws:ecr:eu-central-1:123456789012:repository/ml/trainer", tag: "v1" })).toBe(false);
+  });
+
+  it("takes a billing period as startTime and endTime or as lastN buckets, of the bucket sizes the service names", () => {
+    const parameterNames = (path: string) => document.paths[path].get.parameters.map((p: any) => deref(document, p).name);
+    const period = ["startTime", "endTime", "bucketSize", "lastN"];
+    expect(parameterNames("/v2/billing")).toEqual(period);
+    expect(parameterNames("/v2/billing/endpoints")).toEqual(period);
+    expect(parameterNames("/v2/billing/pods")).toEqual([...period, "podId"]);
+    expect(parameterNames("/v2/billing/serverless")).toEqual([...period, "serverlessId"]);
+    expect(parameterNames("/v2/billing/network-volumes")).toEqual([...period, "networkVolumeId"]);
+    expect(parameterNames("/v2/billing/clusters")).toEqual([...period, "clusterId"]);
+    expect(schemas.BillingBucketSize).toMatchObject({ enum: ["hour", "day", "week", "month", "year"], default: "day" });
+    expect(document.components.parameters.BillingLastN.schema.minimum).toBe(1);
+    expect(document.components.parameters.BillingLastN.description).toMatch(/not both/);
+    // The echo of the query stays open to a bucket size the service may add.
+    const query = schemaAt("#/components/schemas/BillingQuery");
+    expect(query({ startTime: "2026-06-01T00:00:00Z", endTime: "2026-06-02T00:00:00Z", bucketSize: "quarter" })).toBe(true);
+    expect(query({ startTime: "2026-06-01T00:00:00Z", endTime: "2026-06-02T00:00:00Z" })).toBe(false);
+    const record = schemaAt("#/components/schemas/PodBillingRecord");
+    const bucket = { startTime: "2026-06-01T00:00:00Z", endTime: "2026-06-02T00:00:00Z", totalAmount: 1, gpuAmount: 1, cpuAmount: 0, diskAmount: 0 };
+    expect(record({ ...bucket, podId: "7h9k2m4n6p" })).toBe(true);
+    expect(record(bucket)).toBe(false);
   });
 
   it("says what lowPriority does: no worker scaling for the job, which is no queue order", () => {

@@ -69,7 +69,7 @@ function expectRateLimitList(value: string | null, params: [string, string]) {
 }
 
 describe("the Prism mock serves every operation of the contract", () => {
-  it("lists the six operations of section 4, the five job operations, and the registry, SSH key, template and network volume operations of the service's reference", () => {
+  it("lists the six operations of section 4, the five job operations, and the registry, ECR delegation, SSH key, template, network volume and billing operations of the service's reference", () => {
     expect(cases.map((c) => c.operationId).sort()).toEqual(
       [
         ...["deleteRegistry", "getJobStatus", "listPods", "listTemplates", "run", "runSync"],
@@ -77,6 +77,8 @@ describe("the Prism mock serves every operation of the contract", () => {
         ...["listRegistries", "createRegistry", "getRegistry", "getSshKeys", "updateSshKeys"],
         ...["createTemplate", "getTemplate", "updateTemplate", "deleteTemplate"],
         ...["listNetworkVolumes", "createNetworkVolume", "getNetworkVolume", "updateNetworkVolume", "deleteNetworkVolume"],
+        ...["listDelegations", "createDelegation", "revokeDelegation"],
+        ...["listBilling", "listPodBilling", "listServerlessBilling", "listEndpointBilling", "listNetworkVolumeBilling", "listClusterBilling"],
       ].sort(),
     );
   });
@@ -148,6 +150,26 @@ describe("the Prism mock serves every operation of the contract", () => {
       seen.add(body.status);
     }
     expect([...seen].sort()).toEqual(["COMPLETED", "FAILED", "IN_PROGRESS", "IN_QUEUE"]);
+  });
+
+  it("routes /v2/registries/delegations to the delegations, not to a credential whose id would be `delegations`", async () => {
+    const authorized = { authorization: `Bearer ${KEY}` };
+    const list = await fetch(`${prism.baseUrl}/v2/registries/delegations`, { headers: authorized });
+    expect(list.status).toBe(200);
+    const body = await list.json();
+    const validate = schemaAt("#/components/schemas/DelegationList");
+    expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    expect(body).not.toHaveProperty("name");
+    // Any other id still reaches the credential.
+    const credential = await (await fetch(`${prism.baseUrl}/v2/registries/9x4m2p7v`, { headers: authorized })).json();
+    expect(schemaAt("#/components/schemas/Registry")(credential)).toBe(true);
+  });
+
+  it("refuses a bucket size the billing operations do not take", async () => {
+    const authorized = { authorization: `Bearer ${KEY}` };
+    expect((await fetch(`${prism.baseUrl}/v2/billing/pods?bucketSize=hour&lastN=24&podId=7h9k2m4n6p`, { headers: authorized })).status).toBe(200);
+    expect((await fetch(`${prism.baseUrl}/v2/billing?bucketSize=fortnight`, { headers: authorized })).status).toBe(422);
+    expect((await fetch(`${prism.baseUrl}/v2/billing?lastN=0`, { headers: authorized })).status).toBe(422);
   });
 
   it("rejects a model endpoint id that is not lowercase words joined by hyphens", async () => {
