@@ -13,8 +13,10 @@ import {
   PermissionDeniedError,
   RateLimitError,
   ServerError,
+  UnprocessableEntityError,
 } from "../../generated/gpu-cloud-client/src/index.ts";
 import { startPrism, type RunningPrism } from "../support/prism.ts";
+import { startRecordingServer } from "../support/recording-server.ts";
 
 const KEY = "sk-test-0123456789abcdef";
 let prism: RunningPrism;
@@ -188,5 +190,158 @@ describe("the generated client against the Prism mock", () => {
     const error = await client.deleteRegistry({ path: { id: ".." } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as InvalidRequestError).field).toBe("path.id");
+  });
+});
+
+describe("templates, network volumes, ECR delegations and billing against the Prism mock", () => {
+  // Each answer is checked against the contract by the client itself.
+  const validating = () => new GpuCloudClient({ apiKey: KEY, baseUrl: prism.baseUrl, publicEndpointBaseUrl: prism.baseUrl, maxRetries: 0, validateResponses: true });
+  const template = { path: { id: "5t8w3k1r" } };
+  const volume = { path: { id: "v8r2k6m1qz" } };
+  const period = { query: { bucketSize: "hour", lastN: 24 } } as const;
+
+  const storageCalls = {
+    createTemplate: (o?: object) => client.createTemplate({ body: { name: "notebook-cuda", image: "registry.example.org/lab/notebook:3.2" } }, o),
+    getTemplate: (o?: object) => client.getTemplate(template, o),
+    updateTemplate: (o?: object) => client.updateTemplate({ ...template, body: { image: "registry.example.org/lab/notebook:3.3" } }, o),
+    deleteTemplate: (o?: object) => client.deleteTemplate(template, o),
+    listNetworkVolumes: (o?: object) => client.listNetworkVolumes(o),
+    createNetworkVolume: (o?: object) => client.createNetworkVolume({ body: { name: "datasets", size: 250, dataCenter: "EU-RO-1" } }, o),
+    getNetworkVolume: (o?: object) => client.getNetworkVolume(volume, o),
+    updateNetworkVolume: (o?: object) => client.updateNetworkVolume({ ...volume, body: { size: 500 } }, o),
+    deleteNetworkVolume: (o?: object) => client.deleteNetworkVolume(volume, o),
+    listDelegations: (o?: object) => client.listDelegations(o),
+    createDelegation: (o?: object) => client.createDelegation({ body: { resource: "arn:aws:ecr:eu-central-1:123456789012:repository/ml/trainer" } }, o),
+    revokeDelegation: (o?: object) => client.revokeDelegation({ path: { id: "dlg_6p2w9k4m" } }, o),
+    listBilling: (o?: object) => client.listBilling(period, o),
+    listPodBilling: (o?: object) => client.listPodBilling({ query: { ...period.query, podId: "7h9k2m4n6p" } }, o),
+    listServerlessBilling: (o?: object) => client.listServerlessBilling(period, o),
+    listEndpointBilling: (o?: object) => client.listEndpointBilling(period, o),
+    listNetworkVolumeBilling: (o?: object) => client.listNetworkVolumeBilling(period, o),
+    listClusterBilling: (o?: object) => client.listClusterBilling(period, o),
+  };
+  const storageDocumented: Record<keyof typeof storageCalls, number[]> = {
+    createTemplate: [400, 401, 403, 422, 429, 500],
+    getTemplate: [401, 403, 404, 429, 500],
+    updateTemplate: [400, 401, 403, 404, 422, 429, 500],
+    deleteTemplate: [400, 401, 403, 404, 429, 500],
+    listNetworkVolumes: [401, 403, 429, 500],
+    createNetworkVolume: [400, 401, 403, 422, 429, 500],
+    getNetworkVolume: [401, 403, 404, 429, 500],
+    updateNetworkVolume: [400, 401, 403, 404, 422, 429, 500],
+    deleteNetworkVolume: [401, 403, 404, 429, 500],
+    listDelegations: [401, 403, 429, 500],
+    createDelegation: [401, 403, 429, 500],
+    revokeDelegation: [401, 403, 404, 429, 500],
+    listBilling: [401, 403, 429, 500],
+    listPodBilling: [401, 403, 429, 500],
+    listServerlessBilling: [401, 403, 429, 500],
+    listEndpointBilling: [401, 403, 429, 500],
+    listNetworkVolumeBilling: [401, 403, 429, 500],
+    listClusterBilling: [401, 403, 429, 500],
+  };
+  const storageErrorClassFor: Record<number, new (...args: never[]) => ApiError> = { ...errorClassFor, 422: UnprocessableEntityError };
+
+  it("creates, reads, grows and deletes a network volume", async () => {
+    const api = validating();
+    const created = await api.createNetworkVolume({ body: { name: "datasets", size: 250, dataCenter: "EU-RO-1", type: "STANDARD" } });
+    expect(created.status).toBe(201);
+    expect(created.data).toMatchObject({ id: expect.any(String), size: 250, dataCenter: "EU-RO-1" });
+    // Prism answers a schema's own example unless asked for the operation's by name.
+    const { data: read } = await api.getNetworkVolume({ path: { id: created.data.id } }, { headers: { prefer: "example=volume" } });
+    expect(read).toMatchObject({ size: 40, type: "HIGH_PERFORMANCE" });
+    const grown = await api.updateNetworkVolume({ path: { id: created.data.id }, body: { size: 500 } }, { headers: { prefer: "example=grown" } });
+    expect(grown.data.size).toBe(500);
+    const { data: list } = await api.listNetworkVolumes();
+    expect(list.networkVolumes.map((v) => v.type)).toEqual(["STANDARD", "HIGH_PERFORMANCE"]);
+    const deleted = await api.deleteNetworkVolume({ path: { id: created.data.id } });
+    expect(deleted.status).toBe(204);
+    expect(deleted.data).toBeUndefined();
+  });
+
+  it("refuses a network volume the service would refuse before sending it", async () => {
+    const tooSmall = await client.createNetworkVolume({ body: { name: "datasets", size: 5, dataCenter: "EU-RO-1" } }).catch((e: unknown) => e);
+    expect(tooSmall).toBeInstanceOf(InvalidRequestError);
+    const empty = await client.updateNetworkVolume({ ...volume, body: {} }).catch((e: unknown) => e);
+    expect(empty).toBeInstanceOf(InvalidRequestError);
+  });
+
+  it("creates, reads, changes and deletes a template", async () => {
+    const api = validating();
+    const created = await api.createTemplate({
+      body: { name: "notebook-cuda", image: "registry.example.org/lab/notebook:3.2", mounts: { persistent: { size: 30, path: "/workspace" } }, allowedCudaVersions: ["12.6"] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.data).toMatchObject({ name: "notebook-cuda", startSsh: true, startJupyter: true, registry: null });
+    expect(Object.keys(created.data.mounts)).toEqual(["persistent"]);
+    const { data: read } = await api.getTemplate({ path: { id: created.data.id } });
+    expect(read.serverless).toBe(true);
+    const { data: changed } = await api.updateTemplate({ path: { id: created.data.id }, body: { allowedCudaVersions: ["12.6", "12.8"] } });
+    expect(changed.allowedCudaVersions).toEqual(["12.6", "12.8"]);
+    expect((await api.deleteTemplate({ path: { id: created.data.id } })).status).toBe(204);
+    const unknown = await client.createTemplate({ body: { name: "t", image: "i", templateId: "x" } as never }).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(InvalidRequestError);
+  });
+
+  it("reads pod billing for the last 24 hours of one pod", async () => {
+    const { data } = await validating().listPodBilling({ query: { bucketSize: "hour", lastN: 24, podId: "7h9k2m4n6p" } });
+    expect(data.metadata.query.bucketSize).toBe("hour");
+    expect(data.metadata.query.podId).toBe("7h9k2m4n6p");
+    expect(data.records.every((r) => r.podId === "7h9k2m4n6p")).toBe(true);
+    expect(data.metadata.recordCount).toBe(data.records.length);
+    const sum = data.records.reduce((total, r) => total + r.totalAmount, 0);
+    expect(sum).toBeCloseTo(data.metadata.totals.totalAmount, 6);
+    for (const call of ["listBilling", "listServerlessBilling", "listEndpointBilling", "listNetworkVolumeBilling", "listClusterBilling"] as const) {
+      const { data: report } = await validating()[call]({ query: { startTime: "2026-06-01T00:00:00Z", endTime: "2026-06-03T00:00:00Z", bucketSize: "day" } });
+      expect(report.metadata.recordCount, call).toBe(report.records.length);
+    }
+  });
+
+  it("sends the billing period as query parameters, and refuses a bucket size or lastN the service does not take", async () => {
+    const server = await startRecordingServer(() => ({ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ records: [], metadata: {} }) }));
+    try {
+      const recorded = new GpuCloudClient({ apiKey: KEY, baseUrl: server.url, maxRetries: 0 });
+      await recorded.listNetworkVolumeBilling({ query: { startTime: "2026-06-01T00:00:00Z", endTime: "2026-06-03T00:00:00Z", bucketSize: "week", networkVolumeId: "v8r2k6m1qz" } });
+      const url = new URL(server.requests[0]!.url, server.url);
+      expect(url.pathname).toBe("/v2/billing/network-volumes");
+      expect(Object.fromEntries(url.searchParams)).toEqual({ startTime: "2026-06-01T00:00:00Z", endTime: "2026-06-03T00:00:00Z", bucketSize: "week", networkVolumeId: "v8r2k6m1qz" });
+      for (const query of [{ bucketSize: "fortnight" }, { lastN: 0 }, { startTime: "yesterday" }]) {
+        const error = await recorded.listBilling({ query } as never).catch((e: unknown) => e);
+        expect(error, JSON.stringify(query)).toBeInstanceOf(InvalidRequestError);
+      }
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("reaches the ECR delegations at their literal path, and never a credential id 'delegations'", async () => {
+    const api = validating();
+    const { data: list } = await api.listDelegations();
+    expect(list.delegations[0]).toMatchObject({ repository: "ml/trainer", tag: "v2.1.0" });
+    const created = await api.createDelegation({ body: { resource: "arn:aws:ecr:eu-central-1:123456789012:repository/ml/trainer", name: "trainer-images" } });
+    expect(created.status).toBe(201);
+    expect((await api.revokeDelegation({ path: { id: created.data.id } })).status).toBe(204);
+    // GET /v2/registries/delegations is the delegations' list: the client refuses the id rather than misread it.
+    for (const call of [() => api.getRegistry({ path: { id: "delegations" } }), () => api.deleteRegistry({ path: { id: "delegations" } })]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect((error as InvalidRequestError).field).toBe("path.id");
+    }
+    expect((await api.getRegistry({ path: { id: "9x4m2p7v" } })).data.name).toBe("team-images");
+  });
+
+  describe.each(Object.keys(storageCalls) as Array<keyof typeof storageCalls>)("%s", (name) => {
+    it.each(storageDocumented[name])("throws the typed error for a documented %i", async (code) => {
+      const error = await storageCalls[name](prefer(code)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(storageErrorClassFor[code]!);
+      const apiError = error as ApiError;
+      expect(apiError.status).toBe(code);
+      expect(apiError.operationId).toBe(name);
+      expect(apiError.problem).toMatchObject({ status: code });
+      expect(apiError.detail).toBeTruthy();
+      if (code === 429) expect((apiError as RateLimitError).retryAfter).toBe(12);
+      if (code !== 401) expect(apiError.rateLimit?.windows).toHaveLength(3);
+    });
   });
 });
