@@ -40,6 +40,16 @@ describe("npm run lint:contract", () => {
     expect(rules).toContain("rule/management-errors-are-problem-json");
   });
 
+  it("holds the network volumes' own errors to problem+json too", async () => {
+    const broken = contract.replace(
+      /(      description: The body is malformed, or its `size` is below[^\n]*\n(?:.*\n)*?          content:\n            )application\/problem\+json:/,
+      "$1application/json:",
+    );
+    expect(broken).not.toBe(contract);
+    const rules = (await lint(broken)).map((p) => p.ruleId);
+    expect(rules).toContain("rule/management-errors-are-problem-json");
+  });
+
   it("catches an example that does not match its schema", async () => {
     const broken = contract.replaceAll("duration: 10\n", "duration: 7\n");
     expect(broken).not.toBe(contract);
