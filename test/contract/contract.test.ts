@@ -16,10 +16,10 @@ describe("the contract encodes the service description", () => {
   });
 
   it("binds every operation to its own server variable", () => {
-    const management = ["/v2/account/ssh-keys", "/v2/pods", "/v2/templates", "/v2/registries", "/v2/registries/{id}"];
+    // The public endpoints are the paths under a model endpoint id; every other path is management.
     for (const { path, item } of operations) {
       const [server] = item.servers;
-      const variable = management.includes(path) ? "base_url" : "public_endpoint_base_url";
+      const variable = path.startsWith("/v2/{model_endpoint_id}/") ? "public_endpoint_base_url" : "base_url";
       expect(server.url, path).toBe(`{${variable}}`);
       expect(server.variables[variable].default).toMatch(/^https:\/\/[^/]+$/);
     }
@@ -42,6 +42,48 @@ describe("the contract encodes the service description", () => {
     expect(codes("/v2/registries/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
     expect(codes("/v2/account/ssh-keys", "get")).toEqual(["200", "401", "403", "429", "default"]);
     expect(codes("/v2/account/ssh-keys", "put")).toEqual(["200", "401", "403", "422", "429", "default"]);
+    // The pod operations of the service's reference.
+    expect(codes("/v2/pods", "post")).toEqual(["201", "400", "401", "402", "403", "404", "422", "429", "default"]);
+    expect(codes("/v2/pods/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/pods/{id}", "patch")).toEqual(["200", "400", "401", "403", "404", "409", "422", "429", "default"]);
+    expect(codes("/v2/pods/{id}", "delete")).toEqual(["204", "401", "403", "404", "409", "429", "default"]);
+    expect(codes("/v2/pods/{id}/action", "post")).toEqual(["200", "204", "400", "401", "403", "404", "409", "422", "429", "default"]);
+    expect(codes("/v2/pods/{id}/logs", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+    for (const path of ["/v2/catalog/gpus", "/v2/catalog/cpus", "/v2/catalog/datacenters", "/v2/catalog/templates"]) {
+      expect(codes(path, "get"), path).toEqual(["200", "401", "403", "429", "default"]);
+    }
+    for (const path of ["/v2/catalog/gpus/{id}", "/v2/catalog/cpus/{id}", "/v2/catalog/datacenters/{id}"]) {
+      expect(codes(path, "get"), path).toEqual(["200", "401", "403", "404", "429", "default"]);
+    }
+  });
+
+  it("creates a pod with exactly one of gpu and cpu, and an image unless a template gives one", () => {
+    const body = schemaAt("#/components/schemas/CreatePodRequest");
+    const gpu = { id: "NVIDIA GeForce RTX 4090", count: 2 };
+    expect(body({ name: "a", image: "img", gpu })).toBe(true);
+    expect(body({ name: "a", templateId: "9x4m2p7v", cpu: { id: "cpu5c", vcpuCount: 4 } })).toBe(true);
+    expect(body({ name: "a", image: "img" }), "neither gpu nor cpu").toBe(false);
+    expect(body({ name: "a", image: "img", gpu, cpu: { id: "cpu5c", vcpuCount: 4 } }), "both").toBe(false);
+    expect(body({ name: "a", gpu }), "no image and no template").toBe(false);
+    expect(body({ name: "a", image: "img", gpu: { ...gpu, count: 0 } })).toBe(false);
+    expect(body({ name: "a", image: "img", gpu: { id: "x", minCudaVersion: "12" } }), "major.minor").toBe(false);
+    expect(body({ name: "a", image: "img", gpu, bogus: 1 }), "unknown field").toBe(false);
+    expect(schemaAt("#/components/schemas/PodActionRequest")({ action: "stop", force: true })).toBe(false);
+  });
+
+  it("prices a GPU type in USD per GPU and hour, per cloud, and keeps the catalog's sets open", () => {
+    expect(schemas.GpuPrice.required.sort()).toEqual(["community", "secure"]);
+    expect(Object.keys(schemas.GpuPrice.properties).sort()).toEqual(["community", "secure", "serverless"]);
+    expect(schemas.GpuPrice.description).toMatch(/USD per hour for one GPU/);
+    expect(schemas.GpuType.required).toContain("price");
+    const gpu = schemaAt("#/components/schemas/GpuType");
+    const type = { id: "g", name: "G", pool: null, manufacturer: "SOMEONE_NEW", memory: 24, secure: true, community: false, price: { secure: 1, community: 0.5 }, maxCount: { secure: 8, community: 0 }, availability: "ABUNDANT" };
+    expect(gpu(type), JSON.stringify(gpu.errors)).toBe(true);
+    expect(gpu({ ...type, price: { secure: -1, community: 0.5 } })).toBe(false);
+    const { price: _price, ...withoutPrice } = type;
+    expect(gpu(withoutPrice)).toBe(false);
+    const center = schemaAt("#/components/schemas/DataCenter");
+    expect(center({ id: "X-1", name: "X", region: "ARCTIC", globalNetwork: false, networkVolumeTypes: ["COLD"], compliance: ["NEW_CERT"] })).toBe(true);
   });
 
   it("takes SSH keys as authorized_keys lines, the whole set at once", () => {
