@@ -71,6 +71,18 @@ describe("the contract encodes the service description", () => {
     expect(schemaAt("#/components/schemas/PodActionRequest")({ action: "stop", force: true })).toBe(false);
   });
 
+  it("prices a pod from the catalog by x-pod-cost, with the defaults the create body's schema has", () => {
+    const cost = document.paths["/v2/pods"].post["x-pod-cost"];
+    expect(cost.priceOperation).toBe(document.paths["/v2/catalog/gpus/{id}"].get.operationId);
+    expect(cost.defaultGpuCount).toBe(schemas.CreatePodGpu.properties.count.default);
+    expect(cost.defaultCloud).toBe(schemas.CreatePodRequest.properties.cloud.default);
+    // Every cloud the rates name is one the Cloud schema knows, and its pointer reaches a GpuPrice member.
+    expect(Object.keys(cost.rates).sort()).toEqual(schemas.Cloud.anyOf[0].enum.slice().sort());
+    for (const pointer of Object.values<string>(cost.rates)) expect(Object.keys(schemas.GpuPrice.properties)).toContain(pointer.replace("/price/", ""));
+    const readiness = document.paths["/v2/pods/{id}"].get["x-pod-readiness"];
+    expect([...readiness.ready, ...readiness.failed].every((status: string) => schemas.PodStatus.anyOf[0].enum.includes(status))).toBe(true);
+  });
+
   it("prices a GPU type in USD per GPU and hour, per cloud, and keeps the catalog's sets open", () => {
     expect(schemas.GpuPrice.required.sort()).toEqual(["community", "secure"]);
     expect(Object.keys(schemas.GpuPrice.properties).sort()).toEqual(["community", "secure", "serverless"]);
