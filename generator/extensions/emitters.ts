@@ -3,9 +3,12 @@ import type { ApiModel } from "../model/types.ts";
 import { emitModelEndpoints } from "./model-endpoints/emit.ts";
 import { MODEL_ENDPOINTS_EXTENSION, type ModelEndpointsModel } from "./model-endpoints/types.ts";
 import type { EmitContext, ExtensionOutput } from "./output.ts";
+import { emitPodBudget } from "./pod-budget/emit.ts";
+import { POD_BUDGET_EXTENSION, type PodBudgetModel } from "./pod-budget/types.ts";
 
 const EMITTERS: Readonly<Record<string, (api: ApiModel, model: unknown, context: EmitContext) => ExtensionOutput>> = {
   [MODEL_ENDPOINTS_EXTENSION]: (api, model, context) => emitModelEndpoints(api, model as ModelEndpointsModel, context),
+  [POD_BUDGET_EXTENSION]: (api, model, context) => emitPodBudget(api, model as PodBudgetModel, context),
 };
 
 /** What each extension the contract uses adds, in the order they were read. */

@@ -26,6 +26,7 @@ export type ApiErrorKind =
   | "job_failed"
   | "job_expired"
   | "cost_limit"
+  | "pod_failed"
   | "download_failed";
 
 /** The most of a body an error keeps (a raw body is read no further). */

@@ -7,12 +7,14 @@ import {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   GpuCloudClient,
   InvalidRequestError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   ServerError,
+  UnexpectedStatusError,
   UnprocessableEntityError,
 } from "../../generated/gpu-cloud-client/src/index.ts";
 import { startPrism, type RunningPrism } from "../support/prism.ts";
@@ -46,6 +48,19 @@ const calls = {
   streamJob: (o?: object) => client.streamJob({ path: { model_endpoint_id: "wan-2-6-i2v", job_id: "6c1b3a9e" } }, o),
   purgeQueue: (o?: object) => client.purgeQueue({ path: { model_endpoint_id: "wan-2-6-i2v" } }, o),
   getEndpointHealth: (o?: object) => client.getEndpointHealth({ path: { model_endpoint_id: "wan-2-6-i2v" } }, o),
+  createPod: (o?: object) => client.createPod({ body: { name: "trial", image: "runpod/pytorch:2.4.0", gpu: { id: "NVIDIA GeForce RTX 4090" } } }, o),
+  getPod: (o?: object) => client.getPod({ path: { id: "7h9k2m4n6p" } }, o),
+  updatePod: (o?: object) => client.updatePod({ path: { id: "7h9k2m4n6p" }, body: { locked: true } }, o),
+  deletePod: (o?: object) => client.deletePod({ path: { id: "7h9k2m4n6p" } }, o),
+  podAction: (o?: object) => client.podAction({ path: { id: "7h9k2m4n6p" }, body: { action: "stop" } }, o),
+  getPodLogs: (o?: object) => client.getPodLogs({ path: { id: "7h9k2m4n6p" }, query: { tail: 10 } }, o),
+  listGpuTypes: (o?: object) => client.listGpuTypes({ query: { include: ["AVAILABILITY"], product: ["POD"] } }, o),
+  getGpuType: (o?: object) => client.getGpuType({ path: { id: "NVIDIA GeForce RTX 4090" } }, o),
+  listCpuTypes: (o?: object) => client.listCpuTypes({}, o),
+  getCpuType: (o?: object) => client.getCpuType({ path: { id: "cpu5c" } }, o),
+  listDataCenters: (o?: object) => client.listDataCenters({ query: { regions: ["EUROPE"] } }, o),
+  getDataCenter: (o?: object) => client.getDataCenter({ path: { id: "EU-RO-1" } }, o),
+  listPublicTemplates: (o?: object) => client.listPublicTemplates({}, o),
 };
 const MODEL_ENDPOINT_CALLS: ReadonlySet<string> = new Set(["runSync", "run", "getJobStatus", "cancelJob", "retryJob", "streamJob", "purgeQueue", "getEndpointHealth"]);
 
@@ -54,6 +69,9 @@ const errorClassFor: Record<number, new (...args: never[]) => ApiError> = {
   401: AuthenticationError,
   403: PermissionDeniedError,
   404: NotFoundError,
+  402: UnexpectedStatusError,
+  409: ConflictError,
+  422: UnprocessableEntityError,
   429: RateLimitError,
   500: ServerError,
 };
@@ -70,6 +88,19 @@ const documented: Record<keyof typeof calls, number[]> = {
   streamJob: [401, 403, 404, 429, 500],
   purgeQueue: [401, 403, 429, 500],
   getEndpointHealth: [401, 403, 429, 500],
+  createPod: [400, 401, 402, 403, 404, 422, 429, 500],
+  getPod: [401, 403, 404, 429, 500],
+  updatePod: [400, 401, 403, 404, 409, 422, 429, 500],
+  deletePod: [401, 403, 404, 409, 429, 500],
+  podAction: [400, 401, 403, 404, 409, 422, 429, 500],
+  getPodLogs: [401, 403, 404, 429, 500],
+  listGpuTypes: [401, 403, 429, 500],
+  getGpuType: [401, 403, 404, 429, 500],
+  listCpuTypes: [401, 403, 429, 500],
+  getCpuType: [401, 403, 404, 429, 500],
+  listDataCenters: [401, 403, 429, 500],
+  getDataCenter: [401, 403, 404, 429, 500],
+  listPublicTemplates: [401, 403, 429, 500],
 };
 
 describe("the generated client against the Prism mock", () => {
@@ -125,6 +156,60 @@ describe("the generated client against the Prism mock", () => {
     expect(health.workers).toBeTypeOf("object");
     const { data: status } = await validating.getJobStatus({ ...job, query: { ttl: 6000 } });
     expect(status.id).toBeTruthy();
+  });
+
+  it("creates a pod, reads it back, changes it, stops it and terminates it, each answer validated", async () => {
+    const validating = new GpuCloudClient({ apiKey: KEY, baseUrl: prism.baseUrl, maxRetries: 0, validateResponses: true });
+    const created = await validating.createPod({ body: { name: "trial", image: "runpod/pytorch:2.4.0", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 }, cloud: "SECURE" } });
+    expect(created.status).toBe(201);
+    expect(created.data.status).toBe("PROVISIONING");
+    expect(created.data.runtime === null || created.data.runtime.ports === undefined).toBe(true);
+    const { data: pod } = await validating.getPod({ path: { id: created.data.id } });
+    expect(pod.status).toBe("RUNNING");
+    expect(pod.ssh.direct?.port).toBeTypeOf("number");
+    expect(pod.gpu?.id).toBe("NVIDIA GeForce RTX 4090");
+    const { data: updated } = await validating.updatePod({ path: { id: pod.id }, body: { name: "pytorch-training-main", locked: true } });
+    expect(updated.locked).toBe(true);
+    const { data: stopped } = await validating.podAction({ path: { id: pod.id }, body: { action: "stop" } });
+    expect(stopped?.status).toBe("EXITED");
+    expect(stopped?.actions).toContain("start");
+    expect((await validating.deletePod({ path: { id: pod.id } })).status).toBe(204);
+  });
+
+  it("refuses a pod with both a GPU and a CPU, or with neither an image nor a template, before sending", async () => {
+    const both = client.createPod({ body: { name: "x", image: "i", gpu: { id: "g" }, cpu: { id: "cpu5c", vcpuCount: 4 } } });
+    await expect(both).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(client.createPod({ body: { name: "x", gpu: { id: "g" } } })).rejects.toBeInstanceOf(InvalidRequestError);
+  });
+
+  it("reads a pod's log stream as text whose events carry log lines", async () => {
+    const { data, status } = await client.getPodLogs({ path: { id: "7h9k2m4n6p" }, query: { source: "container", tail: 0 }, header: { "Last-Event-ID": "2026-06-01T12:01:41Z/000000000007" } });
+    expect(status).toBe(200);
+    expect(typeof data).toBe("string");
+    const lines = data.split("\n").filter((line) => line.startsWith("data:")).map((line) => JSON.parse(line.slice(5)));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines[0]).toMatchObject({ source: "container", line: expect.any(String), ts: expect.any(String) });
+  });
+
+  it("lists GPU types with their price per GPU and hour per cloud, and reads the catalog", async () => {
+    const validating = new GpuCloudClient({ apiKey: KEY, baseUrl: prism.baseUrl, maxRetries: 0, validateResponses: true });
+    const { data } = await validating.listGpuTypes({ query: { include: ["AVAILABILITY"], product: ["POD"], count: 2, cloud: "SECURE" } });
+    const rtx = data.gpus.find((gpu) => gpu.id === "NVIDIA GeForce RTX 4090");
+    expect(rtx?.price.secure).toBeGreaterThan(0);
+    expect(rtx?.price.community).toBeGreaterThan(0);
+    // A pod's list rate: the cloud's price per GPU and hour times the GPU count.
+    expect(rtx!.price.secure * 2).toBeCloseTo(1.38, 10);
+    const { data: one } = await validating.getGpuType({ path: { id: "NVIDIA GeForce RTX 4090" } });
+    expect(one.id).toBe("NVIDIA GeForce RTX 4090");
+    expect(typeof one.price.secure).toBe("number");
+    const { data: cpus } = await validating.listCpuTypes({ query: { include: ["AVAILABILITY"], product: ["POD"], vcpuCount: 4 } });
+    expect(cpus.cpus[0]?.price.securePerVcpu).toBeTypeOf("number");
+    expect((await validating.getCpuType({ path: { id: "cpu5c" } })).data.vcpu.min).toBeGreaterThanOrEqual(1);
+    const { data: centers } = await validating.listDataCenters({ query: { include: ["GPU_AVAILABILITY"], regions: ["EUROPE"], globalNetwork: true } });
+    expect(centers.dataCenters.length).toBeGreaterThan(0);
+    expect((await validating.getDataCenter({ path: { id: "EU-RO-1" } })).data.region).toBeTruthy();
+    const { data: templates } = await validating.listPublicTemplates({ query: { source: "official" } });
+    expect(templates.templates.every((template) => template.public)).toBe(true);
   });
 
   it("offers typed per-model calls", async () => {

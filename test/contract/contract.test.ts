@@ -58,6 +58,60 @@ describe("the contract encodes the service description", () => {
     for (const path of ["/v2/billing", "/v2/billing/pods", "/v2/billing/serverless", "/v2/billing/endpoints", "/v2/billing/network-volumes", "/v2/billing/clusters"]) {
       expect(codes(path, "get"), path).toEqual(["200", "401", "403", "429", "default"]);
     }
+    // The pod operations of the service's reference.
+    expect(codes("/v2/pods", "post")).toEqual(["201", "400", "401", "402", "403", "404", "422", "429", "default"]);
+    expect(codes("/v2/pods/{id}", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/pods/{id}", "patch")).toEqual(["200", "400", "401", "403", "404", "409", "422", "429", "default"]);
+    expect(codes("/v2/pods/{id}", "delete")).toEqual(["204", "401", "403", "404", "409", "429", "default"]);
+    expect(codes("/v2/pods/{id}/action", "post")).toEqual(["200", "204", "400", "401", "403", "404", "409", "422", "429", "default"]);
+    expect(codes("/v2/pods/{id}/logs", "get")).toEqual(["200", "401", "403", "404", "429", "default"]);
+    for (const path of ["/v2/catalog/gpus", "/v2/catalog/cpus", "/v2/catalog/datacenters", "/v2/catalog/templates"]) {
+      expect(codes(path, "get"), path).toEqual(["200", "401", "403", "429", "default"]);
+    }
+    for (const path of ["/v2/catalog/gpus/{id}", "/v2/catalog/cpus/{id}", "/v2/catalog/datacenters/{id}"]) {
+      expect(codes(path, "get"), path).toEqual(["200", "401", "403", "404", "429", "default"]);
+    }
+  });
+
+  it("creates a pod with exactly one of gpu and cpu, and an image unless a template gives one", () => {
+    const body = schemaAt("#/components/schemas/CreatePodRequest");
+    const gpu = { id: "NVIDIA GeForce RTX 4090", count: 2 };
+    expect(body({ name: "a", image: "img", gpu })).toBe(true);
+    expect(body({ name: "a", templateId: "9x4m2p7v", cpu: { id: "cpu5c", vcpuCount: 4 } })).toBe(true);
+    expect(body({ name: "a", image: "img" }), "neither gpu nor cpu").toBe(false);
+    expect(body({ name: "a", image: "img", gpu, cpu: { id: "cpu5c", vcpuCount: 4 } }), "both").toBe(false);
+    expect(body({ name: "a", gpu }), "no image and no template").toBe(false);
+    expect(body({ name: "a", image: "img", gpu: { ...gpu, count: 0 } })).toBe(false);
+    expect(body({ name: "a", image: "img", gpu: { id: "x", minCudaVersion: "12" } }), "major.minor").toBe(false);
+    expect(body({ name: "a", image: "img", gpu, bogus: 1 }), "unknown field").toBe(false);
+    expect(schemaAt("#/components/schemas/PodActionRequest")({ action: "stop", force: true })).toBe(false);
+  });
+
+  it("prices a pod from the catalog by x-pod-cost, with the defaults the create body's schema has", () => {
+    const cost = document.paths["/v2/pods"].post["x-pod-cost"];
+    expect(cost.priceOperation).toBe(document.paths["/v2/catalog/gpus/{id}"].get.operationId);
+    expect(cost.defaultGpuCount).toBe(schemas.CreatePodGpu.properties.count.default);
+    expect(cost.defaultCloud).toBe(schemas.CreatePodRequest.properties.cloud.default);
+    // Every cloud the rates name is one the Cloud schema knows, and its pointer reaches a GpuPrice member.
+    expect(Object.keys(cost.rates).sort()).toEqual(schemas.Cloud.anyOf[0].enum.slice().sort());
+    for (const pointer of Object.values<string>(cost.rates)) expect(Object.keys(schemas.GpuPrice.properties)).toContain(pointer.replace("/price/", ""));
+    const readiness = document.paths["/v2/pods/{id}"].get["x-pod-readiness"];
+    expect([...readiness.ready, ...readiness.failed].every((status: string) => schemas.PodStatus.anyOf[0].enum.includes(status))).toBe(true);
+  });
+
+  it("prices a GPU type in USD per GPU and hour, per cloud, and keeps the catalog's sets open", () => {
+    expect(schemas.GpuPrice.required.sort()).toEqual(["community", "secure"]);
+    expect(Object.keys(schemas.GpuPrice.properties).sort()).toEqual(["community", "secure", "serverless"]);
+    expect(schemas.GpuPrice.description).toMatch(/USD per hour for one GPU/);
+    expect(schemas.GpuType.required).toContain("price");
+    const gpu = schemaAt("#/components/schemas/GpuType");
+    const type = { id: "g", name: "G", pool: null, manufacturer: "SOMEONE_NEW", memory: 24, secure: true, community: false, price: { secure: 1, community: 0.5 }, maxCount: { secure: 8, community: 0 }, availability: "ABUNDANT" };
+    expect(gpu(type), JSON.stringify(gpu.errors)).toBe(true);
+    expect(gpu({ ...type, price: { secure: -1, community: 0.5 } })).toBe(false);
+    const { price: _price, ...withoutPrice } = type;
+    expect(gpu(withoutPrice)).toBe(false);
+    const center = schemaAt("#/components/schemas/DataCenter");
+    expect(center({ id: "X-1", name: "X", region: "ARCTIC", globalNetwork: false, networkVolumeTypes: ["COLD"], compliance: ["NEW_CERT"] })).toBe(true);
   });
 
   it("takes SSH keys as authorized_keys lines, the whole set at once", () => {

@@ -57,6 +57,14 @@ async function call(operation: OperationCase, headers: Record<string, string>): 
   });
 }
 
+/** The JSON `data` of each event of a Server-Sent Events text (one `data` line per event here). */
+function eventData(text: string): unknown[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => JSON.parse(line.slice(5).trimStart()));
+}
+
 /** Checks an RFC 9651 rate-limit list: one member per window, each with both integer parameters. */
 function expectRateLimitList(value: string | null, params: [string, string]) {
   expect(value, "rate-limit header present").toBeTruthy();
@@ -69,7 +77,7 @@ function expectRateLimitList(value: string | null, params: [string, string]) {
 }
 
 describe("the Prism mock serves every operation of the contract", () => {
-  it("lists the six operations of section 4, the five job operations, and the registry, ECR delegation, SSH key, template, network volume and billing operations of the service's reference", () => {
+  it("lists the six operations of section 4, the five job operations, and every management operation of the service's reference added so far", () => {
     expect(cases.map((c) => c.operationId).sort()).toEqual(
       [
         ...["deleteRegistry", "getJobStatus", "listPods", "listTemplates", "run", "runSync"],
@@ -79,6 +87,8 @@ describe("the Prism mock serves every operation of the contract", () => {
         ...["listNetworkVolumes", "createNetworkVolume", "getNetworkVolume", "updateNetworkVolume", "deleteNetworkVolume"],
         ...["listDelegations", "createDelegation", "revokeDelegation"],
         ...["listBilling", "listPodBilling", "listServerlessBilling", "listEndpointBilling", "listNetworkVolumeBilling", "listClusterBilling"],
+        ...["createPod", "getPod", "updatePod", "deletePod", "podAction", "getPodLogs"],
+        ...["listGpuTypes", "getGpuType", "listCpuTypes", "getCpuType", "listDataCenters", "getDataCenter", "listPublicTemplates"],
       ].sort(),
     );
   });
@@ -120,6 +130,14 @@ describe("the Prism mock serves every operation of the contract", () => {
         return;
       }
       expect(response.headers.get("content-type")).toContain(mediaType);
+      if (mediaType === "text/event-stream") {
+        // A stream is declared a string; each event's JSON data is a `PodLogEvent`.
+        const data = eventData(await response.text());
+        expect(data.length).toBeGreaterThan(0);
+        const validate = schemaAt("#/components/schemas/PodLogEvent");
+        for (const event of data) expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
+        return;
+      }
       const body = await response.json();
       const schemaPointer = media.schema.$ref ?? `${operation.pointer}/responses/${status}/content/${mediaType.replace("/", "~1")}/schema`;
       const validate = schemaAt(schemaPointer);

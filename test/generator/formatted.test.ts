@@ -34,7 +34,7 @@ describe("files printed without the formatter", () => {
   it.each(contracts)("%s: formatting the emitted modules changes nothing", async (contract) => {
     const { files } = await generateFiles({ spec: path.join(repoRoot, contract) });
     const project = new Project({ useInMemoryFileSystem: true });
-    const laidOut = ["src/client.ts", "src/types.ts", "src/index.ts", "src/operations.ts", "src/operation-specs.ts", "src/models.ts", "src/jobs.ts", "src/bin.ts"];
+    const laidOut = ["src/client.ts", "src/types.ts", "src/index.ts", "src/operations.ts", "src/operation-specs.ts", "src/models.ts", "src/jobs.ts", "src/bin.ts", "src/pods.ts"];
     const present = laidOut.filter((name) => files.some((file) => file.path === name));
     expect(present).toEqual(expect.arrayContaining(["src/client.ts", "src/index.ts", "src/operations.ts"]));
     for (const name of present) {
