@@ -69,12 +69,15 @@ function expectRateLimitList(value: string | null, params: [string, string]) {
 }
 
 describe("the Prism mock serves every operation of the contract", () => {
-  it("lists the six operations of section 4, the five job operations, the registry and SSH key operations of the service's reference", () => {
+  it("lists the six operations of section 4, the five job operations, the registry, SSH key, serverless and cluster operations of the service's reference", () => {
     expect(cases.map((c) => c.operationId).sort()).toEqual(
       [
         ...["deleteRegistry", "getJobStatus", "listPods", "listTemplates", "run", "runSync"],
         ...["cancelJob", "retryJob", "streamJob", "purgeQueue", "getEndpointHealth"],
         ...["listRegistries", "createRegistry", "getRegistry", "getSshKeys", "updateSshKeys"],
+        ...["listEndpoints", "createEndpoint", "getEndpoint", "updateEndpoint", "deleteEndpoint"],
+        ...["listEndpointWorkers", "listEndpointReleases", "getWorkerLogs"],
+        ...["listClusters", "createCluster", "getCluster", "updateCluster", "deleteCluster", "listClusterPods"],
       ].sort(),
     );
   });
@@ -116,7 +119,8 @@ describe("the Prism mock serves every operation of the contract", () => {
         return;
       }
       expect(response.headers.get("content-type")).toContain(mediaType);
-      const body = await response.json();
+      // An event stream is text (its events' data are checked with the contract's tests); the rest is JSON.
+      const body = mediaType === "text/event-stream" ? await response.text() : await response.json();
       const schemaPointer = media.schema.$ref ?? `${operation.pointer}/responses/${status}/content/${mediaType.replace("/", "~1")}/schema`;
       const validate = schemaAt(schemaPointer);
       expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
@@ -146,6 +150,28 @@ describe("the Prism mock serves every operation of the contract", () => {
       seen.add(body.status);
     }
     expect([...seen].sort()).toEqual(["COMPLETED", "FAILED", "IN_PROGRESS", "IN_QUEUE"]);
+  });
+
+  it("serves a worker's log stream as Server-Sent Events whose data are log events", async () => {
+    const logs = cases.find((c) => c.operationId === "getWorkerLogs")!;
+    const response = await call(logs, { authorization: `Bearer ${KEY}` });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const data = (await response.text()).split("\n").filter((line) => line.startsWith("data: "));
+    expect(data.length).toBeGreaterThan(0);
+    const validate = schemaAt("#/components/schemas/WorkerLogEvent");
+    for (const line of data) expect(validate(JSON.parse(line.slice("data: ".length))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("refuses bodies the service refuses: a load balancer scaling by queue delay, a cluster of one pod", async () => {
+    const create = cases.find((c) => c.operationId === "createEndpoint")!;
+    const body = { name: "lb", type: "LOAD_BALANCER", image: "example/server:1", gpu: { pools: ["AMPERE_80"] }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 } };
+    expect((await call({ ...create, body }, { authorization: `Bearer ${KEY}` })).status).toBe(422);
+    const scaled = { ...body, scaling: { type: "REQUEST_COUNT", requestCount: 4 } };
+    expect((await call({ ...create, body: scaled }, { authorization: `Bearer ${KEY}` })).status).toBe(201);
+    const cluster = cases.find((c) => c.operationId === "createCluster")!;
+    const one = { name: "c", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 1, podCount: 1 } };
+    expect((await call({ ...cluster, body: one }, { authorization: `Bearer ${KEY}` })).status).toBe(422);
   });
 
   it("rejects a model endpoint id that is not lowercase words joined by hyphens", async () => {
