@@ -77,7 +77,12 @@ describe("the contract encodes the service description", () => {
     expect(cuda({ allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" })).toBe(false);
     expect(cuda({ allowedCudaVersions: [], minCudaVersion: "12.1" })).toBe(true);
     expect(cuda({ minCudaVersion: "12" })).toBe(false);
-    expect(create({ ...gpu, gpu: undefined, image: "x", cpu: [{ id: "cpu3c", vcpuCount: 1 }] }), "fewer than 2 vCPUs").toBe(false);
+    // Exactly one compute family.
+    const { gpu: _gpu, ...noCompute } = { ...gpu, image: "example/worker:1" };
+    expect(create(noCompute), "neither gpu nor cpu").toBe(false);
+    expect(create({ ...noCompute, cpu: [{ id: "cpu3c", vcpuCount: 2 }] })).toBe(true);
+    expect(create({ ...noCompute, gpu: gpu.gpu, cpu: [{ id: "cpu3c", vcpuCount: 2 }] }), "both").toBe(false);
+    expect(create({ ...noCompute, cpu: [{ id: "cpu3c", vcpuCount: 1 }] }), "fewer than 2 vCPUs").toBe(false);
 
     const update = schemaAt("#/components/schemas/UpdateEndpointRequest");
     expect(update({})).toBe(true);
@@ -129,7 +134,7 @@ describe("the contract encodes the service description", () => {
     expect(events.length).toBeGreaterThan(0);
     for (const { id, data } of events) {
       expect(id).toBeTruthy();
-      expect(event(JSON.parse(data)), JSON.stringify(event.errors)).toBe(true);
+      expect(event(JSON.parse(data ?? "null")), JSON.stringify(event.errors)).toBe(true);
     }
     expect(event({ ts: "2026-07-14T09:12:31Z", source: "container" })).toBe(false);
   });
