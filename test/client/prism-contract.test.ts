@@ -61,6 +61,25 @@ const calls = {
   listDataCenters: (o?: object) => client.listDataCenters({ query: { regions: ["EUROPE"] } }, o),
   getDataCenter: (o?: object) => client.getDataCenter({ path: { id: "EU-RO-1" } }, o),
   listPublicTemplates: (o?: object) => client.listPublicTemplates({}, o),
+  listEndpoints: (o?: object) => client.listEndpoints(o),
+  createEndpoint: (o?: object) =>
+    client.createEndpoint(
+      { body: { name: "sdxl", type: "QUEUE", image: "example/worker:1", gpu: { pools: ["AMPERE_48"] }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 } } },
+      o,
+    ),
+  getEndpoint: (o?: object) => client.getEndpoint({ path: { id: "h3k8w2zq" } }, o),
+  updateEndpoint: (o?: object) => client.updateEndpoint({ path: { id: "h3k8w2zq" }, body: { workers: { min: 1 } } }, o),
+  deleteEndpoint: (o?: object) => client.deleteEndpoint({ path: { id: "h3k8w2zq" } }, o),
+  listEndpointWorkers: (o?: object) => client.listEndpointWorkers({ path: { id: "h3k8w2zq" } }, o),
+  listEndpointReleases: (o?: object) => client.listEndpointReleases({ path: { id: "h3k8w2zq" } }, o),
+  getWorkerLogs: (o?: object) => client.getWorkerLogs({ path: { id: "h3k8w2zq", workerId: "w5p8r3k1" }, query: { source: "container", tail: 50 } }, o),
+  listClusters: (o?: object) => client.listClusters(o),
+  createCluster: (o?: object) =>
+    client.createCluster({ body: { name: "ray-eval", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 2, podCount: 3 } } }, o),
+  getCluster: (o?: object) => client.getCluster({ path: { id: "cl7q2w9e4r" } }, o),
+  updateCluster: (o?: object) => client.updateCluster({ path: { id: "cl7q2w9e4r" }, body: { name: "renamed" } }, o),
+  deleteCluster: (o?: object) => client.deleteCluster({ path: { id: "cl7q2w9e4r" } }, o),
+  listClusterPods: (o?: object) => client.listClusterPods({ path: { id: "cl7q2w9e4r" } }, o),
 };
 const MODEL_ENDPOINT_CALLS: ReadonlySet<string> = new Set(["runSync", "run", "getJobStatus", "cancelJob", "retryJob", "streamJob", "purgeQueue", "getEndpointHealth"]);
 
@@ -101,6 +120,20 @@ const documented: Record<keyof typeof calls, number[]> = {
   listDataCenters: [401, 403, 429, 500],
   getDataCenter: [401, 403, 404, 429, 500],
   listPublicTemplates: [401, 403, 429, 500],
+  listEndpoints: [401, 403, 429, 500],
+  createEndpoint: [400, 401, 403, 404, 422, 429, 500],
+  getEndpoint: [401, 403, 404, 429, 500],
+  updateEndpoint: [400, 401, 403, 404, 422, 429, 500],
+  deleteEndpoint: [401, 403, 404, 429, 500],
+  listEndpointWorkers: [401, 403, 404, 429, 500],
+  listEndpointReleases: [401, 403, 404, 429, 500],
+  getWorkerLogs: [401, 403, 404, 429, 500],
+  listClusters: [401, 403, 429, 500],
+  createCluster: [400, 401, 403, 422, 429, 500],
+  getCluster: [401, 403, 404, 429, 500],
+  updateCluster: [400, 401, 403, 404, 422, 429, 500],
+  deleteCluster: [401, 403, 404, 429, 500],
+  listClusterPods: [401, 403, 404, 429, 500],
 };
 
 describe("the generated client against the Prism mock", () => {
@@ -219,6 +252,86 @@ describe("the generated client against the Prism mock", () => {
     expect(queued.id).toBeTruthy();
     const { data: polled } = await client.getModelJob("black-forest-labs-flux-1-dev", queued.id);
     expect(polled.status).toBeTruthy();
+  });
+
+  it("creates a serverless endpoint, then reads it back, its workers and its releases, each answer validated", async () => {
+    const validating = new GpuCloudClient({ apiKey: KEY, baseUrl: prism.baseUrl, maxRetries: 0, validateResponses: true });
+    const created = await validating.createEndpoint({
+      body: {
+        name: "sdxl-worker",
+        type: "QUEUE",
+        image: "ghcr.io/example-org/sdxl-worker:1.4.0",
+        gpu: { pools: ["AMPERE_48", "ADA_48_PRO"], count: 1 },
+        workers: { min: 0, max: 4 },
+        scaling: { type: "QUEUE_DELAY", queueDelay: 6 },
+      },
+    });
+    expect(created.status).toBe(201);
+    const { data: endpoint } = await validating.getEndpoint({ path: { id: created.data.id } });
+    expect(endpoint.id).toBe(created.data.id);
+    expect(endpoint.gpu?.pools).toContain("AMPERE_48");
+    // The scaling union narrows on its type.
+    if (endpoint.scaling.type === "QUEUE_DELAY") expect(endpoint.scaling.queueDelay).toBeGreaterThanOrEqual(0.5);
+    else expect.unreachable("the example scales by queue delay");
+    const requestUrls = endpoint.requestUrls;
+    expect(requestUrls && "run" in requestUrls ? requestUrls.status : undefined).toContain("{job_id}");
+
+    const { data: updated } = await validating.updateEndpoint({ path: { id: endpoint.id }, body: { workers: { min: 1, max: 8 } } });
+    expect(updated.workers.min).toBe(1);
+    const { data: workers } = await validating.listEndpointWorkers({ path: { id: endpoint.id } });
+    expect(workers.summary.total).toBe(workers.workers.length);
+    const { data: releases } = await validating.listEndpointReleases({ path: { id: endpoint.id } });
+    expect(releases.releases[0]?.diff.length).toBeGreaterThan(0);
+    expect((await validating.listEndpoints()).data.endpoints.length).toBeGreaterThan(0);
+    const deleted = await validating.deleteEndpoint({ path: { id: endpoint.id } });
+    expect([deleted.status, deleted.data]).toEqual([204, undefined]);
+  });
+
+  it("reads a worker's log stream as text, with the resume cursor sent as Last-Event-ID", async () => {
+    const { data, status } = await client.getWorkerLogs({
+      path: { id: "h3k8w2zq", workerId: "w5p8r3k1" },
+      query: { tail: 0 },
+      header: { "Last-Event-ID": "2026-07-14T09:12:30Z/000000000317" },
+    });
+    expect(status).toBe(200);
+    expect(typeof data).toBe("string");
+    expect(data).toMatch(/^id: .+\ndata: \{/m);
+  });
+
+  it("refuses, before sending, an endpoint body the service would refuse", async () => {
+    const scaling = { type: "QUEUE_DELAY", queueDelay: 4 } as const;
+    const noCompute = client.createEndpoint({ body: { name: "x", type: "QUEUE", image: "example/worker:1", scaling } });
+    await expect(noCompute).rejects.toBeInstanceOf(InvalidRequestError);
+    const loadBalancerByQueue = client.createEndpoint({ body: { name: "x", type: "LOAD_BALANCER", image: "example/worker:1", gpu: { pools: ["AMPERE_80"] }, scaling } });
+    await expect(loadBalancerByQueue).rejects.toBeInstanceOf(InvalidRequestError);
+    const cudaBoth = client.updateEndpoint({ path: { id: "h3k8w2zq" }, body: { gpu: { allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" } } });
+    await expect(cudaBoth).rejects.toBeInstanceOf(InvalidRequestError);
+  });
+
+  it("lists clusters and a cluster's pods, creates and renames one", async () => {
+    const validating = new GpuCloudClient({ apiKey: KEY, baseUrl: prism.baseUrl, maxRetries: 0, validateResponses: true });
+    const { data: list } = await validating.listClusters();
+    expect(list.clusters.map((c) => c.type)).toEqual(["SLURM", "RAY"]);
+    const running = list.clusters[0]!;
+    expect(running.compute.podCount * running.compute.gpuCountPerPod).toBe(32);
+    expect(running.pods.byStatus["RUNNING"]).toBe(running.pods.total);
+    const { data: members } = await validating.listClusterPods({ path: { id: running.id } });
+    expect(members.pods.map((pod) => pod.cluster?.role)).toEqual(["SLURM_CONTROLLER", "SLURM_COMPUTE"]);
+    expect(members.pods.every((pod) => pod.cluster?.id === running.id)).toBe(true);
+    const created = await validating.createCluster({ body: { name: "ray-eval", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 2, podCount: 3 } } });
+    expect(created.status).toBe(201);
+    const { data: renamed } = await validating.updateCluster({ path: { id: running.id }, body: { name: "pretrain-run-12b" } });
+    expect(renamed.name).toBe("pretrain-run-12b");
+    const tooSmall = validating.createCluster({ body: { name: "x", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 1, podCount: 1 } } });
+    await expect(tooSmall).rejects.toBeInstanceOf(InvalidRequestError);
+  });
+
+  it("throws a typed NotFoundError for an unknown endpoint or cluster, naming the operation", async () => {
+    for (const call of [calls.getEndpoint, calls.getCluster, calls.listClusterPods, calls.getWorkerLogs]) {
+      const error = await call(prefer(404)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect((error as NotFoundError).detail).toMatch(/not found/);
+    }
   });
 
   describe.each(Object.keys(calls) as Array<keyof typeof calls>)("%s", (name) => {

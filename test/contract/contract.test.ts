@@ -71,6 +71,23 @@ describe("the contract encodes the service description", () => {
     for (const path of ["/v2/catalog/gpus/{id}", "/v2/catalog/cpus/{id}", "/v2/catalog/datacenters/{id}"]) {
       expect(codes(path, "get"), path).toEqual(["200", "401", "403", "404", "429", "default"]);
     }
+    // Serverless endpoints and clusters, as the service's reference lists their answers.
+    const read = ["200", "401", "403", "404", "429", "default"];
+    expect(codes("/v2/serverless", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/serverless", "post")).toEqual(["201", "400", "401", "403", "404", "422", "429", "default"]);
+    expect(codes("/v2/serverless/{id}", "get")).toEqual(read);
+    expect(codes("/v2/serverless/{id}", "patch")).toEqual(["200", "400", "401", "403", "404", "422", "429", "default"]);
+    expect(codes("/v2/serverless/{id}", "delete")).toEqual(["204", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/serverless/{id}/workers", "get")).toEqual(read);
+    expect(codes("/v2/serverless/{id}/releases", "get")).toEqual(read);
+    expect(codes("/v2/serverless/{id}/workers/{workerId}/logs", "get")).toEqual(read);
+    expect(codes("/v2/clusters", "get")).toEqual(["200", "401", "403", "429", "default"]);
+    expect(codes("/v2/clusters", "post")).toEqual(["201", "400", "401", "403", "422", "429", "default"]);
+    expect(codes("/v2/clusters/{id}", "get")).toEqual(read);
+    expect(codes("/v2/clusters/{id}", "patch")).toEqual(["200", "400", "401", "403", "404", "422", "429", "default"]);
+    expect(codes("/v2/clusters/{id}", "delete")).toEqual(["204", "401", "403", "404", "429", "default"]);
+    expect(codes("/v2/clusters/{id}/pods", "get")).toEqual(read);
+    for (const path of ["/v2/serverless/{id}", "/v2/clusters/{id}"]) expect(document.paths[path].delete.responses["204"].content).toBeUndefined();
   });
 
   it("creates a pod with exactly one of gpu and cpu, and an image unless a template gives one", () => {
@@ -112,6 +129,85 @@ describe("the contract encodes the service description", () => {
     expect(gpu(withoutPrice)).toBe(false);
     const center = schemaAt("#/components/schemas/DataCenter");
     expect(center({ id: "X-1", name: "X", region: "ARCTIC", globalNetwork: false, networkVolumeTypes: ["COLD"], compliance: ["NEW_CERT"] })).toBe(true);
+  });
+
+
+  it("takes a serverless endpoint as the service does: closed body, one compute family, an image or a template", () => {
+    const create = schemaAt("#/components/schemas/CreateEndpointRequest");
+    const gpu = { name: "sdxl", type: "QUEUE", scaling: { type: "QUEUE_DELAY", queueDelay: 4 }, gpu: { pools: ["AMPERE_48"] } };
+    expect(create({ ...gpu, image: "example/worker:1" })).toBe(true);
+    expect(create({ ...gpu, templateId: "t7m2q9x4c1" })).toBe(true);
+    expect(create(gpu), "neither image nor template").toBe(false);
+    expect(create({ ...gpu, image: "example/worker:1", gpuCount: 2 }), "unknown field").toBe(false);
+    expect(create({ ...gpu, image: "example/worker:1", scaling: { type: "QUEUE_DELAY", queueDelay: 0.2 } }), "queue delay below 0.5").toBe(false);
+    // A load balancer scales by requests in flight, never by queue delay.
+    expect(create({ ...gpu, image: "example/worker:1", type: "LOAD_BALANCER" })).toBe(false);
+    expect(create({ ...gpu, image: "example/worker:1", type: "LOAD_BALANCER", scaling: { type: "REQUEST_COUNT", requestCount: 4 } })).toBe(true);
+    // A CUDA set and a floor exclude each other, unless the set is empty.
+    const cuda = (extra: object) => create({ ...gpu, image: "example/worker:1", gpu: { pools: ["AMPERE_48"], ...extra } });
+    expect(cuda({ allowedCudaVersions: ["12.4"], minCudaVersion: "12.1" })).toBe(false);
+    expect(cuda({ allowedCudaVersions: [], minCudaVersion: "12.1" })).toBe(true);
+    expect(cuda({ minCudaVersion: "12" })).toBe(false);
+    // Exactly one compute family.
+    const { gpu: _gpu, ...noCompute } = { ...gpu, image: "example/worker:1" };
+    expect(create(noCompute), "neither gpu nor cpu").toBe(false);
+    expect(create({ ...noCompute, cpu: [{ id: "cpu3c", vcpuCount: 2 }] })).toBe(true);
+    expect(create({ ...noCompute, gpu: gpu.gpu, cpu: [{ id: "cpu3c", vcpuCount: 2 }] }), "both").toBe(false);
+    expect(create({ ...noCompute, cpu: [{ id: "cpu3c", vcpuCount: 1 }] }), "fewer than 2 vCPUs").toBe(false);
+
+    const update = schemaAt("#/components/schemas/UpdateEndpointRequest");
+    expect(update({})).toBe(true);
+    expect(update({ workers: { min: 1 } })).toBe(true);
+    expect(update({ gpu: { count: 2 }, cpu: [{ id: "cpu3c", vcpuCount: 2 }] }), "both compute families").toBe(false);
+    expect(update({ gpu: { excludedTypes: ["NVIDIA L40"] } }), "exclusions without pools").toBe(false);
+    expect(update({ gpu: { allowedCudaVersions: ["12.4"], minCudaVersion: "" } }), "the empty floor clears it").toBe(true);
+    expect(update({ workers: { min: 1, warm: true } })).toBe(false);
+  });
+
+  it("answers endpoints of both routing types, with the request URLs of each", () => {
+    const endpoint = schemaAt("#/components/schemas/ServerlessEndpoint");
+    const examples = document.paths["/v2/serverless/{id}"].get.responses["200"].content["application/json"].examples;
+    const [queue, balancer] = [examples.gpuQueue.value, examples.loadBalancer.value];
+    for (const example of [queue, balancer]) expect(endpoint(example), JSON.stringify(endpoint.errors)).toBe(true);
+    expect(Object.keys(queue.requestUrls).sort()).toEqual(["cancel", "health", "purgeQueue", "retry", "run", "runSync", "status", "stream"]);
+    expect(Object.keys(balancer.requestUrls).sort()).toEqual(["base", "health"]);
+    // Open sets: a routing type or a FlashBoot mode the service adds later still validates.
+    expect(endpoint({ ...queue, type: "BATCH", flashboot: "TURBO" })).toBe(true);
+    expect(endpoint({ ...queue, scaling: { type: "QUEUE_DELAY" } })).toBe(false);
+  });
+
+  it("creates clusters of 2 to 250 identical pods, renames them, and nothing else", () => {
+    const create = schemaAt("#/components/schemas/CreateClusterRequest");
+    const cluster = { name: "c", type: "SLURM", compute: { gpuTypeId: "NVIDIA H200", gpuCountPerPod: 8, podCount: 2 } };
+    expect(create(cluster)).toBe(true);
+    expect(create({ ...cluster, compute: { ...cluster.compute, podCount: 1 } })).toBe(false);
+    expect(create({ ...cluster, compute: { ...cluster.compute, podCount: 251 } })).toBe(false);
+    // Clusters cannot pull private images yet: no registry in the body.
+    expect(create({ ...cluster, registry: "cred_private_registry" })).toBe(false);
+    const rename = schemaAt("#/components/schemas/UpdateClusterRequest");
+    expect(rename({ name: "renamed" })).toBe(true);
+    expect(rename({})).toBe(false);
+    expect(rename({ name: "renamed", type: "RAY" })).toBe(false);
+  });
+
+  it("streams worker logs as text/event-stream whose events carry a WorkerLogEvent", () => {
+    const logs = document.paths["/v2/serverless/{id}/workers/{workerId}/logs"].get;
+    const parameters = logs.parameters.map((p: any) => deref(document, p));
+    expect(parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(["path:id", "path:workerId", "query:source", "query:tail", "query:since", "header:Last-Event-ID"]);
+    expect(parameters.find((p: any) => p.name === "tail").schema).toMatchObject({ type: "integer", minimum: 0, maximum: 5000, default: 100 });
+    const media = logs.responses["200"].content["text/event-stream"];
+    expect(media.schema.type).toBe("string");
+    const event = schemaAt("#/components/schemas/WorkerLogEvent");
+    const events = String(Object.values<any>(media.examples)[0].value)
+      .split("\n\n")
+      .filter((block) => block.trim())
+      .map((block) => Object.fromEntries(block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 2)])));
+    expect(events.length).toBeGreaterThan(0);
+    for (const { id, data } of events) {
+      expect(id).toBeTruthy();
+      expect(event(JSON.parse(data ?? "null")), JSON.stringify(event.errors)).toBe(true);
+    }
+    expect(event({ ts: "2026-07-14T09:12:31Z", source: "container" })).toBe(false);
   });
 
   it("takes SSH keys as authorized_keys lines, the whole set at once", () => {

@@ -89,6 +89,9 @@ describe("the Prism mock serves every operation of the contract", () => {
         ...["listBilling", "listPodBilling", "listServerlessBilling", "listEndpointBilling", "listNetworkVolumeBilling", "listClusterBilling"],
         ...["createPod", "getPod", "updatePod", "deletePod", "podAction", "getPodLogs"],
         ...["listGpuTypes", "getGpuType", "listCpuTypes", "getCpuType", "listDataCenters", "getDataCenter", "listPublicTemplates"],
+        ...["listEndpoints", "createEndpoint", "getEndpoint", "updateEndpoint", "deleteEndpoint"],
+        ...["listEndpointWorkers", "listEndpointReleases", "getWorkerLogs"],
+        ...["listClusters", "createCluster", "getCluster", "updateCluster", "deleteCluster", "listClusterPods"],
       ].sort(),
     );
   });
@@ -131,10 +134,10 @@ describe("the Prism mock serves every operation of the contract", () => {
       }
       expect(response.headers.get("content-type")).toContain(mediaType);
       if (mediaType === "text/event-stream") {
-        // A stream is declared a string; each event's JSON data is a `PodLogEvent`.
+        // A stream is declared a string; each event's JSON data is the log event of its operation.
         const data = eventData(await response.text());
         expect(data.length).toBeGreaterThan(0);
-        const validate = schemaAt("#/components/schemas/PodLogEvent");
+        const validate = schemaAt(`#/components/schemas/${operation.operationId === "getWorkerLogs" ? "WorkerLogEvent" : "PodLogEvent"}`);
         for (const event of data) expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
         return;
       }
@@ -188,6 +191,28 @@ describe("the Prism mock serves every operation of the contract", () => {
     expect((await fetch(`${prism.baseUrl}/v2/billing/pods?bucketSize=hour&lastN=24&podId=7h9k2m4n6p`, { headers: authorized })).status).toBe(200);
     expect((await fetch(`${prism.baseUrl}/v2/billing?bucketSize=fortnight`, { headers: authorized })).status).toBe(422);
     expect((await fetch(`${prism.baseUrl}/v2/billing?lastN=0`, { headers: authorized })).status).toBe(422);
+  });
+
+  it("serves a worker's log stream as Server-Sent Events whose data are log events", async () => {
+    const logs = cases.find((c) => c.operationId === "getWorkerLogs")!;
+    const response = await call(logs, { authorization: `Bearer ${KEY}` });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const data = (await response.text()).split("\n").filter((line) => line.startsWith("data: "));
+    expect(data.length).toBeGreaterThan(0);
+    const validate = schemaAt("#/components/schemas/WorkerLogEvent");
+    for (const line of data) expect(validate(JSON.parse(line.slice("data: ".length))), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it("refuses bodies the service refuses: a load balancer scaling by queue delay, a cluster of one pod", async () => {
+    const create = cases.find((c) => c.operationId === "createEndpoint")!;
+    const body = { name: "lb", type: "LOAD_BALANCER", image: "example/server:1", gpu: { pools: ["AMPERE_80"] }, scaling: { type: "QUEUE_DELAY", queueDelay: 4 } };
+    expect((await call({ ...create, body }, { authorization: `Bearer ${KEY}` })).status).toBe(422);
+    const scaled = { ...body, scaling: { type: "REQUEST_COUNT", requestCount: 4 } };
+    expect((await call({ ...create, body: scaled }, { authorization: `Bearer ${KEY}` })).status).toBe(201);
+    const cluster = cases.find((c) => c.operationId === "createCluster")!;
+    const one = { name: "c", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 1, podCount: 1 } };
+    expect((await call({ ...cluster, body: one }, { authorization: `Bearer ${KEY}` })).status).toBe(422);
   });
 
   it("rejects a model endpoint id that is not lowercase words joined by hyphens", async () => {

@@ -228,7 +228,20 @@ describe("withDefaults", () => {
   });
 
   it("is only emitted where properties have defaults", () => {
-    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual(["withDefaultsRunRequest", "withDefaultsImageToVideoInput", "withDefaultsImageInput"]);
+    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual([
+      "withDefaultsCreatePodRequest",
+      "withDefaultsCreatePodGpu",
+      "withDefaultsCreateTemplateRequest",
+      "withDefaultsCreateEndpointGpu",
+      "withDefaultsCreateEndpointRequest",
+      "withDefaultsCreateClusterRequest",
+      "withDefaultsRunRequest",
+      "withDefaultsImageToVideoInput",
+      "withDefaultsImageInput",
+    ]);
+    // A body's defaults are the service's: filled in, they say what it would take for an absent field.
+    const filled = validators["withDefaultsCreateClusterRequest"]?.({ name: "c", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 1, podCount: 2 } });
+    expect(filled).toMatchObject({ startSsh: false, startJupyter: false });
   });
 
   it("fills nested defaults through properties, items, allOf and $ref, copying and never mutating", () => {
