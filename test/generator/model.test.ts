@@ -128,7 +128,7 @@ describe("x-model-endpoints pricing", () => {
   it("reads a rate picked by an input property, and a fixed rate over a product of properties", async () => {
     const api = buildModel(await loadContract(contract));
     const pricing = Object.fromEntries(modelEndpointsOf(api)!.endpoints.map((m) => [m.id, m.pricing]));
-    expect(pricing["wan-2-6-i2v"]).toMatchObject({ unit: "second", unitsFrom: ["duration"], unitsPer: 1, rateFrom: "size", rates: { "1280*720": 0.1, "1920*1080": 0.15 } });
+    expect(pricing["wan-2-6-i2v"]).toMatchObject({ unit: "second", unitsFrom: ["duration"], unitsPer: 1, rateFrom: ["size"], rates: { "1280*720": 0.1, "1920*1080": 0.15 } });
     expect(pricing["black-forest-labs-flux-1-dev"]).toMatchObject({ unit: "megapixel", unitsFrom: ["width", "height"], unitsPer: 1_000_000, rate: 0.02 });
   });
 
