@@ -228,7 +228,13 @@ describe("withDefaults", () => {
   });
 
   it("is only emitted where properties have defaults", () => {
-    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual(["withDefaultsRunRequest", "withDefaultsImageToVideoInput", "withDefaultsImageInput"]);
+    const names = Object.keys(validators).filter((name) => name.startsWith("withDefaults"));
+    for (const name of ["withDefaultsRunRequest", "withDefaultsImageToVideoInput", "withDefaultsImageInput"]) expect(names).toContain(name);
+    // Model inputs with defaults (nested ones too), not those without any, nor any other schema.
+    expect(names).toContain("withDefaultsGraniteInput");
+    expect(names).toContain("withDefaultsChatterboxInput");
+    for (const without of ["withDefaultsSora2Input", "withDefaultsLoraWeight", "withDefaultsChatMessage", "withDefaultsTextOutput", "withDefaultsPod", "withDefaultsJob"]) expect(names).not.toContain(without);
+    expect(names.every((name) => name === "withDefaultsRunRequest" || name.endsWith("Input"))).toBe(true);
   });
 
   it("fills nested defaults through properties, items, allOf and $ref, copying and never mutating", () => {

@@ -3,21 +3,37 @@ import * as jobs from "./runtime/model-endpoints/index.js";
 import type { BatchOptions, BatchResult, JobClient, JobResult as AnyJobResult, ModelCatalog, RunOptions, StreamChunk, StreamOptions, WaitOptions } from "./runtime/model-endpoints/index.js";
 import type { GpuCloudClientCore, ModelJobOptions } from "./client.js";
 import * as calls from "./model-calls.js";
-import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, validateModelInput, withModelDefaults } from "./models.js";
+import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, loadModelInputChecks, loadedModelInputChecks, validateModelInput, withModelDefaults } from "./models.js";
 import type { ModelId, ModelInput, ModelOutput } from "./models.js";
 
 export { BatchAbortedError, BudgetExceededError, CostLimitError, DownloadError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError, download } from "./runtime/model-endpoints/index.js";
 export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, Downloadable, DownloadOptions, DownloadReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/model-endpoints/index.js";
 
-/** The contract's models, as the job helpers read them. */
+/** The contract's models, as the job helpers read them, every model's input checks included. */
 export const MODEL_CATALOG: ModelCatalog = {
   endpoints: MODEL_ENDPOINTS,
   terminalStatuses: TERMINAL_JOB_STATUSES,
   syncWaitMs: { minimum: 1000, maximum: 300000 },
   requestLimits: { runsync: { requests: 2000, windowSeconds: 10, concurrent: 400 }, run: { requests: 1000, windowSeconds: 10, concurrent: 200 }, status: { requests: 2000, windowSeconds: 10, concurrent: 400 }, cancel: { requests: 100, windowSeconds: 10, concurrent: 20 }, stream: { requests: 2000, windowSeconds: 10, concurrent: 400 } },
   resultRetentionSeconds: { runsync: 60, run: 1800 },
+  prepare: async (model) => void (await loadModelInputChecks(model)),
   withDefaults: withModelDefaults,
   validate: validateModelInput,
+};
+
+// The helpers' own: each model's input checks loaded when it is first priced, so an app bundles only the models it runs.
+const JOB_CATALOG: ModelCatalog = {
+  endpoints: MODEL_ENDPOINTS,
+  terminalStatuses: TERMINAL_JOB_STATUSES,
+  syncWaitMs: { minimum: 1000, maximum: 300000 },
+  requestLimits: { runsync: { requests: 2000, windowSeconds: 10, concurrent: 400 }, run: { requests: 1000, windowSeconds: 10, concurrent: 200 }, status: { requests: 2000, windowSeconds: 10, concurrent: 400 }, cancel: { requests: 100, windowSeconds: 10, concurrent: 20 }, stream: { requests: 2000, windowSeconds: 10, concurrent: 400 } },
+  resultRetentionSeconds: { runsync: 60, run: 1800 },
+  prepare: async (model) => void (await loadModelInputChecks(model)),
+  withDefaults: (model, input) => {
+    const fill = loadedModelInputChecks(model)?.withDefaults;
+    return fill === undefined ? input : fill(input as never);
+  },
+  validate: (model, input) => loadedModelInputChecks(model)?.validate(input) ?? [],
 };
 
 /** The calls the job helpers make: the client's own methods when it has them (a subclass's included), else the functions on its core. */
@@ -44,12 +60,12 @@ export type JobResult<M extends string> = AnyJobResult<ModelOutput<M>>;
  * timeout or abort (with the last job seen).
  */
 export function waitForJob<M extends ModelId>(client: GpuCloudClientCore, model: M, jobId: string, options?: WaitOptions): Promise<JobResult<M>> {
-  return jobs.waitForJob(jobClient(client), MODEL_CATALOG, model, jobId, options) as Promise<JobResult<M>>;
+  return jobs.waitForJob(jobClient(client), JOB_CATALOG, model, jobId, options) as Promise<JobResult<M>>;
 }
 
 /** Submits one job (`run`, or `runsync` with `sync: true`) exactly once and waits for it. */
 export function runAndWait<M extends ModelId>(client: GpuCloudClientCore, model: M, input: ModelInput<M>, options?: RunOptions & { jobOptions?: ModelJobOptions | undefined }): Promise<JobResult<M>> {
-  return jobs.runAndWait(jobClient(client), MODEL_CATALOG, model, input, options) as Promise<JobResult<M>>;
+  return jobs.runAndWait(jobClient(client), JOB_CATALOG, model, input, options) as Promise<JobResult<M>>;
 }
 
 /** The estimated cost in USD of a job, from the contract's pricing with defaults applied; undefined without pricing. */
@@ -64,7 +80,7 @@ export function runMany<M extends ModelId>(
   inputs: ReadonlyArray<ModelInput<M>>,
   options?: BatchOptions & { jobOptions?: ModelJobOptions | undefined },
 ): Promise<BatchResult<ModelOutput<M>>> {
-  return jobs.runMany(jobClient(client), MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
+  return jobs.runMany(jobClient(client), JOB_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
 }
 
 /**
@@ -72,5 +88,5 @@ export function runMany<M extends ModelId>(
  * until the job ends (the iterator returns its status); `break` or the signal stops the polling.
  */
 export function streamJob<M extends ModelId>(client: GpuCloudClientCore, model: M, jobId: string, options?: StreamOptions): AsyncGenerator<StreamChunk, string, undefined> {
-  return jobs.streamJob(jobClient(client), MODEL_CATALOG, model, jobId, options);
+  return jobs.streamJob(jobClient(client), JOB_CATALOG, model, jobId, options);
 }

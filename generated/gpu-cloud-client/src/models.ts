@@ -161,8 +161,7 @@ export const MODEL_ENDPOINTS = {
       "rates": {
         "1280*720": 0.1,
         "1920*1080": 0.15
-      },
-      "formula": "cost = rates[input.size] * input.duration"
+      }
     }
   },
   "black-forest-labs-flux-1-dev": {
@@ -177,8 +176,7 @@ export const MODEL_ENDPOINTS = {
         "width",
         "height"
       ],
-      "rate": 0.02,
-      "formula": "cost = input.width * input.height / 1000000 * 0.02"
+      "rate": 0.02
     }
   },
   "black-forest-labs-flux-1-schnell": {
@@ -193,8 +191,7 @@ export const MODEL_ENDPOINTS = {
         "width",
         "height"
       ],
-      "rate": 0.0024,
-      "formula": "cost = input.width * input.height / 1000000 * 0.0024"
+      "rate": 0.0024
     }
   },
   "black-forest-labs-flux-1-kontext-dev": {
@@ -205,8 +202,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.025,
-      "formula": "cost = 0.025 per job (one image)"
+      "rate": 0.025
     }
   },
   "p-image-t2i": {
@@ -217,8 +213,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.005,
-      "formula": "cost = 0.005 per job (one image)"
+      "rate": 0.005
     }
   },
   "p-image-edit": {
@@ -229,8 +224,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.01,
-      "formula": "cost = 0.01 per job (one image)"
+      "rate": 0.01
     }
   },
   "qwen-image-t2i": {
@@ -241,8 +235,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.02,
-      "formula": "cost = 0.02 per job (one image)"
+      "rate": 0.02
     }
   },
   "qwen-image-t2i-lora": {
@@ -253,8 +246,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.025,
-      "formula": "cost = 0.025 per job (one image)"
+      "rate": 0.025
     }
   },
   "qwen-image-edit": {
@@ -265,8 +257,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.02,
-      "formula": "cost = 0.02 per job (one image)"
+      "rate": 0.02
     }
   },
   "qwen-image-edit-2511": {
@@ -277,8 +268,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.02,
-      "formula": "cost = 0.02 per job (one image)"
+      "rate": 0.02
     }
   },
   "qwen-image-edit-2511-lora": {
@@ -289,8 +279,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.025,
-      "formula": "cost = 0.025 per job (one image)"
+      "rate": 0.025
     }
   },
   "seedream-v4-t2i": {
@@ -301,8 +290,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.027,
-      "formula": "cost = 0.027 per job (one image)"
+      "rate": 0.027
     }
   },
   "seedream-v4-edit": {
@@ -313,8 +301,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.027,
-      "formula": "cost = 0.027 per job (one image)"
+      "rate": 0.027
     }
   },
   "wan-2-6-t2i": {
@@ -325,8 +312,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.03,
-      "formula": "cost = 0.03 per job (one image)"
+      "rate": 0.03
     }
   },
   "z-image-turbo": {
@@ -337,8 +323,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.005,
-      "formula": "cost = 0.005 per job (one image)"
+      "rate": 0.005
     }
   },
   "nano-banana-edit": {
@@ -349,8 +334,7 @@ export const MODEL_ENDPOINTS = {
       "currency": "USD",
       "unit": "image",
       "unitsPer": 1,
-      "rate": 0.038,
-      "formula": "cost = 0.038 per job (one image)"
+      "rate": 0.038
     }
   },
   "nano-banana-pro-edit": {
@@ -368,8 +352,7 @@ export const MODEL_ENDPOINTS = {
         "1k": 0.14,
         "2k": 0.14,
         "4k": 0.24
-      },
-      "formula": "cost = rates[input.resolution] per job"
+      }
     }
   },
   "google-nano-banana-2-edit": {
@@ -387,8 +370,7 @@ export const MODEL_ENDPOINTS = {
         "1k": 0.0875,
         "2k": 0.13,
         "4k": 0.175
-      },
-      "formula": "cost = rates[input.resolution] per job"
+      }
     }
   },
   "infinitetalk": {
@@ -405,8 +387,7 @@ export const MODEL_ENDPOINTS = {
       "rates": {
         "480p": 0.25,
         "720p": 0.5
-      },
-      "formula": "cost = rates[input.size] per job"
+      }
     }
   },
   "kling-v2-1-i2v-pro": {
@@ -421,8 +402,7 @@ export const MODEL_ENDPOINTS = {
         "duration"
       ],
       "round": "up",
-      "rate": 0.45,
-      "formula": "cost = ceil(input.duration / 5) * 0.45"
+      "rate": 0.45
     }
   },
   "kling-v2-6-std-motion-control": {
@@ -434,8 +414,7 @@ export const MODEL_ENDPOINTS = {
       "unit": "started 3 seconds of video",
       "unitsPer": 1,
       "rate": 0.21,
-      "unitsUnknown": "the length comes from the reference video, which the client does not measure",
-      "formula": "cost = ceil(reference video seconds / 3) * 0.21"
+      "unitsUnknown": "the length comes from the reference video, which the client does not measure"
     }
   },
   "kling-video-o1-r2v": {
@@ -449,8 +428,7 @@ export const MODEL_ENDPOINTS = {
       "unitsFrom": [
         "duration"
       ],
-      "rate": 0.112,
-      "formula": "cost = input.duration * 0.112"
+      "rate": 0.112
     }
   },
   "seedance-v1-5-pro-i2v": {
@@ -470,8 +448,7 @@ export const MODEL_ENDPOINTS = {
       "rates": {
         "480p": 0.024,
         "720p": 0.052
-      },
-      "formula": "cost = rates[input.resolution] * input.duration"
+      }
     }
   },
   "sora-2-i2v": {
@@ -489,8 +466,7 @@ export const MODEL_ENDPOINTS = {
         "4": 0.4,
         "8": 0.8,
         "12": 1.2
-      },
-      "formula": "cost = rates[input.duration] per job"
+      }
     }
   },
   "sora-2-pro-i2v": {
@@ -512,8 +488,7 @@ export const MODEL_ENDPOINTS = {
         "1080p,4": 2,
         "1080p,8": 4,
         "1080p,12": 6
-      },
-      "formula": "cost = rates[input.size, input.duration] per job"
+      }
     }
   },
   "wan-2-6-t2v": {
@@ -535,8 +510,7 @@ export const MODEL_ENDPOINTS = {
         "720*1280": 0.1,
         "1920*1080": 0.15,
         "1080*1920": 0.15
-      },
-      "formula": "cost = rates[input.size] * input.duration"
+      }
     }
   },
   "wan-2-5": {
@@ -556,8 +530,7 @@ export const MODEL_ENDPOINTS = {
       "rates": {
         "1280*720": 0.1,
         "1920*1080": 0.15
-      },
-      "formula": "cost = rates[input.size] * input.duration"
+      }
     }
   },
   "wan-2-2-t2v-720-lora": {
@@ -571,8 +544,7 @@ export const MODEL_ENDPOINTS = {
       "unitsFrom": [
         "duration"
       ],
-      "rate": 0.07,
-      "formula": "cost = input.duration * 0.07"
+      "rate": 0.07
     }
   },
   "wan-2-2-i2v-720": {
@@ -586,8 +558,7 @@ export const MODEL_ENDPOINTS = {
       "unitsFrom": [
         "duration"
       ],
-      "rate": 0.3,
-      "formula": "cost = input.duration / 5 * 0.30"
+      "rate": 0.3
     }
   },
   "wan-2-1-i2v-720": {
@@ -601,8 +572,7 @@ export const MODEL_ENDPOINTS = {
       "unitsFrom": [
         "duration"
       ],
-      "rate": 0.3,
-      "formula": "cost = input.duration / 5 * 0.30"
+      "rate": 0.3
     }
   },
   "p-video": {
@@ -628,8 +598,7 @@ export const MODEL_ENDPOINTS = {
       },
       "unknownWhen": [
         "audio"
-      ],
-      "formula": "cost = rates[input.resolution, input.draft] * input.duration"
+      ]
     }
   },
   "vidu-q3-i2v": {
@@ -643,8 +612,7 @@ export const MODEL_ENDPOINTS = {
       "unitsFrom": [
         "duration"
       ],
-      "rate": 0.15,
-      "formula": "cost = input.duration * 0.15"
+      "rate": 0.15
     }
   },
   "vidu-q3-t2v": {
@@ -658,8 +626,7 @@ export const MODEL_ENDPOINTS = {
       "unitsFrom": [
         "duration"
       ],
-      "rate": 0.15,
-      "formula": "cost = input.duration * 0.15"
+      "rate": 0.15
     }
   },
   "granite-4-0-h-small": {
@@ -681,8 +648,7 @@ export const MODEL_ENDPOINTS = {
       "rate": {
         "input": 10,
         "output": 10
-      },
-      "formula": "cost = (input tokens + output tokens) / 1000000 * 10"
+      }
     }
   },
   "moonshot-kimi": {
@@ -717,8 +683,7 @@ export const MODEL_ENDPOINTS = {
           "input": 3,
           "output": 15
         }
-      },
-      "formula": "cost = (input tokens * rates[input.model].input + output tokens * rates[input.model].output) / 1000000"
+      }
     }
   },
   "qwen3-32b-awq": {
@@ -739,8 +704,7 @@ export const MODEL_ENDPOINTS = {
       "rate": {
         "input": 10,
         "output": 10
-      },
-      "formula": "cost = (input tokens + output tokens) / 1000000 * 10"
+      }
     }
   },
   "gpt-oss-120b": {
@@ -761,8 +725,7 @@ export const MODEL_ENDPOINTS = {
       "rate": {
         "input": 10,
         "output": 10
-      },
-      "formula": "cost = (input tokens + output tokens) / 1000000 * 10"
+      }
     }
   },
   "cogito-671b-v2-1-fp8-dynamic": {
@@ -783,8 +746,7 @@ export const MODEL_ENDPOINTS = {
       "rate": {
         "input": 0.5,
         "output": 0.5
-      },
-      "formula": "cost = (input tokens + output tokens) / 1000000 * 0.5"
+      }
     }
   },
   "chatterbox-turbo": {
@@ -796,8 +758,7 @@ export const MODEL_ENDPOINTS = {
       "unit": "second of generated audio",
       "unitsPer": 1,
       "rate": 0.001,
-      "unitsUnknown": "the length of the speech is known only from the result",
-      "formula": "cost = generated seconds * 0.001"
+      "unitsUnknown": "the length of the speech is known only from the result"
     }
   },
   "minimax-speech-02-hd": {
@@ -809,8 +770,7 @@ export const MODEL_ENDPOINTS = {
       "unit": "1,000 characters",
       "unitsPer": 1000,
       "charactersFrom": "prompt",
-      "rate": 0.05,
-      "formula": "cost = characters(input.prompt) / 1000 * 0.05"
+      "rate": 0.05
     }
   }
 } as const;
@@ -824,6 +784,45 @@ export const TERMINAL_JOB_STATUSES = {
 const INPUT_VALIDATORS: Record<string, (input: unknown) => ValidationIssue[]> = { "wan-2-6-i2v": validateImageToVideoInput, "black-forest-labs-flux-1-dev": validateImageInput, "black-forest-labs-flux-1-schnell": validateFluxSchnellInput, "black-forest-labs-flux-1-kontext-dev": validateFluxKontextDevInput, "p-image-t2i": validatePImageInput, "p-image-edit": validatePImageEditInput, "qwen-image-t2i": validateQwenImageInput, "qwen-image-t2i-lora": validateQwenImageLoraInput, "qwen-image-edit": validateQwenImageEditInput, "qwen-image-edit-2511": validateQwenImageEdit2511Input, "qwen-image-edit-2511-lora": validateQwenImageEdit2511LoraInput, "seedream-v4-t2i": validateSeedreamT2iInput, "seedream-v4-edit": validateSeedreamEditInput, "wan-2-6-t2i": validateWan26T2iInput, "z-image-turbo": validateZImageTurboInput, "nano-banana-edit": validateNanoBananaEditInput, "nano-banana-pro-edit": validateNanoBananaProEditInput, "google-nano-banana-2-edit": validateNanoBanana2EditInput, infinitetalk: validateInfiniteTalkInput, "kling-v2-1-i2v-pro": validateKlingV21Input, "kling-v2-6-std-motion-control": validateKlingMotionControlInput, "kling-video-o1-r2v": validateKlingO1R2vInput, "seedance-v1-5-pro-i2v": validateSeedance15ProInput, "sora-2-i2v": validateSora2Input, "sora-2-pro-i2v": validateSora2ProInput, "wan-2-6-t2v": validateWan26T2vInput, "wan-2-5": validateWan25Input, "wan-2-2-t2v-720-lora": validateWan22I2vLoraInput, "wan-2-2-i2v-720": validateWan22I2vInput, "wan-2-1-i2v-720": validateWan21I2vInput, "p-video": validatePVideoInput, "vidu-q3-i2v": validateViduQ3I2vInput, "vidu-q3-t2v": validateViduQ3T2vInput, "granite-4-0-h-small": validateGraniteInput, "moonshot-kimi": validateKimiInput, "qwen3-32b-awq": validatePromptTextInput, "gpt-oss-120b": validatePromptTextInput, "cogito-671b-v2-1-fp8-dynamic": validatePromptTextInput, "chatterbox-turbo": validateChatterboxInput, "minimax-speech-02-hd": validateMinimaxSpeechInput };
 // Each takes its model's input type; they are only ever called with the input of their own model.
 const INPUT_DEFAULTS: Record<string, (input: never) => unknown> = { "wan-2-6-i2v": withDefaultsImageToVideoInput, "black-forest-labs-flux-1-dev": withDefaultsImageInput, "black-forest-labs-flux-1-schnell": withDefaultsFluxSchnellInput, "black-forest-labs-flux-1-kontext-dev": withDefaultsFluxKontextDevInput, "p-image-t2i": withDefaultsPImageInput, "p-image-edit": withDefaultsPImageEditInput, "qwen-image-t2i": withDefaultsQwenImageInput, "qwen-image-t2i-lora": withDefaultsQwenImageLoraInput, "qwen-image-edit": withDefaultsQwenImageEditInput, "qwen-image-edit-2511": withDefaultsQwenImageEdit2511Input, "qwen-image-edit-2511-lora": withDefaultsQwenImageEdit2511LoraInput, "seedream-v4-t2i": withDefaultsSeedreamT2iInput, "seedream-v4-edit": withDefaultsSeedreamEditInput, "wan-2-6-t2i": withDefaultsWan26T2iInput, "z-image-turbo": withDefaultsZImageTurboInput, "nano-banana-edit": withDefaultsNanoBananaEditInput, "nano-banana-pro-edit": withDefaultsNanoBananaProEditInput, "google-nano-banana-2-edit": withDefaultsNanoBanana2EditInput, infinitetalk: withDefaultsInfiniteTalkInput, "kling-v2-1-i2v-pro": withDefaultsKlingV21Input, "kling-v2-6-std-motion-control": withDefaultsKlingMotionControlInput, "kling-video-o1-r2v": withDefaultsKlingO1R2vInput, "seedance-v1-5-pro-i2v": withDefaultsSeedance15ProInput, "sora-2-pro-i2v": withDefaultsSora2ProInput, "wan-2-6-t2v": withDefaultsWan26T2vInput, "wan-2-5": withDefaultsWan25Input, "wan-2-2-t2v-720-lora": withDefaultsWan22I2vLoraInput, "wan-2-2-i2v-720": withDefaultsWan22I2vInput, "wan-2-1-i2v-720": withDefaultsWan21I2vInput, "p-video": withDefaultsPVideoInput, "vidu-q3-i2v": withDefaultsViduQ3I2vInput, "vidu-q3-t2v": withDefaultsViduQ3T2vInput, "granite-4-0-h-small": withDefaultsGraniteInput, "moonshot-kimi": withDefaultsKimiInput, "qwen3-32b-awq": withDefaultsPromptTextInput, "gpt-oss-120b": withDefaultsPromptTextInput, "cogito-671b-v2-1-fp8-dynamic": withDefaultsPromptTextInput, "chatterbox-turbo": withDefaultsChatterboxInput, "minimax-speech-02-hd": withDefaultsMinimaxSpeechInput };
+
+/** A known model's input checks: its validator, and its defaults' filler when its schema has defaults. */
+export interface ModelInputChecks {
+  validate(input: unknown): ValidationIssue[];
+  withDefaults?: ((input: never) => unknown) | undefined;
+}
+// One module per input schema, imported when a model is first checked: an app bundles only the checks of the models it runs.
+const INPUT_CHECK_LOADERS: Record<string, () => Promise<ModelInputChecks>> = { "wan-2-6-i2v": () => import("./model-inputs/ImageToVideoInput.js").then((m) => ({ validate: m.validateImageToVideoInput, withDefaults: m.withDefaultsImageToVideoInput })), "black-forest-labs-flux-1-dev": () => import("./model-inputs/ImageInput.js").then((m) => ({ validate: m.validateImageInput, withDefaults: m.withDefaultsImageInput })), "black-forest-labs-flux-1-schnell": () => import("./model-inputs/FluxSchnellInput.js").then((m) => ({ validate: m.validateFluxSchnellInput, withDefaults: m.withDefaultsFluxSchnellInput })), "black-forest-labs-flux-1-kontext-dev": () => import("./model-inputs/FluxKontextDevInput.js").then((m) => ({ validate: m.validateFluxKontextDevInput, withDefaults: m.withDefaultsFluxKontextDevInput })), "p-image-t2i": () => import("./model-inputs/PImageInput.js").then((m) => ({ validate: m.validatePImageInput, withDefaults: m.withDefaultsPImageInput })), "p-image-edit": () => import("./model-inputs/PImageEditInput.js").then((m) => ({ validate: m.validatePImageEditInput, withDefaults: m.withDefaultsPImageEditInput })), "qwen-image-t2i": () => import("./model-inputs/QwenImageInput.js").then((m) => ({ validate: m.validateQwenImageInput, withDefaults: m.withDefaultsQwenImageInput })), "qwen-image-t2i-lora": () => import("./model-inputs/QwenImageLoraInput.js").then((m) => ({ validate: m.validateQwenImageLoraInput, withDefaults: m.withDefaultsQwenImageLoraInput })), "qwen-image-edit": () => import("./model-inputs/QwenImageEditInput.js").then((m) => ({ validate: m.validateQwenImageEditInput, withDefaults: m.withDefaultsQwenImageEditInput })), "qwen-image-edit-2511": () => import("./model-inputs/QwenImageEdit2511Input.js").then((m) => ({ validate: m.validateQwenImageEdit2511Input, withDefaults: m.withDefaultsQwenImageEdit2511Input })), "qwen-image-edit-2511-lora": () => import("./model-inputs/QwenImageEdit2511LoraInput.js").then((m) => ({ validate: m.validateQwenImageEdit2511LoraInput, withDefaults: m.withDefaultsQwenImageEdit2511LoraInput })), "seedream-v4-t2i": () => import("./model-inputs/SeedreamT2iInput.js").then((m) => ({ validate: m.validateSeedreamT2iInput, withDefaults: m.withDefaultsSeedreamT2iInput })), "seedream-v4-edit": () => import("./model-inputs/SeedreamEditInput.js").then((m) => ({ validate: m.validateSeedreamEditInput, withDefaults: m.withDefaultsSeedreamEditInput })), "wan-2-6-t2i": () => import("./model-inputs/Wan26T2iInput.js").then((m) => ({ validate: m.validateWan26T2iInput, withDefaults: m.withDefaultsWan26T2iInput })), "z-image-turbo": () => import("./model-inputs/ZImageTurboInput.js").then((m) => ({ validate: m.validateZImageTurboInput, withDefaults: m.withDefaultsZImageTurboInput })), "nano-banana-edit": () => import("./model-inputs/NanoBananaEditInput.js").then((m) => ({ validate: m.validateNanoBananaEditInput, withDefaults: m.withDefaultsNanoBananaEditInput })), "nano-banana-pro-edit": () => import("./model-inputs/NanoBananaProEditInput.js").then((m) => ({ validate: m.validateNanoBananaProEditInput, withDefaults: m.withDefaultsNanoBananaProEditInput })), "google-nano-banana-2-edit": () => import("./model-inputs/NanoBanana2EditInput.js").then((m) => ({ validate: m.validateNanoBanana2EditInput, withDefaults: m.withDefaultsNanoBanana2EditInput })), infinitetalk: () => import("./model-inputs/InfiniteTalkInput.js").then((m) => ({ validate: m.validateInfiniteTalkInput, withDefaults: m.withDefaultsInfiniteTalkInput })), "kling-v2-1-i2v-pro": () => import("./model-inputs/KlingV21Input.js").then((m) => ({ validate: m.validateKlingV21Input, withDefaults: m.withDefaultsKlingV21Input })), "kling-v2-6-std-motion-control": () => import("./model-inputs/KlingMotionControlInput.js").then((m) => ({ validate: m.validateKlingMotionControlInput, withDefaults: m.withDefaultsKlingMotionControlInput })), "kling-video-o1-r2v": () => import("./model-inputs/KlingO1R2vInput.js").then((m) => ({ validate: m.validateKlingO1R2vInput, withDefaults: m.withDefaultsKlingO1R2vInput })), "seedance-v1-5-pro-i2v": () => import("./model-inputs/Seedance15ProInput.js").then((m) => ({ validate: m.validateSeedance15ProInput, withDefaults: m.withDefaultsSeedance15ProInput })), "sora-2-i2v": () => import("./model-inputs/Sora2Input.js").then((m) => ({ validate: m.validateSora2Input })), "sora-2-pro-i2v": () => import("./model-inputs/Sora2ProInput.js").then((m) => ({ validate: m.validateSora2ProInput, withDefaults: m.withDefaultsSora2ProInput })), "wan-2-6-t2v": () => import("./model-inputs/Wan26T2vInput.js").then((m) => ({ validate: m.validateWan26T2vInput, withDefaults: m.withDefaultsWan26T2vInput })), "wan-2-5": () => import("./model-inputs/Wan25Input.js").then((m) => ({ validate: m.validateWan25Input, withDefaults: m.withDefaultsWan25Input })), "wan-2-2-t2v-720-lora": () => import("./model-inputs/Wan22I2vLoraInput.js").then((m) => ({ validate: m.validateWan22I2vLoraInput, withDefaults: m.withDefaultsWan22I2vLoraInput })), "wan-2-2-i2v-720": () => import("./model-inputs/Wan22I2vInput.js").then((m) => ({ validate: m.validateWan22I2vInput, withDefaults: m.withDefaultsWan22I2vInput })), "wan-2-1-i2v-720": () => import("./model-inputs/Wan21I2vInput.js").then((m) => ({ validate: m.validateWan21I2vInput, withDefaults: m.withDefaultsWan21I2vInput })), "p-video": () => import("./model-inputs/PVideoInput.js").then((m) => ({ validate: m.validatePVideoInput, withDefaults: m.withDefaultsPVideoInput })), "vidu-q3-i2v": () => import("./model-inputs/ViduQ3I2vInput.js").then((m) => ({ validate: m.validateViduQ3I2vInput, withDefaults: m.withDefaultsViduQ3I2vInput })), "vidu-q3-t2v": () => import("./model-inputs/ViduQ3T2vInput.js").then((m) => ({ validate: m.validateViduQ3T2vInput, withDefaults: m.withDefaultsViduQ3T2vInput })), "granite-4-0-h-small": () => import("./model-inputs/GraniteInput.js").then((m) => ({ validate: m.validateGraniteInput, withDefaults: m.withDefaultsGraniteInput })), "moonshot-kimi": () => import("./model-inputs/KimiInput.js").then((m) => ({ validate: m.validateKimiInput, withDefaults: m.withDefaultsKimiInput })), "qwen3-32b-awq": () => import("./model-inputs/PromptTextInput.js").then((m) => ({ validate: m.validatePromptTextInput, withDefaults: m.withDefaultsPromptTextInput })), "gpt-oss-120b": () => import("./model-inputs/PromptTextInput.js").then((m) => ({ validate: m.validatePromptTextInput, withDefaults: m.withDefaultsPromptTextInput })), "cogito-671b-v2-1-fp8-dynamic": () => import("./model-inputs/PromptTextInput.js").then((m) => ({ validate: m.validatePromptTextInput, withDefaults: m.withDefaultsPromptTextInput })), "chatterbox-turbo": () => import("./model-inputs/ChatterboxInput.js").then((m) => ({ validate: m.validateChatterboxInput, withDefaults: m.withDefaultsChatterboxInput })), "minimax-speech-02-hd": () => import("./model-inputs/MinimaxSpeechInput.js").then((m) => ({ validate: m.validateMinimaxSpeechInput, withDefaults: m.withDefaultsMinimaxSpeechInput })) };
+const loadedInputChecks = new Map<string, ModelInputChecks>();
+
+/**
+ * Loads the input checks of a known model (undefined for other models); what the client's run
+ * calls and the job helpers use, so that each model's checks load only when it is used.
+ */
+export async function loadModelInputChecks(model: string): Promise<ModelInputChecks | undefined> {
+  if (!Object.hasOwn(INPUT_CHECK_LOADERS, model)) return undefined;
+  let checks = loadedInputChecks.get(model);
+  if (checks === undefined) {
+    checks = await INPUT_CHECK_LOADERS[model]!();
+    loadedInputChecks.set(model, checks);
+  }
+  return checks;
+}
+
+/**
+ * The problems of a run's `input` for the model a request names (paths under `prefix`): at once
+ * when the model's checks are loaded, else once they are; none for other models.
+ */
+export function checkModelInput(model: unknown, input: unknown, prefix: string): ValidationIssue[] | Promise<ValidationIssue[]> {
+  if (typeof model !== "string" || !Object.hasOwn(INPUT_CHECK_LOADERS, model)) return [];
+  const rooted = (checks: ModelInputChecks | undefined) => (checks === undefined ? [] : checks.validate(input).map((issue) => ({ ...issue, path: `${prefix}${issue.path}` })));
+  const loaded = loadedInputChecks.get(model);
+  return loaded !== undefined ? rooted(loaded) : loadModelInputChecks(model).then(rooted);
+}
+
+/** The input checks of a model once `loadModelInputChecks` has loaded them; undefined before. */
+export function loadedModelInputChecks(model: string): ModelInputChecks | undefined {
+  return loadedInputChecks.get(model);
+}
 
 /** Every problem of `input` for a known model (field paths as JSON pointers); none for other models. */
 export function validateModelInput(model: string, input: unknown): ValidationIssue[] {

@@ -102,6 +102,11 @@ export interface ModelCatalog {
   readonly requestLimits?: Readonly<Partial<Record<JobOperation, RequestLimit>>>;
   /** How long the service keeps a finished job's results, per operation that made the job (`x-result-retention-seconds`). */
   readonly resultRetentionSeconds?: Readonly<Partial<Record<"run" | "runsync", number>>>;
+  /**
+   * Loads what `validate` and `withDefaults` need for `model`, when they load each model's checks
+   * on demand (so that an app bundles only the models it runs); the helpers await it first.
+   */
+  prepare?(model: string): Promise<void>;
   /** A copy of the input with the schema's defaults filled in (known models only). */
   withDefaults?(model: string, input: unknown): unknown;
   /** Problems of an input for a known model (none for other models). */
