@@ -121,6 +121,16 @@ describe("every documented answer fits Job's output", () => {
     if (model) expect(outputOf(model)(output), JSON.stringify(outputOf(model).errors)).toBe(true);
   });
 
+  it("shows the text and speech answers among the job operations' examples, each valid", () => {
+    const examplesOf = (path: string, method: string) => document.paths[path][method].responses["200"].content["application/json"].examples;
+    const status = examplesOf("/v2/{model_endpoint_id}/status/{job_id}", "get");
+    const sync = examplesOf("/v2/{model_endpoint_id}/runsync", "post");
+    for (const name of ["completedSpeechWithoutCost", "completedChat", "completedPromptText"]) expect(job(status[name].value), name).toBe(true);
+    expect(syncJob(sync.completedChat.value)).toBe(true);
+    expect(Array.isArray(status.completedPromptText.value.output)).toBe(true);
+    expect(status.completedSpeechWithoutCost.value.output).not.toHaveProperty("cost");
+  });
+
   it("still refuses an output that is none of them", () => {
     for (const output of [{ cost: 0.1 }, [{ cost: 0.1 }], "a bare string", { choices: [{ tokens: [7] }], cost: 0.1, usage: { input: 1, output: 1 } }]) {
       expect(job(completed(output)), JSON.stringify(output)).toBe(false);
