@@ -68,7 +68,7 @@ export function runAndWait<M extends ModelId>(client: GpuCloudClientCore, model:
   return jobs.runAndWait(jobClient(client), JOB_CATALOG, model, input, options) as Promise<JobResult<M>>;
 }
 
-/** The estimated cost in USD of a job, from the contract's pricing with defaults applied; undefined without pricing. */
+/** The estimated cost in USD of a job, from the contract's pricing with defaults applied (an upper bound for token prices); undefined where no estimate can be made (no published price, a price per unit of the result, a value without a rate). */
 export function estimateCost<M extends ModelId>(model: M, input: ModelInput<M>): number | undefined {
   return jobs.estimateCost(MODEL_CATALOG, model, input);
 }

@@ -79,7 +79,7 @@ export function runAndWait<M extends ModelId>(client: ${client}, model: M, input
 }`,
     ],
     [
-      raw(`/** The estimated cost in USD of a job, from the contract's pricing with defaults applied; undefined without pricing. */
+      raw(`/** The estimated cost in USD of a job, from the contract's pricing with defaults applied (an upper bound for token prices); undefined where no estimate can be made (no published price, a price per unit of the result, a value without a rate). */
 export function estimateCost<M extends ModelId>(model: M, input: ModelInput<M>): number | undefined {
   return jobs.estimateCost(MODEL_CATALOG, model, input);
 }`),
