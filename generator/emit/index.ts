@@ -4,7 +4,7 @@
  */
 import { compareStrings } from "../common/compare.ts";
 import type { Warnings } from "../common/warnings.ts";
-import { emitExtensions } from "../extensions/emitters.ts";
+import { emitExtensions, standaloneValidators } from "../extensions/emitters.ts";
 import type { LoadedContract } from "../load/index.ts";
 import type { ApiModel } from "../model/index.ts";
 import { emitClient } from "./client.ts";
@@ -42,8 +42,8 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
   // Until it is awaited below, a failure must not count as unhandled.
   schemaSource.catch(() => undefined);
 
-  const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats);
-  const extensions = emitExtensions(api, { validators: validators.names });
+  const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats, standaloneValidators(api));
+  const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources });
   const files: OutputFile[] = [
     { path: "src/validators.ts", contents: validators.source },
     ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: validators.responseSource }]),

@@ -1,4 +1,5 @@
 /** The extensions' emit-stage sides, by name: each turns its part of the model into what it adds to the package. */
+import type { StandaloneValidators } from "../emit/validators/index.ts";
 import type { ApiModel } from "../model/types.ts";
 import { emitModelEndpoints } from "./model-endpoints/emit.ts";
 import { MODEL_ENDPOINTS_EXTENSION, type ModelEndpointsModel } from "./model-endpoints/types.ts";
@@ -10,6 +11,19 @@ const EMITTERS: Readonly<Record<string, (api: ApiModel, model: unknown, context:
   [MODEL_ENDPOINTS_EXTENSION]: (api, model, context) => emitModelEndpoints(api, model as ModelEndpointsModel, context),
   [POD_BUDGET_EXTENSION]: (api, model, context) => emitPodBudget(api, model as PodBudgetModel, context),
 };
+
+/** Per extension, the schemas whose validators it wants in modules of their own (asked before the validators are emitted). */
+const STANDALONE: Readonly<Record<string, (model: unknown) => StandaloneValidators>> = {
+  // Each model's input checks load when that model is first used: an app bundles only the models it runs.
+  [MODEL_ENDPOINTS_EXTENSION]: (model) => ({ folder: "model-inputs", schemas: (model as ModelEndpointsModel).endpoints.map((endpoint) => endpoint.inputSchema) }),
+};
+
+/** The schemas the extensions the contract uses want validated in modules of their own; at most one folder. */
+export function standaloneValidators(api: ApiModel): StandaloneValidators | undefined {
+  const asked = api.extensions.flatMap((extension) => (STANDALONE[extension.name] ? [STANDALONE[extension.name]!(extension.model)] : []));
+  if (asked.length > 1) throw new Error("more than one extension asks for standalone validators");
+  return asked[0];
+}
 
 /** What each extension the contract uses adds, in the order they were read. */
 export function emitExtensions(api: ApiModel, context: EmitContext): ExtensionOutput[] {

@@ -9,6 +9,8 @@ import type { OperationModel } from "../model/types.ts";
 export interface EmitContext {
   /** The validators' exported names (per schema and per operation). */
   validators: ValidatorNames;
+  /** The modules of the validators asked for standalone, by stem (see `standaloneValidators`). */
+  standaloneValidators: ReadonlyMap<string, string>;
 }
 
 /** What an extension adds to the package. */

@@ -200,7 +200,13 @@ export class ClientCore {
       if (typeof value === "string" && value !== "") this.#auth.rememberSecret(value);
     }
     // The spec's own check first (a job's input against its model's schema): its messages are the most precise.
-    if (spec.checkParams !== undefined) this.assertValid(spec.operationId, () => spec.checkParams!(given));
+    // It may load its checks on demand (a model's input checks), hence awaited; not even loaded when checks are off.
+    if (spec.checkParams !== undefined && this.#validateRequests) {
+      const checked = spec.checkParams(given);
+      // Awaited only when it is loading: a check already at hand adds no turn before the request goes out.
+      const issues = Array.isArray(checked) ? checked : await checked;
+      this.assertValid(spec.operationId, () => issues);
+    }
     if (this.#validateRequests && spec.validateRequest !== undefined) {
       const issues = spec.validateRequest(given);
       if (issues.length > 0) this.assertValid(spec.operationId, () => issues);

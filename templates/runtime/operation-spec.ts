@@ -49,7 +49,7 @@ export interface OperationSpec {
    * A check of the parameters beyond the contract's schema, run first (an extension's: a job's
    * `body.input` against the model its path names), its issues' paths rooted at the parameters.
    */
-  checkParams?: ((params: OperationParams) => ValidationIssue[]) | undefined;
+  checkParams?: ((params: OperationParams) => ValidationIssue[] | Promise<ValidationIssue[]>) | undefined;
   /** Path parameters the contract writes otherwise than OpenAPI's default (`simple`, not exploded). */
   pathStyles?: Readonly<Record<string, PathStyle>> | undefined;
   /** Query parameters the contract writes otherwise than OpenAPI's default (`form`, exploded). */

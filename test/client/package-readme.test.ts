@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readmeExamplesSource } from "../publish/support.ts";
 import { fetchSentTo, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
+import { MODEL_ENDPOINTS } from "../../generated/gpu-cloud-client/src/index.ts";
 
 const readme = fs.readFileSync(path.join(repoRoot, "generated/gpu-cloud-client/README.md"), "utf8");
 const start = readme.indexOf("## Hooks, raw responses and logging");
@@ -80,7 +81,8 @@ describe("the package README", () => {
     try {
       await import(file);
       const printed = log.mock.calls.map((args) => args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" "));
-      expect(printed[0]).toBe(`${JSON.stringify(["wan-2-6-i2v", "black-forest-labs-flux-1-dev"])} ${JSON.stringify({ COMPLETED: "success", FAILED: "failure", CANCELLED: "failure", TIMED_OUT: "failure" })}`);
+      expect(printed[0]).toBe(`${JSON.stringify(Object.keys(MODEL_ENDPOINTS))} ${JSON.stringify({ COMPLETED: "success", FAILED: "failure", CANCELLED: "failure", TIMED_OUT: "failure" })}`);
+      expect(printed[0]).toContain('"wan-2-6-i2v","black-forest-labs-flux-1-dev",');
       expect(printed[1]).toMatch(/^2 validation issues:\n {2}\(root\): must have required property "prompt"\n {2}\(root\): must have required property "image"$/);
       expect(printed[2]).toBe('[{"name":"minute","remaining":57,"resetSeconds":30,"quota":60,"windowSeconds":60}] 2000 req-42');
       expect(printed[3]).toBe("the key [REDACTED] leaked https://example.com/path");
@@ -99,6 +101,20 @@ describe("the package README", () => {
     expect(readme).not.toMatch(/const \{ data \} = await (client\.)?deleteRegistry\(/);
     const table = readme.slice(readme.indexOf("| Model | Kind |"), readme.indexOf("\n\n", readme.indexOf("| Model | Kind |")));
     expect(table).toContain("| `wan-2-6-i2v` | video | **`prompt`**, **`image`**,");
-    expect(table).toMatch(/\| `black-forest-labs-flux-1-dev` \| image \| .* \| USD per megapixel: `width` × `height` ÷ 1000000 at 0\.02 USD \|/);
+    expect(table).toMatch(/\| `black-forest-labs-flux-1-dev` \| image \| .* \| 0\.02 USD per megapixel: `width` × `height` ÷ 1000000 \|/);
+    // Every model, with its price rule in each of the grammar's forms.
+    for (const id of Object.keys(MODEL_ENDPOINTS)) expect(table).toContain(`| \`${id}\` |`);
+    expect(table.split("\n").length - 2).toBe(Object.keys(MODEL_ENDPOINTS).length);
+    for (const rule of [
+      "| 0.02 USD per image, one per job |",
+      "| USD per image, one per job; rate by `resolution`: 1k: 0.14; 2k: 0.14; 4k: 0.24 |",
+      "| 0.45 USD per 5-second clip: `duration` ÷ 5, rounded up |",
+      "| USD per second: `duration`; rate by `resolution`, `draft`: 720p,false: 0.02; 1080p,false: 0.04; 720p,true: 0.005; 1080p,true: 0.01; no estimate with `audio` |",
+      "| in 10 / out 10 USD per 1000000 tokens, an upper bound: output up to `sampling_params.max_tokens`, input a token per byte of `messages` |",
+      "| 0.05 USD per 1,000 characters: characters of `prompt` ÷ 1000 |",
+      "| 0.001 USD per second of generated audio; no estimate (the length of the speech is known only from the result) |",
+    ]) {
+      expect(table).toContain(rule);
+    }
   });
 });

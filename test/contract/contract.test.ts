@@ -294,9 +294,12 @@ describe("the contract encodes the service description", () => {
     const idPattern = new RegExp(schemas.ModelEndpointId.pattern);
     for (const [id, model] of Object.entries<any>(models)) {
       expect(id).toMatch(idPattern);
-      expect(["video", "image", "audio"]).toContain(model.kind);
+      expect(["video", "image", "audio", "text"]).toContain(model.kind);
       expect(deref(document, model.input)).toBeTypeOf("object");
-      expect(Object.keys(deref(document, model.output).properties)).toContain(`${model.kind}_url`);
+      const output = deref(document, model.output);
+      // A file model answers its file's URL; a text model its generated tokens, alone or in a list.
+      if (model.kind === "text") expect(output.type === "array" ? deref(document, output.items).properties : output.properties).toHaveProperty("choices");
+      else expect(Object.keys(output.properties)).toContain(`${model.kind}_url`);
     }
     const pricing = models["wan-2-6-i2v"].pricing;
     expect(pricing).toMatchObject({ currency: "USD", unit: "second", unitsFrom: "/duration", rateFrom: "/size" });

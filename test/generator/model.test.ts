@@ -128,8 +128,20 @@ describe("x-model-endpoints pricing", () => {
   it("reads a rate picked by an input property, and a fixed rate over a product of properties", async () => {
     const api = buildModel(await loadContract(contract));
     const pricing = Object.fromEntries(modelEndpointsOf(api)!.endpoints.map((m) => [m.id, m.pricing]));
-    expect(pricing["wan-2-6-i2v"]).toMatchObject({ unit: "second", unitsFrom: ["duration"], unitsPer: 1, rateFrom: "size", rates: { "1280*720": 0.1, "1920*1080": 0.15 } });
+    expect(pricing["wan-2-6-i2v"]).toMatchObject({ unit: "second", unitsFrom: ["duration"], unitsPer: 1, rateFrom: ["size"], rates: { "1280*720": 0.1, "1920*1080": 0.15 } });
     expect(pricing["black-forest-labs-flux-1-dev"]).toMatchObject({ unit: "megapixel", unitsFrom: ["width", "height"], unitsPer: 1_000_000, rate: 0.02 });
+  });
+
+  it("reads the other forms: tokens with the cap's schema default, rates by two inputs, characters, a started clip, no estimate", async () => {
+    const api = buildModel(await loadContract(contract));
+    const pricing = Object.fromEntries(modelEndpointsOf(api)!.endpoints.map((m) => [m.id, m.pricing]));
+    expect(pricing["granite-4-0-h-small"]).toMatchObject({ unitsPer: 1_000_000, tokens: { inputFrom: ["messages"], maxOutputFrom: ["sampling_params", "max_tokens"], maxOutputDefault: 512 }, rate: { input: 10, output: 10 } });
+    expect(pricing["moonshot-kimi"]).toMatchObject({ rateFrom: ["model"], rates: { "kimi-k3": { input: 3, output: 15 } } });
+    expect(pricing["p-video"]).toMatchObject({ unitsFrom: ["duration"], rateFrom: ["resolution", "draft"], unknownWhen: ["audio"] });
+    expect(pricing["minimax-speech-02-hd"]).toMatchObject({ charactersFrom: "prompt", unitsPer: 1000, rate: 0.05 });
+    expect(pricing["kling-v2-1-i2v-pro"]).toMatchObject({ unitsFrom: ["duration"], unitsPer: 5, round: "up", rate: 0.45 });
+    expect(pricing["chatterbox-turbo"]!.unitsUnknown).toMatch(/result/);
+    expect(pricing["qwen-image-t2i"]).toEqual({ currency: "USD", unit: "image", unitsPer: 1, rate: 0.02, formula: "cost = 0.02 per job (one image)" });
   });
 
   it.each([
@@ -139,6 +151,13 @@ describe("x-model-endpoints pricing", () => {
     ["      unitsPer: 1000000\n", "      unitsPer: 0\n", /pricing\/unitsPer: must be a positive number/],
     ["      unitsFrom: [/width, /height]\n", "      unitsFrom: [/width, /depth]\n", /pricing\/unitsFrom\/1: the input schema ImageInput has no property "depth"/],
     ["      rate: 0.02\n", "      rate: -1\n", /pricing\/rate: must be a non-negative number/],
+    ["        maxOutputFrom: /sampling_params/max_tokens\n", "        maxOutputFrom: /sampling_params/max_words\n", /tokens\/maxOutputFrom: the input schema GraniteInput has no property "sampling_params.max_words"/],
+    ["      rate: { input: 10, output: 10 }\n", "      rate: 10\n", /granite-4-0-h-small\/pricing\/rate: token pricing needs \{input, output\}/],
+    ["      charactersFrom: /prompt\n", "      charactersFrom: /speed\n", /pricing\/charactersFrom: the input property "speed" is not a string/],
+    ["      round: up\n", "      round: down\n", /pricing\/round: must be "up"/],
+    ["      unknownWhen: [/audio]\n", "      unknownWhen: [/audio]\n      discount: 0.5\n", /p-video\/pricing\/discount: is not a pricing key/],
+    ["      unitsUnknown: the length of the speech is known only from the result\n", "      unitsUnknown: ''\n", /pricing\/unitsUnknown: must say why/],
+    ["      rateFrom: [/size, /duration]\n", "      rateFrom: [/size, /length]\n", /pricing\/rateFrom\/1: the input schema Sora2ProInput has no property "length"/],
   ])("refuses a pricing it cannot compute, located (%#)", async (from, to, message) => {
     await expect(variant(from, to)).rejects.toThrow(message);
   });

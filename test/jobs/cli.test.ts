@@ -308,7 +308,7 @@ describe("the command explains itself", () => {
     for (const option of ["--input", "--set", "--job-option", "--wait", "--sync", "--cancel-on-abort", "--max-cost", "--timeout", "--interval", "--json", "--yes", "--any-model"]) expect(stdout).toContain(option);
     for (const variable of ["GPU_CLOUD_API_KEY", "GPU_CLOUD_BASE_URL", "GPU_CLOUD_PUBLIC_ENDPOINT_BASE_URL", "GPU_CLOUD_LOG"]) expect(stdout).toMatch(new RegExp(`^  ${variable} +\\S`, "m"));
     for (const [id, info] of Object.entries(MODEL_CATALOG.endpoints)) {
-      expect(stdout).toMatch(new RegExp(`^  ${id} +${info.kind} +${info.pricing === undefined ? "no published price" : "priced"}$`, "m"));
+      expect(stdout).toMatch(new RegExp(`^  ${id} +${info.kind} +${info.pricing === undefined ? "no published price" : info.pricing.unitsUnknown === undefined ? "priced" : "priced, not estimable"}$`, "m"));
     }
     expect(stdout).toContain("Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.");
   });
@@ -323,7 +323,7 @@ describe("the command explains itself", () => {
     const sent = await cli(["run", "my-own-endpoint", "--set", "prompt=x", "--any-model"]);
     expect(sent.code).toBe(EXIT.ok);
     expect(sent.stdout).toMatch(/^job-\d+ IN_QUEUE\n/);
-    expect((await cli(["estimate", "my-own-endpoint", "--set", "prompt=x", "--any-model"])).stdout).toBe("my-own-endpoint: no pricing in the contract, cost cannot be estimated\n");
+    expect((await cli(["estimate", "my-own-endpoint", "--set", "prompt=x", "--any-model"])).stdout).toBe("my-own-endpoint: cost cannot be estimated (no published price)\n");
   });
 
   it("starts every message the same way, and shows the usage only for a usage mistake", async () => {

@@ -228,17 +228,16 @@ describe("withDefaults", () => {
   });
 
   it("is only emitted where properties have defaults", () => {
-    expect(Object.keys(validators).filter((name) => name.startsWith("withDefaults"))).toEqual([
-      "withDefaultsCreatePodRequest",
-      "withDefaultsCreatePodGpu",
-      "withDefaultsCreateTemplateRequest",
-      "withDefaultsCreateEndpointGpu",
-      "withDefaultsCreateEndpointRequest",
-      "withDefaultsCreateClusterRequest",
-      "withDefaultsRunRequest",
-      "withDefaultsImageToVideoInput",
-      "withDefaultsImageInput",
-    ]);
+    const names = Object.keys(validators).filter((name) => name.startsWith("withDefaults"));
+    for (const name of ["withDefaultsRunRequest", "withDefaultsImageToVideoInput", "withDefaultsImageInput"]) expect(names).toContain(name);
+    // Model inputs with defaults (nested ones too), not those without any, nor any other schema.
+    expect(names).toContain("withDefaultsGraniteInput");
+    expect(names).toContain("withDefaultsChatterboxInput");
+    for (const without of ["withDefaultsSora2Input", "withDefaultsLoraWeight", "withDefaultsChatMessage", "withDefaultsTextOutput", "withDefaultsPod", "withDefaultsJob"]) expect(names).not.toContain(without);
+    // Besides the run body and the model inputs, only the management API's create bodies have defaults.
+    expect(names.filter((name) => name !== "withDefaultsRunRequest" && !name.endsWith("Input")).sort()).toEqual(
+      ["withDefaultsCreateClusterRequest", "withDefaultsCreateEndpointGpu", "withDefaultsCreateEndpointRequest", "withDefaultsCreatePodGpu", "withDefaultsCreatePodRequest", "withDefaultsCreateTemplateRequest"],
+    );
     // A body's defaults are the service's: filled in, they say what it would take for an absent field.
     const filled = validators["withDefaultsCreateClusterRequest"]?.({ name: "c", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 1, podCount: 2 } });
     expect(filled).toMatchObject({ startSsh: false, startJupyter: false });

@@ -68,7 +68,17 @@ export interface EmitValidatorsOptions {
    * entries only, with just the code those reach, and imports nothing of the main module. (The
    * client's response validators are one: an app that never loads them never bundles them.)
    */
-  views?: Readonly<Record<string, readonly string[]>>;
+  views?: Readonly<Record<string, readonly string[] | ValidatorView>>;
+}
+
+/** A view that also exports each entry's `withDefaultsX`, from a module placed elsewhere than the main one. */
+export interface ValidatorView {
+  names: readonly string[];
+  withDefaults: true;
+  /** The type import line, and the runtime modules' specifiers, as seen from the view's module. */
+  typeImport: string;
+  runtimeImport: string;
+  formatsImport: string;
 }
 
 export interface ValidatorModules {
@@ -95,6 +105,7 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
   const exported = new Block();
   /** Per entry name, its `validateX` function: what a view exports. */
   const validateFunctions = new Map<string, Block>();
+  const withDefaultsFunctions = new Map<string, Block>();
   const withDefaults: string[] = [];
   for (const root of roots) {
     const { entry } = root;
@@ -105,7 +116,9 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
     const unit = root.unit ?? compiler.unitAt(root.at, entry.name);
     if (!defaults.unitHasDefaults(unit)) continue;
     withDefaults.push(entry.name);
-    exported.append(withDefaultsFunction(entry, unit, defaults));
+    const fill = withDefaultsFunction(entry, unit, defaults);
+    withDefaultsFunctions.set(entry.name, fill);
+    exported.append(fill);
   }
   if (withDefaults.length > 0) {
     // Writing a fill function may create units (a `$ref` only the defaults walk follows): by index, until none is new.
@@ -118,9 +131,19 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
 
   const available = compiler.constants.declarations.concat(declarations);
   const views: Record<string, string> = {};
-  for (const [view, names] of Object.entries(options.views ?? {})) {
-    // A view's own functions: it needs no type import (validateX takes unknown).
-    views[view] = moduleText(available, viewFunctions(view, names, validateFunctions), undefined, runtimeImports);
+  for (const [view, spec] of Object.entries(options.views ?? {})) {
+    if (Array.isArray(spec)) {
+      // A view's own functions: it needs no type import (validateX takes unknown).
+      views[view] = moduleText(available, viewFunctions(view, spec as readonly string[], validateFunctions), undefined, runtimeImports);
+      continue;
+    }
+    const { names, typeImport, runtimeImport, formatsImport } = spec as ValidatorView;
+    const functions = viewFunctions(view, names, validateFunctions);
+    for (const name of names) {
+      const fill = withDefaultsFunctions.get(name);
+      if (fill !== undefined) functions.append(fill);
+    }
+    views[view] = moduleText(available, functions, typeImport, { validation: runtimeImport, formats: formatsImport });
   }
   return { source: moduleText(available, exported, options.typeImport, runtimeImports), views, withDefaults };
 }

@@ -87,7 +87,18 @@ export interface OperationValidators {
   source: string;
   /** `src/response-validators.ts`, when an operation has a JSON success response. */
   responseSource: string | undefined;
+  /**
+   * Per stem of a schema asked for standalone (`src/<folder>/<stem>.ts`), a module of its own with
+   * its `validateX` and `withDefaultsX`, importing nothing of `src/validators.ts`.
+   */
+  standaloneSources: Map<string, string>;
   names: ValidatorNames;
+}
+
+/** Schemas whose validators an extension wants in modules of their own, in a folder of `src/`. */
+export interface StandaloneValidators {
+  folder: string;
+  schemas: readonly string[];
 }
 
 type SuccessResponse = OperationModel["successResponses"][number];
@@ -110,6 +121,7 @@ export function emitOperationValidators(
   api: ApiModel,
   warnings: Warnings = new Warnings(),
   unknownFormats: UnknownFormats = "warn",
+  standalone: StandaloneValidators | undefined = undefined,
 ): OperationValidators {
   // Per operation, its JSON success responses with a schema.
   const jsonResponses = api.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
@@ -125,13 +137,26 @@ export function emitOperationValidators(
     document: { ...contract.document, [PARAMS_ROOT]: composed },
     entries,
     typeImport: 'import type { components } from "./schema.js";',
-    views: { responses: [...new Set(stems.responses.flat())] },
+    views: {
+      responses: [...new Set(stems.responses.flat())],
+      ...Object.fromEntries(
+        standaloneStems(standalone, names).map((stem) => [
+          `standalone:${stem}`,
+          { names: [stem], withDefaults: true, typeImport: 'import type { components } from "../schema.js";', runtimeImport: "../runtime/validation.js", formatsImport: "../runtime/formats.js" } as const,
+        ]),
+      ),
+    },
     warnings,
     unknownFormats,
   });
   for (const stem of modules.withDefaults) names.withDefaults.add(stem);
   const responseSource = table.size === 0 ? undefined : responseModule(modules.views["responses"] as string, table);
-  return { source: modules.source, responseSource, names };
+  const standaloneSources = new Map(standaloneStems(standalone, names).map((stem) => [stem, modules.views[`standalone:${stem}`] as string]));
+  return { source: modules.source, responseSource, standaloneSources, names };
+}
+
+function standaloneStems(standalone: StandaloneValidators | undefined, names: ValidatorNames): string[] {
+  return [...new Set((standalone?.schemas ?? []).map((schema) => names.schemas.get(schema)!))].sort(compareStrings);
 }
 
 /**

@@ -160,7 +160,7 @@ export function operationSpecEntries(part: ModelEndpointsModel, operation: Opera
   if (operation !== part.roles.run && operation !== part.roles.runsync) return [];
   const modelParameter = operation.parameters.find((p) => p.in === "path")!;
   return [
-    code`checkParams: (params: OperationParams) => { const model: unknown = (params.path as Record<string, unknown> | undefined)?.[${modelParameter.name}]; return typeof model === "string" ? $models.validateModelInput(model, (params.body as { input?: unknown } | undefined)?.input).map((issue) => ({ ...issue, path: \`/body/input\${issue.path}\` })) : []; }`,
+    code`checkParams: (params: OperationParams) => $models.checkModelInput((params.path as Record<string, unknown> | undefined)?.[${modelParameter.name}], (params.body as { input?: unknown } | undefined)?.input, "/body/input")`,
   ];
 }
 

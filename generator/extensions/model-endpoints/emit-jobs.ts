@@ -21,8 +21,6 @@ export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): strin
     ...(model.serverWait ? [code`  syncWaitMs: { minimum: ${model.serverWait.minimum}, maximum: ${model.serverWait.maximum} },`] : []),
     ...requestLimitsEntry(api, model),
     ...resultRetentionEntry(api, model),
-    raw("  withDefaults: withModelDefaults,"),
-    raw("  validate: validateModelInput,"),
   ];
   return moduleText([
     [
@@ -30,14 +28,35 @@ export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): strin
       raw(`import type { BatchOptions, BatchResult, JobClient, JobResult as AnyJobResult, ModelCatalog, RunOptions, ${hasStream ? "StreamChunk, StreamOptions, " : ""}WaitOptions } from "./runtime/model-endpoints/index.js";`),
       code`import type { ${client}${raw(model.jobOptionsOperation ? ", ModelJobOptions" : "")} } from "./client.js";`,
       raw('import * as calls from "./model-calls.js";'),
-      raw('import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, validateModelInput, withModelDefaults } from "./models.js";'),
+      raw('import { MODEL_ENDPOINTS, TERMINAL_JOB_STATUSES, loadModelInputChecks, loadedModelInputChecks, validateModelInput, withModelDefaults } from "./models.js";'),
       raw('import type { ModelId, ModelInput, ModelOutput } from "./models.js";'),
     ],
     [
       raw('export { BatchAbortedError, BudgetExceededError, CostLimitError, DownloadError, JobExpiredError, JobFailedError, JobWaitError, RateGate, RateLimitWaitError, download } from "./runtime/model-endpoints/index.js";'),
       raw('export type { BatchItem, BatchOptions, BatchProgress, BatchResult, CancelReport, Downloadable, DownloadOptions, DownloadReport, RunOptions, StreamChunk, StreamOptions, WaitOptions, WaitProgress } from "./runtime/model-endpoints/index.js";'),
     ],
-    [raw("/** The contract's models, as the job helpers read them. */"), raw("export const MODEL_CATALOG: ModelCatalog = {"), ...catalog, raw("};")],
+    [
+      raw("/** The contract's models, as the job helpers read them, every model's input checks included. */"),
+      raw("export const MODEL_CATALOG: ModelCatalog = {"),
+      ...catalog,
+      // The client's own check of a run's input loads the model's checks: loaded before the helpers' timers start.
+      raw("  prepare: async (model) => void (await loadModelInputChecks(model)),"),
+      raw("  withDefaults: withModelDefaults,"),
+      raw("  validate: validateModelInput,"),
+      raw("};"),
+    ],
+    [
+      raw("// The helpers' own: each model's input checks loaded when it is first priced, so an app bundles only the models it runs."),
+      raw("const JOB_CATALOG: ModelCatalog = {"),
+      ...catalog,
+      raw("  prepare: async (model) => void (await loadModelInputChecks(model)),"),
+      raw("  withDefaults: (model, input) => {"),
+      raw("    const fill = loadedModelInputChecks(model)?.withDefaults;"),
+      raw("    return fill === undefined ? input : fill(input as never);"),
+      raw("  },"),
+      raw("  validate: (model, input) => loadedModelInputChecks(model)?.validate(input) ?? [],"),
+      raw("};"),
+    ],
     jobClient(api, model),
     [
       raw("/** A finished job of model `M`: typed `output`, `costUsd`, `url`, `expiresAt`. */"),
@@ -50,17 +69,17 @@ export function emitJobsModule(api: ApiModel, model: ModelEndpointsModel): strin
  * timeout or abort (with the last job seen).
  */
 export function waitForJob<M extends ModelId>(client: ${client}, model: M, jobId: string, options?: WaitOptions): Promise<JobResult<M>> {
-  return jobs.waitForJob(jobClient(client), MODEL_CATALOG, model, jobId, options) as Promise<JobResult<M>>;
+  return jobs.waitForJob(jobClient(client), JOB_CATALOG, model, jobId, options) as Promise<JobResult<M>>;
 }`,
     ],
     [
       code`/** Submits one job (\`run\`, or \`runsync\` with \`sync: true\`) exactly once and waits for it. */
 export function runAndWait<M extends ModelId>(client: ${client}, model: M, input: ModelInput<M>, options?: RunOptions${jobOptions}): Promise<JobResult<M>> {
-  return jobs.runAndWait(jobClient(client), MODEL_CATALOG, model, input, options) as Promise<JobResult<M>>;
+  return jobs.runAndWait(jobClient(client), JOB_CATALOG, model, input, options) as Promise<JobResult<M>>;
 }`,
     ],
     [
-      raw(`/** The estimated cost in USD of a job, from the contract's pricing with defaults applied; undefined without pricing. */
+      raw(`/** The estimated cost in USD of a job, from the contract's pricing with defaults applied (an upper bound for token prices); undefined where no estimate can be made (no published price, a price per unit of the result, a value without a rate). */
 export function estimateCost<M extends ModelId>(model: M, input: ModelInput<M>): number | undefined {
   return jobs.estimateCost(MODEL_CATALOG, model, input);
 }`),
@@ -73,7 +92,7 @@ export function runMany<M extends ModelId>(
   inputs: ReadonlyArray<ModelInput<M>>,
   options?: BatchOptions${jobOptions},
 ): Promise<BatchResult<ModelOutput<M>>> {
-  return jobs.runMany(jobClient(client), MODEL_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
+  return jobs.runMany(jobClient(client), JOB_CATALOG, model, inputs, options) as Promise<BatchResult<ModelOutput<M>>>;
 }`,
     ],
     hasStream
@@ -83,7 +102,7 @@ export function runMany<M extends ModelId>(
  * until the job ends (the iterator returns its status); \`break\` or the signal stops the polling.
  */
 export function streamJob<M extends ModelId>(client: ${client}, model: M, jobId: string, options?: StreamOptions): AsyncGenerator<StreamChunk, string, undefined> {
-  return jobs.streamJob(jobClient(client), MODEL_CATALOG, model, jobId, options);
+  return jobs.streamJob(jobClient(client), JOB_CATALOG, model, jobId, options);
 }`,
         ]
       : [],

@@ -7,7 +7,7 @@ import { jsonLiteral } from "../../common/escape.ts";
 import { code, join, raw, type Code } from "../../emit/code.ts";
 import { constant, importStatement, interfaceDeclaration, moduleText, typeAlias, typeKey, valueKey } from "../../emit/typescript.ts";
 import type { ValidatorNames } from "../../emit/validators/index.ts";
-import type { ModelEndpointsModel } from "./types.ts";
+import type { EndpointPricing, ModelEndpointsModel } from "./types.ts";
 
 export function emitModelsModule(model: ModelEndpointsModel, validators: ValidatorNames): string {
   const status = model.roles.status!;
@@ -27,7 +27,8 @@ export function emitModelsModule(model: ModelEndpointsModel, validators: Validat
         kind: m.kind,
         ...(m.urlField ? { urlField: m.urlField } : {}),
         ...(m.urlLifetimeSeconds ? { urlLifetimeSeconds: m.urlLifetimeSeconds } : {}),
-        ...(m.pricing ? { pricing: m.pricing } : {}),
+        // The formula is for people (the contract, the README): the runtime computes from the terms.
+        ...(m.pricing ? { pricing: withoutFormula(m.pricing) } : {}),
       },
     ]),
   );
@@ -54,6 +55,43 @@ export function emitModelsModule(model: ModelEndpointsModel, validators: Validat
       raw("// Each takes its model's input type; they are only ever called with the input of their own model."),
       constant(undefined, "INPUT_DEFAULTS", table((stem) => (validators.withDefaults.has(stem) ? `withDefaults${stem}` : undefined)), { exported: false, type: raw("Record<string, (input: never) => unknown>") }),
     ],
+    [
+      raw(`/** A known model's input checks: its validator, and its defaults' filler when its schema has defaults. */
+export interface ModelInputChecks {
+  validate(input: unknown): ValidationIssue[];
+  withDefaults?: ((input: never) => unknown) | undefined;
+}`),
+      raw("// One module per input schema, imported when a model is first checked: an app bundles only the checks of the models it runs."),
+      constant(undefined, "INPUT_CHECK_LOADERS", lazyTable(stems, validators.withDefaults), { exported: false, type: raw("Record<string, () => Promise<ModelInputChecks>>") }),
+      constant(undefined, "loadedInputChecks", raw("new Map<string, ModelInputChecks>()"), { exported: false }),
+    ],
+    [raw(`/**
+ * Loads the input checks of a known model (undefined for other models); what the client's run
+ * calls and the job helpers use, so that each model's checks load only when it is used.
+ */
+export async function loadModelInputChecks(model: string): Promise<ModelInputChecks | undefined> {
+  if (!Object.hasOwn(INPUT_CHECK_LOADERS, model)) return undefined;
+  let checks = loadedInputChecks.get(model);
+  if (checks === undefined) {
+    checks = await INPUT_CHECK_LOADERS[model]!();
+    loadedInputChecks.set(model, checks);
+  }
+  return checks;
+}`)],
+    [raw(`/**
+ * The problems of a run's \`input\` for the model a request names (paths under \`prefix\`): at once
+ * when the model's checks are loaded, else once they are; none for other models.
+ */
+export function checkModelInput(model: unknown, input: unknown, prefix: string): ValidationIssue[] | Promise<ValidationIssue[]> {
+  if (typeof model !== "string" || !Object.hasOwn(INPUT_CHECK_LOADERS, model)) return [];
+  const rooted = (checks: ModelInputChecks | undefined) => (checks === undefined ? [] : checks.validate(input).map((issue) => ({ ...issue, path: \`\${prefix}\${issue.path}\` })));
+  const loaded = loadedInputChecks.get(model);
+  return loaded !== undefined ? rooted(loaded) : loadModelInputChecks(model).then(rooted);
+}`)],
+    [raw(`/** The input checks of a model once \`loadModelInputChecks\` has loaded them; undefined before. */
+export function loadedModelInputChecks(model: string): ModelInputChecks | undefined {
+  return loadedInputChecks.get(model);
+}`)],
     [raw(`/** Every problem of \`input\` for a known model (field paths as JSON pointers); none for other models. */
 export function validateModelInput(model: string, input: unknown): ValidationIssue[] {
   return Object.hasOwn(INPUT_VALIDATORS, model) ? INPUT_VALIDATORS[model]!(input) : [];
@@ -63,6 +101,25 @@ export function withModelDefaults(model: string, input: unknown): unknown {
   return Object.hasOwn(INPUT_DEFAULTS, model) ? INPUT_DEFAULTS[model]!(input as never) : input;
 }`)],
   ]);
+}
+
+function withoutFormula(pricing: EndpointPricing): Omit<EndpointPricing, "formula"> {
+  const { formula: _formula, ...terms } = pricing;
+  return terms;
+}
+
+/** Each model's loader of its input schema's checks module (`model-inputs/<stem>.ts`). */
+function lazyTable(stems: Array<{ id: string; stem: string }>, withDefaults: ReadonlySet<string>): Code {
+  const entries = stems.map(({ id, stem }) => {
+    const fill = withDefaults.has(stem) ? `, withDefaults: m.withDefaults${stem}` : "";
+    return code`${valueKey(id)}: () => import(${`./model-inputs/${stem}.js`}).then((m) => ({ validate: m.validate${raw(stem)}${raw(fill)} }))`;
+  });
+  return entries.length === 0 ? raw("{}") : code`{ ${join(entries, ", ")} }`;
+}
+
+/** `src/model-inputs/<stem>.ts`: each model input's validator and defaults in a module of its own, which imports nothing of `src/validators.ts`. */
+export function emitModelInputModules(standalone: ReadonlyMap<string, string>): Array<{ path: string; contents: string }> {
+  return [...standalone].map(([stem, contents]) => ({ path: `src/model-inputs/${stem}.ts`, contents }));
 }
 
 /**

@@ -7,7 +7,7 @@ import type { EmitContext, ExtensionOutput } from "../output.ts";
 import { clientDeclarations, clientImports, clientMethods, emitModelCallsModule, OPERATION_SPEC_IMPORTS, operationSpecEntries } from "./client-members.ts";
 import { emitBinModule } from "./emit-bin.ts";
 import { emitJobsModule, roleOperations } from "./emit-jobs.ts";
-import { emitModelsModule } from "./emit-models.ts";
+import { emitModelInputModules, emitModelsModule } from "./emit-models.ts";
 import { readmeContribution } from "./readme.ts";
 import { MODEL_ENDPOINTS_EXTENSION, type EndpointRole, type ModelEndpointsModel } from "./types.ts";
 
@@ -20,6 +20,7 @@ export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, co
   return {
     files: [
       { path: "src/models.ts", contents: emitModelsModule(model, context.validators) },
+      ...emitModelInputModules(context.standaloneValidators),
       { path: "src/model-calls.ts", contents: emitModelCallsModule(api, model) },
       { path: "src/jobs.ts", contents: emitJobsModule(api, model) },
       // An executable's shebang stays on the first line; the write stage puts the header after it.

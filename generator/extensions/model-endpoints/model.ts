@@ -19,7 +19,7 @@ const METHOD_NAMES = ["runModel", "runModelSync", "getModelJob", "cancelModelJob
 /** What `src/models.ts`, `src/jobs.ts` and `src/client.ts` export for the models. */
 const GENERATED_EXPORTS = [
   "ModelJobOptions", "ModelInputs", "ModelOutputs", "ModelId", "KnownModelId", "ModelInput", "ModelOutput", "ModelJob", "ModelJobBase", "MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES",
-  "validateModelInput", "withModelDefaults", "MODEL_CATALOG", "JobResult", "waitForJob", "runAndWait", "estimateCost", "runMany", "streamJob",
+  "validateModelInput", "withModelDefaults", "ModelInputChecks", "loadModelInputChecks", "loadedModelInputChecks", "checkModelInput", "MODEL_CATALOG", "JobResult", "waitForJob", "runAndWait", "estimateCost", "runMany", "streamJob",
 ];
 
 export const modelEndpointsReader: ExtensionReader = {

@@ -6,11 +6,11 @@
 import { stringLiteral } from "../../common/escape.ts";
 import { environmentVariables } from "../../emit/environment-variables.ts";
 import { jsValue } from "../../emit/js-value.ts";
-import { RenderedMarkdown } from "../../emit/markdown.ts";
+import { RenderedMarkdown, markdownCode, markdownText } from "../../emit/markdown.ts";
 import { renderTemplate } from "../../emit/templates.ts";
 import type { ApiModel } from "../../model/types.ts";
 import type { ReadmeContribution } from "../output.ts";
-import type { EndpointRole, ModelEndpointsModel } from "./types.ts";
+import type { EndpointPricing, EndpointRole, ModelEndpointsModel, TokenRate } from "./types.ts";
 
 /** The file name extension of the README's download example, by model kind. */
 const OUTPUT_EXTENSIONS: Readonly<Record<string, string>> = { video: "mp4", image: "png", audio: "mp3" };
@@ -26,7 +26,7 @@ export function readmeContribution(api: ApiModel, model: ModelEndpointsModel): R
       kind: m.kind,
       summary: m.summary,
       fields: m.inputFields,
-      pricing: m.pricing === undefined ? undefined : { ...m.pricing, divisor: m.pricing.unitsPer === 1 ? undefined : m.pricing.unitsPer },
+      price: new RenderedMarkdown(m.pricing === undefined ? "no published price" : priceMarkdown(priceRule(m.pricing))),
       estimateExample: m.pricing === undefined ? undefined : estimateExample(id, input),
       example: `const { data: job } = await client.${hasRunsync ? "runModelSync" : "runModel"}(${id}, ${input});`,
       waitExample: `const result = await runAndWait(client, ${id}, ${input});`,
@@ -109,4 +109,68 @@ function modelCallsExample(api: ApiModel, model: ModelEndpointsModel, modelId: s
     ...(has("health") ? [`const { data: health } = await client.getModelHealth(${id}); // jobs and workers by state`] : []),
     ...(has("purge-queue") ? [`await client.purgeModelQueue(${id}); // every queued job of the endpoint removed`] : []),
   ].join("\n");
+}
+
+/** The parts as inline Markdown: text escaped (its spaces kept around it), properties as code spans. */
+function priceMarkdown(parts: PricePart[]): string {
+  return parts
+    .map((part) => {
+      if (part.code) return markdownCode(part.code);
+      const [, before, core, after] = /^(\s*)(.*?)(\s*)$/s.exec(part.text)!;
+      return `${before}${markdownText(core!)}${after}`;
+    })
+    .join("");
+}
+
+/** A piece of the models table's price rule: plain text, or an input property shown as code. */
+interface PricePart {
+  text: string;
+  code: string;
+}
+
+/** A pricing as one line of the models table: the rate, what counts the units, and when no estimate is made. */
+export function priceRule(pricing: EndpointPricing): PricePart[] {
+  const parts: PricePart[] = [];
+  const text = (value: string) => parts.push({ text: value, code: "" });
+  const field = (name: string) => parts.push({ text: "", code: name });
+  const figure = (rate: number | TokenRate) => (typeof rate === "number" ? String(rate) : `in ${rate.input} / out ${rate.output}`);
+  const per = pricing.tokens ? `${pricing.unitsPer} tokens` : pricing.unit;
+  text(pricing.rate === undefined ? `${pricing.currency} per ${per}` : `${figure(pricing.rate)} ${pricing.currency} per ${per}`);
+  if (pricing.tokens) {
+    text(", an upper bound: output up to ");
+    field(pricing.tokens.maxOutputFrom.join("."));
+    text(", input a token per byte of ");
+    field(pricing.tokens.inputFrom.join("."));
+  } else if (pricing.charactersFrom !== undefined) {
+    text(": characters of ");
+    field(pricing.charactersFrom);
+    if (pricing.unitsPer !== 1) text(` ÷ ${pricing.unitsPer}`);
+  } else if (pricing.unitsFrom !== undefined) {
+    text(": ");
+    pricing.unitsFrom.forEach((name, index) => {
+      if (index > 0) text(" × ");
+      field(name);
+    });
+    if (pricing.unitsPer !== 1) text(` ÷ ${pricing.unitsPer}`);
+    if (pricing.round === "up") text(", rounded up");
+  } else if (pricing.unitsUnknown === undefined) {
+    text(", one per job");
+  }
+  if (pricing.rates !== undefined) {
+    text("; rate by ");
+    pricing.rateFrom!.forEach((name, index) => {
+      if (index > 0) text(", ");
+      field(name);
+    });
+    text(`: ${Object.entries(pricing.rates).map(([value, rate]) => `${value}: ${figure(rate)}`).join("; ")}`);
+  }
+  if (pricing.unitsUnknown !== undefined) text(`; no estimate (${pricing.unitsUnknown})`);
+  if (pricing.unknownWhen !== undefined) {
+    text("; no estimate with ");
+    pricing.unknownWhen.forEach((name, index) => {
+      if (index > 0) text(", ");
+      field(name);
+    });
+  }
+  return parts;
 }

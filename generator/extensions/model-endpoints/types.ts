@@ -14,22 +14,35 @@ export type EndpointRole = (typeof ENDPOINT_ROLES)[number];
 /** Roles on a model endpoint as a whole rather than on one job: the job helpers never call them. */
 export const WHOLE_ENDPOINT_ROLES: ReadonlySet<EndpointRole> = new Set(["health", "purge-queue"]);
 
+/** Per-token rates: the price of `unitsPer` input tokens and of `unitsPer` output tokens. */
+export interface TokenRate {
+  input: number;
+  output: number;
+}
+
 /**
- * What a job of a model endpoint costs (`x-model-endpoints/<id>/pricing`): the units are the
- * product of input properties divided by `unitsPer` (seconds: `duration`; megapixels: `width` ×
- * `height` / 1,000,000), times a rate, fixed or picked by an input property.
+ * What a job of a model endpoint costs (`x-model-endpoints/<id>/pricing`, read by `pricing.ts`,
+ * which lists the forms): units (the product of `unitsFrom`, one per job without it, the
+ * characters of `charactersFrom`, or tokens) over `unitsPer`, times a rate, fixed or picked by
+ * input properties. Emitted as is into the package, whose runtime (`model-endpoints/cost.ts`)
+ * has the same shape in `ModelPricing`.
  */
 export interface EndpointPricing {
   currency: string;
   unit: string;
   /** Input properties whose values multiply into the number of units. */
-  unitsFrom: string[];
-  /** What the product is divided by (1 unless the contract says otherwise). */
+  unitsFrom?: string[];
+  /** What the count is divided by (1 unless the contract says otherwise). */
   unitsPer: number;
-  /** Input property whose value picks the rate in `rates`; absent with a fixed `rate`. */
-  rateFrom?: string;
-  rates?: Record<string, number>;
-  rate?: number;
+  round?: "up";
+  charactersFrom?: string;
+  tokens?: { inputFrom: string[]; maxOutputFrom: string[]; maxOutputDefault?: number };
+  /** Input properties whose values (joined by ",") pick the rate in `rates`; absent with a fixed `rate`. */
+  rateFrom?: string[];
+  rates?: Record<string, number | TokenRate>;
+  rate?: number | TokenRate;
+  unitsUnknown?: string;
+  unknownWhen?: string[];
   formula?: string;
 }
 

@@ -140,6 +140,8 @@ export async function runMany(
     throw new InvalidRequestError(`cancelOnBudget: ${why}; leave cancelOnBudget out`, { field: "cancelOnBudget" });
   }
   const runsPerJob = 1 + (options.retryFailed ?? 0);
+  // Before any timer or rate-limit slot starts: the client's own check of each input then finds them loaded.
+  await catalog.prepare?.(model);
   enforceCostLimit(catalog, model, inputs, options.maxCostUsd, runsPerJob);
   const budget = options.maxTotalCostUsd === undefined ? undefined : new BatchBudget(options.maxTotalCostUsd, catalog, model, runsPerJob);
   // Every job priced before anything is sent: a budget cannot hold a job it cannot price.

@@ -4,7 +4,7 @@
  * the budget is never sent, whatever the jobs before it turned out to cost.
  */
 import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
-import { CostLimitError, estimateCost, formatUsd } from "./cost.js";
+import { CostLimitError, costEstimate, formatUsd } from "./cost.js";
 import type { ModelCatalog } from "./types.js";
 import { checkNumber } from "../option-checks.js";
 
@@ -53,9 +53,9 @@ export class BatchBudget {
 
   /** The worst case of a job: its estimate for every run it may take (`retryFailed`). */
   estimate(input: unknown): number {
-    const once = estimateCost(this.catalog, this.model, input);
-    if (once === undefined) throw new CostLimitError(this.model, undefined, this.maxTotalCostUsd);
-    return once * this.runsPerJob;
+    const once = costEstimate(this.catalog, this.model, input);
+    if (!("usd" in once)) throw new CostLimitError(this.model, undefined, this.maxTotalCostUsd, 1, once.reason);
+    return once.usd * this.runsPerJob;
   }
 
   /** Reserves `estimate`, or says what refuses it. */

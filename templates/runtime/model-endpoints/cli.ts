@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { SdkError } from "../error-base.js";
 import { InvalidRequestError } from "../errors.js";
-import { CostLimitError, estimateCost, formatUsd } from "./cost.js";
+import { CostLimitError, costEstimate, formatUsd } from "./cost.js";
 import { streamJob } from "./stream.js";
 import { runAndWait } from "./submit.js";
 import { OUTPUT_URL_FIELDS } from "./types.js";
@@ -75,7 +75,7 @@ function described({ environment = [], catalog }: Pick<CliDependencies, "environ
     return rows.map((row) => `  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]! + 2))).join("")}`);
   };
   const variables = column(environment.map((v) => [v.name, v.description]));
-  const models = column(Object.entries(catalog.endpoints).map(([id, info]) => [id, info.kind, info.pricing === undefined ? "no published price" : "priced"]));
+  const models = column(Object.entries(catalog.endpoints).map(([id, info]) => [id, info.kind, info.pricing === undefined ? "no published price" : info.pricing.unitsUnknown === undefined ? "priced" : "priced, not estimable"]));
   return [
     ...(variables.length === 0 ? [] : ["", "Environment variables (an empty one counts as unset):", ...variables]),
     "",
@@ -255,9 +255,9 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
           return EXIT.usage;
         }
         if (command === "estimate") {
-          const estimate = estimateCost(deps.catalog, model, input);
-          if (values.json) out(JSON.stringify({ model, estimateUsd: estimate ?? null }));
-          else out(estimate === undefined ? `${model}: no pricing in the contract, cost cannot be estimated` : `${model}: ${formatUsd(estimate)}`);
+          const estimate = costEstimate(deps.catalog, model, input);
+          if (values.json) out(JSON.stringify({ model, estimateUsd: "usd" in estimate ? estimate.usd : null, ...("reason" in estimate ? { reason: estimate.reason } : {}) }));
+          else out("usd" in estimate ? `${model}: ${formatUsd(estimate.usd)}` : `${model}: cost cannot be estimated (${estimate.reason})`);
           return EXIT.ok;
         }
         const jobOptions = values["job-option"] === undefined ? undefined : assign({}, values["job-option"], "--job-option");
@@ -369,8 +369,9 @@ function isJob(value: unknown): value is JobLike {
 }
 
 function estimateOrRefuse(catalog: ModelCatalog, model: string, input: unknown, maxCost: number): void {
-  const estimate = estimateCost(catalog, model, input);
-  if (estimate === undefined || estimate > maxCost) throw new CostLimitError(model, estimate, maxCost);
+  const estimate = costEstimate(catalog, model, input);
+  if (!("usd" in estimate)) throw new CostLimitError(model, undefined, maxCost, 1, estimate.reason);
+  if (estimate.usd > maxCost) throw new CostLimitError(model, estimate.usd, maxCost);
 }
 
 function describeJob(job: JobLike): string {

@@ -3,12 +3,12 @@
  * submitting (submit.ts), cancelling (cancel.ts), following partial outputs (stream.ts), fetching
  * output files (download.ts), cost (cost.ts, budget.ts), batches (batch.ts, rate-gate.ts).
  */
-export type { JobClient, JobLike, JobOperation, ModelCatalog, ModelEndpointInfo, ModelPricing, SyncRequestOptions } from "./types.js";
+export type { JobClient, JobLike, JobOperation, ModelCatalog, ModelEndpointInfo, ModelPricing, SyncRequestOptions, TokenRate } from "./types.js";
 export { DEFAULT_WAIT_TIMEOUT_MS, JobExpiredError, JobFailedError, JobWaitError, isTerminal, waitForJob } from "./wait.js";
 export type { JobResult, WaitOptions, WaitProgress } from "./wait.js";
 export { runAndWait } from "./submit.js";
 export type { RunOptions } from "./submit.js";
-export { CostLimitError, estimateCost, formatUsd } from "./cost.js";
+export { CostLimitError, TOKEN_ALLOWANCE_PER_MESSAGE, costEstimate, estimateCost, formatUsd } from "./cost.js";
 export { BatchAbortedError, runMany } from "./batch.js";
 export { CANCEL_TIMEOUT_MS } from "./cancel.js";
 export { BudgetExceededError } from "./budget.js";

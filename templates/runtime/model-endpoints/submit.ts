@@ -52,6 +52,8 @@ export async function runAndWait(
 ): Promise<JobResult> {
   checkWaitOptions(options);
   checkJobOptions(client, options);
+  // Before any timer or rate-limit slot starts: the client's own check of the input then finds them loaded.
+  await catalog.prepare?.(model);
   enforceCostLimit(catalog, model, [input], options.maxCostUsd, 1 + (options.retryFailed ?? 0));
   return submitAndWait(client, catalog, model, input, options);
 }

@@ -47,19 +47,42 @@ export interface JobClient {
 /** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */
 export const OUTPUT_URL_FIELDS: readonly string[] = ["video_url", "image_url", "audio_url"];
 
-/** Units × rate: the product of `unitsFrom`'s input values over `unitsPer`, times `rate` or the rate `rateFrom` picks in `rates`. */
+/** Per-token rates: USD per `unitsPer` input tokens and per `unitsPer` output tokens. */
+export interface TokenRate {
+  readonly input: number;
+  readonly output: number;
+}
+
+/**
+ * Units × rate. The units are, by form: the product of `unitsFrom`'s input values (one per job
+ * when there is none), the characters of `charactersFrom`, or tokens in and out (`tokens`); over
+ * `unitsPer`, rounded up to whole units with `round: "up"`. The rate is `rate`, or the one the
+ * values of `rateFrom` pick in `rates` (several values are joined by ","). `unitsUnknown`: the
+ * units are measured on the result, so no estimate is made; `unknownWhen`: nor when the input
+ * has one of these properties.
+ */
 export interface ModelPricing {
   readonly currency: string;
   readonly unit: string;
   /** Input properties whose values multiply into the units (e.g. `duration`; `width`, `height`). */
-  readonly unitsFrom: readonly string[];
-  /** What the product is divided by (1,000,000 for megapixels). */
+  readonly unitsFrom?: readonly string[] | undefined;
+  /** What the count is divided by (1,000,000 for megapixels, 5 for a 5-second clip). */
   readonly unitsPer: number;
-  /** Input property choosing the rate in `rates` (e.g. `size`). */
-  readonly rateFrom?: string | undefined;
-  readonly rates?: Readonly<Record<string, number>> | undefined;
+  /** `up`: a started unit is billed whole (a clip of a fixed length). */
+  readonly round?: "up" | undefined;
+  /** Input property (a string) whose characters, as Unicode code points, are the units. */
+  readonly charactersFrom?: string | undefined;
+  /** Token pricing: where the prompt (a string or a list of messages) and the output's token cap are in the input. */
+  readonly tokens?: { readonly inputFrom: readonly string[]; readonly maxOutputFrom: readonly string[]; readonly maxOutputDefault?: number | undefined } | undefined;
+  /** Input properties whose values pick the rate in `rates` (e.g. `size`). */
+  readonly rateFrom?: readonly string[] | undefined;
+  readonly rates?: Readonly<Record<string, number | TokenRate>> | undefined;
   /** A fixed rate per unit, when no input property chooses one. */
-  readonly rate?: number | undefined;
+  readonly rate?: number | TokenRate | undefined;
+  /** Why the input never fixes the units (they are measured on the result). */
+  readonly unitsUnknown?: string | undefined;
+  /** Input properties whose presence makes the units unknown (the service measures a file). */
+  readonly unknownWhen?: readonly string[] | undefined;
 }
 
 export interface ModelEndpointInfo {
@@ -79,6 +102,11 @@ export interface ModelCatalog {
   readonly requestLimits?: Readonly<Partial<Record<JobOperation, RequestLimit>>>;
   /** How long the service keeps a finished job's results, per operation that made the job (`x-result-retention-seconds`). */
   readonly resultRetentionSeconds?: Readonly<Partial<Record<"run" | "runsync", number>>>;
+  /**
+   * Loads what `validate` and `withDefaults` need for `model`, when they load each model's checks
+   * on demand (so that an app bundles only the models it runs); the helpers await it first.
+   */
+  prepare?(model: string): Promise<void>;
   /** A copy of the input with the schema's defaults filled in (known models only). */
   withDefaults?(model: string, input: unknown): unknown;
   /** Problems of an input for a known model (none for other models). */

@@ -228,6 +228,17 @@ export function checkWaitOptions(options: Pick<WaitOptions, "timeoutMs" | "inter
 export const DEFAULT_WAIT_TIMEOUT_MS = 30 * 60_000;
 
 /**
+ * `output.cost`, or the sum of the costs of a list's entries (a prompt-style text model answers a
+ * list); undefined when nothing reports one.
+ */
+function reportedCost(output: unknown): number | undefined {
+  const costOf = (value: unknown) => (typeof value === "object" && value !== null && typeof (value as { cost?: unknown }).cost === "number" ? (value as { cost: number }).cost : undefined);
+  if (!Array.isArray(output)) return costOf(output);
+  const costs = output.map(costOf).filter((cost): cost is number => cost !== undefined);
+  return costs.length === 0 ? undefined : costs.reduce((sum, cost) => sum + cost, 0);
+}
+
+/**
  * `unfinishedAt`: a moment the job had not finished yet (the submission, or the sending of a poll
  * that found it unfinished), so its URL was generated later and lives at least until then plus its
  * lifetime; undefined when the first poll already found it finished.
@@ -250,7 +261,7 @@ function toResult(
     id: job.id,
     status: job.status,
     output: job.output,
-    costUsd: typeof output.cost === "number" ? output.cost : undefined,
+    costUsd: reportedCost(job.output),
     url,
     expiresAt: url && lifetime && unfinishedAt !== undefined ? new Date(unfinishedAt + lifetime * 1000) : undefined,
     delayTime: job.delayTime,
