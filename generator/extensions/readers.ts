@@ -1,5 +1,6 @@
 /** The extensions' model-stage sides, in the order they read (and their parts appear in the package). */
 import { modelEndpointsReader } from "./model-endpoints/model.ts";
 import type { ExtensionReader } from "./reader.ts";
+import { serverSentEventsReader } from "./server-sent-events/model.ts";
 
-export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader];
+export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, serverSentEventsReader];

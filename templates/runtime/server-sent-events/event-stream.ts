@@ -22,6 +22,8 @@ const DEFAULT_MAX_RECONNECT_DELAY_MS = 30_000;
 /** The most text an event may pile up before it is dispatched (characters). */
 const MAX_EVENT_CHARS = 16 * 1024 * 1024;
 const CR = 13;
+const LAST_EVENT_ID = "last-event-id";
+const EVENT_STREAM = "text/event-stream";
 
 /** How one connection ended: the server closed it, or it broke (cut, stalled) with this error. */
 type Ending = { closed: true } | { closed: false; error: SdkError };
@@ -48,13 +50,19 @@ export async function* streamEvents<Data>(
   checkTimeout("maxReconnectDelayMs", maxReconnectDelayMs);
   checkTimeout("idleTimeoutMs", idleTimeoutMs);
   const idleMs = Math.min(idleTimeoutMs ?? ClientCore.timeoutOf(client, request), MAX_TIMER_MS);
-  const state: Resume = { lastEventId: lastEventId === "" ? undefined : lastEventId, retryMs: undefined, delivered: false };
+  // A contract may list Last-Event-ID as a header parameter: the stream sends it, its own way.
+  const { header: given, ...rest } = params;
+  const header = given === undefined ? undefined : Object.fromEntries(Object.entries(given).filter(([name]) => name.toLowerCase() !== LAST_EVENT_ID));
+  const fromParams = given === undefined ? undefined : Object.entries(given).find(([name]) => name.toLowerCase() === LAST_EVENT_ID)?.[1];
+  const first = lastEventId ?? (typeof fromParams === "string" ? fromParams : undefined);
+  const sent: OperationParams = header === undefined ? rest : { ...rest, header };
+  const state: Resume = { lastEventId: first === "" ? undefined : first, retryMs: undefined, delivered: false };
   for (let reconnects = 0; ; ) {
-    const headers: Record<string, string> = { ...request.headers, accept: "text/event-stream" };
-    if (state.lastEventId !== undefined) headers["last-event-id"] = state.lastEventId;
+    const headers: Record<string, string> = { ...request.headers, accept: EVENT_STREAM };
+    if (state.lastEventId !== undefined) headers[LAST_EVENT_ID] = state.lastEventId;
     let ending: Ending;
     try {
-      const opened = await ClientCore.openStream(client, spec, params, { ...request, headers });
+      const opened = await ClientCore.openStream(client, spec, sent, { ...request, headers });
       // 204: the server has nothing more to send, and asks not to be asked again.
       if (opened.status === 204) {
         await letGo(opened);
