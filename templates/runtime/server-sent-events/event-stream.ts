@@ -69,7 +69,20 @@ export async function* streamEvents<Data>(
         return;
       }
       state.delivered = false;
-      ending = yield* connectionEvents<Data>(opened, spec, dataSpec, state, idleMs, request.signal);
+      // The connection hands over each chunk's events at once: one step of its generator per chunk, not per event.
+      const connection = connectionEvents<Data>(opened, spec, dataSpec, state, idleMs, request.signal);
+      try {
+        for (let step = await connection.next(); ; step = await connection.next()) {
+          if (step.done === true) {
+            ending = step.value;
+            break;
+          }
+          for (const event of step.value) yield event;
+        }
+      } finally {
+        // A consumer that left (break, a throw) closes the connection: its generator's finally runs.
+        await connection.return({ closed: true });
+      }
     } catch (error) {
       // Only a failure to reach the server again after a drop is the budget's; any other is the caller's.
       if (reconnects === 0 || !(error instanceof ConnectionError || error instanceof TimeoutError)) throw error;
@@ -95,7 +108,7 @@ export function reconnectDelay(reconnects: number, baseMs: number, maxMs: number
 }
 
 /**
- * The events of one connection, handed over as they are parsed; returns how it ended. The idle
+ * The events of one connection, handed over chunk by chunk as they are parsed; returns how it ended. The idle
  * timer runs only while a chunk is awaited: a caller slow to take an event is not a stalled server.
  */
 async function* connectionEvents<Data>(
@@ -105,7 +118,7 @@ async function* connectionEvents<Data>(
   state: Resume,
   idleMs: number,
   signal: AbortSignal | undefined,
-): AsyncGenerator<ServerSentEvent<Data>, Ending, undefined> {
+): AsyncGenerator<ServerSentEvent<Data>[], Ending, undefined> {
   const contentType = opened.headers.get("content-type") ?? "";
   if (!/^\s*text\/event-stream\s*(;|$)/i.test(contentType)) {
     await letGo(opened);
@@ -167,10 +180,9 @@ async function* connectionEvents<Data>(
         parser.feed(text);
       }
       if (tooLarge) throw new ResponseTooLargeError({ status: opened.status, method: spec.method, url: opened.url, maxResponseBytes: MAX_EVENT_CHARS });
-      while (parsed.length > 0) {
-        const event = parsed.shift()!;
+      if (parsed.length > 0) {
         state.delivered = true;
-        yield event;
+        yield parsed.splice(0);
       }
       if (chunk.done) {
         finished = true;
