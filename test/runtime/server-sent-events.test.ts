@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ClientCore, type OperationSpec } from "../../templates/runtime/client-core.ts";
-import { ConnectionError, ResponseValidationError, UnexpectedResponseError } from "../../templates/runtime/errors.ts";
+import { AbortedError, ConnectionError, ResponseValidationError, UnexpectedResponseError } from "../../templates/runtime/errors.ts";
 import { reconnectDelay, streamEvents } from "../../templates/runtime/server-sent-events/event-stream.ts";
 import type { EventDataSpec, EventStreamOptions, ServerSentEvent } from "../../templates/runtime/server-sent-events/types.ts";
 
@@ -33,7 +33,7 @@ function bodyOf(chunks: ReadonlyArray<string | Uint8Array | Error>, onCancel: ()
 }
 
 /** A client whose fetch answers from a script, recording the requests and the bodies cancelled. */
-function scriptedClient(script: Scripted[]) {
+function scriptedClient(script: Scripted[], extra: Record<string, unknown> = {}) {
   const requests: Request[] = [];
   let cancelled = 0;
   class Client extends ClientCore {
@@ -41,6 +41,7 @@ function scriptedClient(script: Scripted[]) {
       super(
         {
           maxRetries: 0,
+          ...extra,
           fetch: async (request: Request) => {
             requests.push(request);
             const next = script.shift();
@@ -167,6 +168,33 @@ describe("resuming", () => {
     const fake = scriptedClient([{ chunks: ["data: a\n\n", "data: b\n\n", "data: c\n\n"] }]);
     for await (const event of streamEvents(fake.client, SPEC, {}, {})) if (event.data === "a") break;
     expect(fake.cancelled()).toBe(1);
+  });
+
+  it("each connection runs the client's hooks, the reconnection's with its Last-Event-ID", async () => {
+    const seen: string[] = [];
+    const hooks = {
+      onRequest: (request: { attempt: number; headers: Headers }) => void seen.push(`request ${request.headers.get("last-event-id") ?? "-"}`),
+      onResponse: (response: { status: number }) => void seen.push(`response ${response.status}`),
+    };
+    const fake = scriptedClient([{ chunks: ["id: 9\ndata: a\n\n"] }, { status: 204 }], { hooks });
+    for await (const _ of streamEvents(fake.client, SPEC, {}, { reconnectDelayMs: 0 }));
+    expect(seen).toEqual(["request -", "response 200", "request 9", "response 204"]);
+  });
+
+  it("an abort while waiting to reconnect ends the stream with an AbortedError, without the reconnection", async () => {
+    const fake = scriptedClient([{ chunks: ["data: a\n\n"] }, { chunks: ["data: never\n\n"] }]);
+    const controller = new AbortController();
+    const events: string[] = [];
+    // A wait no test would sit out: the abort, whenever it lands (reading or waiting), ends it.
+    const iteration = (async () => {
+      for await (const event of streamEvents<string>(fake.client, SPEC, {}, { signal: controller.signal, reconnectDelayMs: 3_600_000 })) {
+        events.push(event.data);
+        setTimeout(() => controller.abort(new Error("done")), 0);
+      }
+    })();
+    await expect(iteration).rejects.toBeInstanceOf(AbortedError);
+    expect(events).toEqual(["a"]);
+    expect(fake.requests).toHaveLength(1);
   });
 
   it("the delay doubles from the server's retry, capped", () => {
