@@ -98,5 +98,5 @@ export async function check(options: GenerateOptions): Promise<CheckResult & { o
 function packageDependencies(): PackageDependencies {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
   const all = { ...manifest.devDependencies, ...manifest.dependencies };
-  return { openapiFetch: all["openapi-fetch"], typescript: all.typescript, typesNode: all["@types/node"] };
+  return { openapiFetch: all["openapi-fetch"], typescript: all.typescript, typesNode: all["@types/node"], workspace: all };
 }

@@ -8,7 +8,7 @@ import type { ApiModel, OperationModel } from "../model/index.ts";
 import type { ExtensionOutput } from "../extensions/output.ts";
 import { Block, code, join, raw, type Code } from "./code.ts";
 import { authConstant, credentialOptions, credentialsDoc } from "./client-auth.ts";
-import { hasBinaryBody, hasParams, operationDoc, paramsRequired } from "./operation-docs.ts";
+import { extensionCall, hasBinaryBody, hasParams, operationDoc, paramsRequired } from "./operation-docs.ts";
 import { declaration, importStatement, interfaceDeclaration, members, mergeImports, method, moduleText, typeAlias, type ImportSpec } from "./typescript.ts";
 import type { ValidatorNames } from "./validators/index.ts";
 
@@ -58,7 +58,7 @@ export function emitClient(api: ApiModel, validators: ValidatorNames, extensions
   const client = declaration(
     `${api.title} (version ${api.version}).\n\n${api.description ?? ""}`,
     code`export class ${raw(names.client)} extends ${raw(names.core)} {`,
-    members([...api.operations.map((operation) => operationMethod(operation, extensions)), ...extensions.flatMap((extension) => extension.client.methods)]),
+    members([...api.operations.map((operation) => extensionCall(extensions, (calls) => calls.method(operation)) ?? operationMethod(operation, extensions)), ...extensions.flatMap((extension) => extension.client.methods)]),
   );
 
   return moduleText([

@@ -1,10 +1,12 @@
 /**
  * What the client's method and the standalone function of an operation share: whether it takes
- * parameters, whether they are required, whether its body is bytes, and its doc comment.
+ * parameters, whether they are required, whether its body is bytes, its doc comment, and whether an
+ * extension writes its call instead of the core.
  */
 import { mediaTypeKind } from "../common/media-types.ts";
 import type { ExtensionOutput } from "../extensions/output.ts";
 import { describeRequestLimits, type OperationModel } from "../model/index.ts";
+import type { Block } from "./code.ts";
 
 export function hasParams(operation: OperationModel): boolean {
   return operation.parameters.length > 0 || operation.requestBody !== undefined;
@@ -35,4 +37,13 @@ export function operationDoc(operation: OperationModel, extensions: readonly Ext
     operation.deprecated ? "@deprecated" : "",
   ].filter(Boolean);
   return [lines, ...tail].filter(Boolean).join("\n\n");
+}
+
+/** The call of an operation as the first extension that takes it over writes it, else undefined (the core's). */
+export function extensionCall(extensions: readonly ExtensionOutput[], write: (calls: NonNullable<ExtensionOutput["operationCalls"]>) => Block | undefined): Block | undefined {
+  for (const extension of extensions) {
+    const written = extension.operationCalls === undefined ? undefined : write(extension.operationCalls);
+    if (written !== undefined) return written;
+  }
+  return undefined;
 }

@@ -6,11 +6,13 @@
 import type { ApiModel } from "../model/index.ts";
 import type { ExtensionOutput } from "../extensions/output.ts";
 import { Block, code, join, raw } from "./code.ts";
-import { hasParams, operationDoc, paramsRequired } from "./operation-docs.ts";
-import { declaration, importStatement, moduleText } from "./typescript.ts";
+import { extensionCall, hasParams, operationDoc, paramsRequired } from "./operation-docs.ts";
+import { declaration, importStatement, mergeImports, moduleText } from "./typescript.ts";
 
 export function emitOperationFunctions(api: ApiModel, extensions: readonly ExtensionOutput[]): string {
   const functions = api.operations.map((operation) => {
+    const taken = extensionCall(extensions, (calls) => calls.standalone(operation, code`$client.${raw(api.names.core)}`));
+    if (taken !== undefined) return taken;
     const parameters = [
       code`client: $client.${raw(api.names.core)}`,
       ...(hasParams(operation) ? [code`params: $client.${raw(operation.paramsType)}${raw(paramsRequired(operation) ? "" : " = {}")}`] : []),
@@ -28,6 +30,7 @@ export function emitOperationFunctions(api: ApiModel, extensions: readonly Exten
     importStatement({ from: "./runtime/client-core.js", typeOnly: true, names: ["ApiResult", "RequestOptions"] }),
     importStatement({ from: "./client.js", typeOnly: true, namespace: "$client" }),
     importStatement({ from: "./operation-specs.js", namespace: "$operations" }),
+    ...mergeImports(extensions.flatMap((extension) => extension.operationCalls?.functionImports ?? [])).map(importStatement),
   ];
   return moduleText([imports, ...functions.map((f) => [f])]);
 }

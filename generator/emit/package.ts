@@ -16,6 +16,8 @@ export interface PackageDependencies {
   typescript: string;
   /** For the package's own build when it has a Node-only entry (the terminal command). */
   typesNode?: string;
+  /** Every other package's version in the workspace: an extension's runtime dependencies are taken from here. */
+  workspace?: Readonly<Record<string, string>>;
 }
 
 /** `src/validators.ts`'s first schema stem (`isX`, `validateX`), for the README's example. */
@@ -38,6 +40,7 @@ export function emitPackageFiles(
     const args = params ? jsValue(params) : "";
     // A call answered without a body (204) has no data to name.
     const data = operation.responseKind === "none" ? "" : "const { data } = ";
+    const example = (call: string) => extensions.map((extension) => extension.operationCalls?.example(operation, call)).find((text) => text !== undefined) ?? `${data}await ${call};`;
     return {
       methodName: operation.methodName,
       summary: operation.summary ?? operation.operationId,
@@ -47,14 +50,14 @@ export function emitPackageFiles(
       server: operation.server,
       limits: operation.requestLimits ? describeRequestLimits(operation.requestLimits) : undefined,
       tag: operation.tags[0] ?? "Other",
-      example: `${data}await client.${operation.methodName}(${args});`,
+      example: example(`client.${operation.methodName}(${args})`),
       call: `client.${operation.methodName}(${args})`,
       functionExample: [
         `import { ${names.core} } from ${stringLiteral(api.packageName)};`,
         `import { ${operation.methodName} } from ${stringLiteral(`${api.packageName}/operations`)};`,
         "",
         `const core = new ${names.core}();`,
-        `${data}await ${operation.methodName}(core${params ? `, ${args}` : ""});`,
+        example(`${operation.methodName}(core${params ? `, ${args}` : ""})`),
       ].join("\n"),
     };
   });
@@ -101,6 +104,7 @@ export function emitPackageFiles(
     homepage: contact.url !== undefined && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,
     hasChangelog,
     dependencies: { ...dependencies, typesNode: hasBin ? dependencies.typesNode : undefined },
+    extensionDependencies: extensionDependencies(extensions, dependencies),
   };
   const files = [
     { path: "package.json", contents: renderTemplate("package.json.hbs", data) },
@@ -113,6 +117,16 @@ export function emitPackageFiles(
   for (const file of files.slice(0, 3)) JSON.parse(file.contents);
   if (hasChangelog) files.push({ path: "CHANGELOG.md", contents: changelog });
   return files;
+}
+
+/** The runtime dependencies the extensions add, by name, at the workspace's versions. */
+function extensionDependencies(extensions: readonly ExtensionOutput[], dependencies: PackageDependencies): Array<{ name: string; version: string }> {
+  const names = [...new Set(extensions.flatMap((extension) => extension.dependencies ?? []))].sort();
+  return names.map((name) => {
+    const version = dependencies.workspace?.[name];
+    if (version === undefined) throw new Error(`the workspace's package.json does not name ${name}, which an extension's runtime needs`);
+    return { name, version };
+  });
 }
 
 /** The README's credential rows; `bearerKeyOnly` keeps the short text of a single bearer `apiKey`. */

@@ -6,10 +6,13 @@ import { MODEL_ENDPOINTS_EXTENSION, type ModelEndpointsModel } from "./model-end
 import type { EmitContext, ExtensionOutput } from "./output.ts";
 import { emitPodBudget } from "./pod-budget/emit.ts";
 import { POD_BUDGET_EXTENSION, type PodBudgetModel } from "./pod-budget/types.ts";
+import { emitServerSentEvents } from "./server-sent-events/emit.ts";
+import { SERVER_SENT_EVENTS_EXTENSION, type ServerSentEventsModel } from "./server-sent-events/types.ts";
 
 const EMITTERS: Readonly<Record<string, (api: ApiModel, model: unknown, context: EmitContext) => ExtensionOutput>> = {
   [MODEL_ENDPOINTS_EXTENSION]: (api, model, context) => emitModelEndpoints(api, model as ModelEndpointsModel, context),
   [POD_BUDGET_EXTENSION]: (api, model, context) => emitPodBudget(api, model as PodBudgetModel, context),
+  [SERVER_SENT_EVENTS_EXTENSION]: (api, model, context) => emitServerSentEvents(api, model as ServerSentEventsModel, context),
 };
 
 /** Per extension, the schemas whose validators it wants in modules of their own (asked before the validators are emitted). */

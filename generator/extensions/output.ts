@@ -23,6 +23,21 @@ export interface ExtensionOutput {
   client: { imports: ImportSpec[]; declarations: Block[]; methods: Block[] };
   /** `src/operation-specs.ts`: imports, and entries added to an operation's spec. */
   operationSpecs: { imports: ImportSpec[]; entries(operation: OperationModel): Code[] };
+  /**
+   * The client method and standalone function of an operation the extension calls otherwise than
+   * the core does (an event stream's, which returns its events as they come), else undefined.
+   */
+  operationCalls?: {
+    /** `src/operations.ts`'s imports for the functions below. */
+    functionImports: ImportSpec[];
+    method(operation: OperationModel): Block | undefined;
+    /** `coreType` is the client core's type as `src/operations.ts` names it. */
+    standalone(operation: OperationModel, coreType: Code): Block | undefined;
+    /** The README's example of a call (`call` is the expression that makes it), else undefined. */
+    example(operation: OperationModel, call: string): string | undefined;
+  };
+  /** npm packages the package's runtime needs (their versions are the workspace's). */
+  dependencies?: string[];
   /** A sentence added to an operation's documented service limits, if any. */
   limitsNote(operation: OperationModel): string | undefined;
   /** `src/index.ts`'s exports. */

@@ -2,5 +2,6 @@
 import { modelEndpointsReader } from "./model-endpoints/model.ts";
 import { podBudgetReader } from "./pod-budget/model.ts";
 import type { ExtensionReader } from "./reader.ts";
+import { serverSentEventsReader } from "./server-sent-events/model.ts";
 
-export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader];
+export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader, serverSentEventsReader];

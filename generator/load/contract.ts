@@ -1,6 +1,6 @@
 /**
  * Stage 1 of the generator: read the contract (YAML or JSON, possibly split
- * across files, OpenAPI 3.0 or 3.1), check its shape, bundle it into one
+ * across files, OpenAPI 3.0, 3.1 or 3.2), check its shape, bundle it into one
  * document with Redocly's core (external `$ref`s become components, internal
  * `$ref`s stay; example values are data, never followed), upgrade a 3.0 bundle
  * to 3.1, write discriminator mappings by name as `$ref`s, and refuse anything the later
@@ -255,13 +255,13 @@ function checkRootMembers(parsed: unknown, file: string): void {
   if (version === undefined && "swagger" in parsed) {
     throw new ContractError("/swagger", "Swagger 2.0 is not supported: convert it to OpenAPI 3 first (`npx swagger2openapi --yaml --outfile openapi.yaml swagger.yaml`) and generate from that", file);
   }
-  if (typeof version !== "string" || !/^3\.[01]\.\d+$/.test(version)) {
+  if (typeof version !== "string" || !/^3\.[012]\.\d+$/.test(version)) {
     const found = version === undefined ? "no openapi member" : JSON.stringify(version);
-    throw new ContractError("/openapi", `expected OpenAPI 3.0.x or 3.1.x, found ${found}`, file);
+    throw new ContractError("/openapi", `expected OpenAPI 3.0.x, 3.1.x or 3.2.x, found ${found}`, file);
   }
   for (const member of ["info", "paths"]) {
     // OpenAPI 3.1 makes paths optional (a document of webhooks or components); 3.0 requires it.
-    if (member === "paths" && parsed[member] === undefined && version.startsWith("3.1.")) continue;
+    if (member === "paths" && parsed[member] === undefined && !version.startsWith("3.0.")) continue;
     if (!isPlainObject(parsed[member])) {
       const problem = parsed[member] === undefined ? "is missing" : "must be an object";
       throw new ContractError(pointer(member), `${member} ${problem}`, file);

@@ -28,9 +28,29 @@ function refusePrototypeKeys(value: unknown, at = ""): void {
   }
 }
 
+/**
+ * What OpenAPI 3.2 adds that the client cannot do yet, refused rather than dropped: a base URI of
+ * the document's own (`$self`, which changes what its references mean) and operations on methods
+ * other than the eight of 3.1 (`query`, `additionalOperations`). The rest of 3.2 reads as 3.1 does,
+ * `itemSchema` of an event stream included (the server-sent-events extension).
+ */
+function refuseUnsupported32(document: Record<string, unknown>): void {
+  if (document["$self"] !== undefined) throw new ContractError("/$self", "$self (OpenAPI 3.2) is not supported: references are resolved against the document's own location");
+  const paths = document["paths"];
+  if (typeof paths !== "object" || paths === null) return;
+  for (const [path, item] of Object.entries(paths)) {
+    for (const key of ["query", "additionalOperations"]) {
+      if (typeof item === "object" && item !== null && key in item) {
+        throw new ContractError(pointer("paths", path, key), `${key} (OpenAPI 3.2) is not supported: the client has methods for GET, PUT, POST, DELETE, OPTIONS, HEAD and PATCH only`);
+      }
+    }
+  }
+}
+
 /** Refuses a document the emitters would misread, with its pointer. */
 export function checkDocument(document: object): void {
   refusePrototypeKeys(document);
+  refuseUnsupported32(document as Record<string, unknown>);
   // The validators implement 2020-12 (an older draft was rewritten into it): another default dialect would be misread.
   const dialect = (document as { jsonSchemaDialect?: unknown }).jsonSchemaDialect;
   if (dialect !== undefined && (typeof dialect !== "string" || !ACCEPTED_DIALECTS.has(dialect.replace(/#$/, "")))) {

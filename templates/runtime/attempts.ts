@@ -45,6 +45,8 @@ const FOLLOWS_REDIRECTS_ITSELF = typeof (globalThis as { process?: { versions?: 
 interface Guard {
   controller: AbortController;
   timedOut: boolean;
+  /** Stops the timeout only: the caller's signal still ends the body. */
+  stopTimer(): void;
   dispose(): void;
 }
 
@@ -57,6 +59,7 @@ export class CallAttempts {
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly maxResponseBytes: number;
+  private readonly streamBody: boolean;
   /** Redirects are followed here (with `redirect: "manual"`), hop by hop: see FOLLOWS_REDIRECTS_ITSELF. */
   private readonly followsRedirects: boolean;
   private sanitized: string | undefined;
@@ -87,6 +90,7 @@ export class CallAttempts {
     this.timeoutMs = Math.min(call.timeoutMs ?? config.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
     this.maxRetries = call.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.maxResponseBytes = call.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.streamBody = call.streamBody === true;
     // An idempotent call is sent again after any failure: which hop failed does not matter to it.
     this.followsRedirects = !this.idempotent && this.redirect === "follow" && FOLLOWS_REDIRECTS_ITSELF;
     this.hooks = hookList(config.hooks);
@@ -171,6 +175,12 @@ export class CallAttempts {
    * off or stalls (it still explains the status).
    */
   private async read(response: Response, guard: Guard, attempt: number): Promise<Answer> {
+    if (response.ok && this.streamBody) {
+      // The attempt ends at the headers: how long the body may take is the reader's to decide.
+      guard.stopTimer();
+      const { status, statusText, headers, url } = response;
+      return { ok: true, status, statusText, headers, url, chunks: [], stream: { body: response.body, release: () => guard.dispose() } };
+    }
     try {
       const { status, statusText, headers, url } = response;
       if (response.ok) return { ok: true, status, statusText, headers, url, chunks: await this.readWhole(response, guard.controller.signal) };
@@ -259,6 +269,9 @@ export class CallAttempts {
     const guard: Guard = {
       controller,
       timedOut: false,
+      stopTimer() {
+        clearTimeout(timer);
+      },
       dispose() {
         clearTimeout(timer);
         detach?.();

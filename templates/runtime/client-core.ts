@@ -78,6 +78,17 @@ export interface ApiResult<T> {
   readonly response: Response;
 }
 
+/** A successful answer whose body is read as it comes: see `ClientCore.openStream`. */
+export interface OpenedStream {
+  status: number;
+  headers: Headers;
+  /** The URL that answered, without credentials: what errors about the stream name. */
+  url: string;
+  body: ReadableStream<Uint8Array> | null;
+  /** Lets go of the call's guards (the link to the caller's signal): call once the body is done with. */
+  release(): void;
+}
+
 export interface CoreOptions extends Omit<TransportConfig, "secrets" | "logName" | "credentialHeaders"> {
   /** Check every request against the contract before sending it; default true. */
   validateRequests?: boolean | undefined;
@@ -192,6 +203,25 @@ export class ClientCore {
 
   /** Sends one operation and returns its typed body, or throws a typed error. */
   protected async request<T>(spec: OperationSpec, given: OperationParams = {}, options: RequestOptions = {}): Promise<ApiResult<T>> {
+    const { call, baseUrl, url, sent } = await this.#prepare(spec, given, options, false);
+    return this.exchange<T>(spec, call, baseUrl, url, sent, options.checkResponse);
+  }
+
+  /**
+   * Sends one operation whose successful body `client`'s caller reads as it comes (an event
+   * stream): the same credentials, checks, hooks, retries and typed errors as any call up to the
+   * answer's headers; a 2xx answer is handed over with its body unread.
+   */
+  static async openStream(client: ClientCore, spec: OperationSpec, given: OperationParams = {}, options: RequestOptions = {}): Promise<OpenedStream> {
+    const { call, baseUrl, url, sent } = await client.#prepare(spec, given, options, true);
+    const answer = await call.fetch(url, sent);
+    if (!answer.ok) throw (await loadErrorResponse()).errorFromAnswer(answer, client.describe(spec, answer, baseUrl));
+    const stream = answer.stream ?? { body: null, release: () => undefined };
+    return { status: answer.status, headers: answer.headers, url: sanitizeUrl(client.describe(spec, answer, baseUrl).url, client.#auth.secrets), ...stream };
+  }
+
+  /** The request of one call, checked and built, and its prepared transport. */
+  async #prepare(spec: OperationSpec, given: OperationParams, options: RequestOptions, streamBody: boolean) {
     const baseUrl = this.baseUrl(spec.server);
     const auth = this.#auth.applied(spec.security, spec.operationId);
     for (const field of spec.secretBodyFields ?? []) {
@@ -222,6 +252,7 @@ export class ClientCore {
       maxResponseBytes: options.maxResponseBytes,
       operationId: spec.operationId,
       body: isReusable(body) ? body : undefined,
+      ...(streamBody ? { streamBody } : {}),
     });
     // Names in lower case, so each is sent once whatever case callers and the contract spell it in.
     const headers: Record<string, string> = {};
@@ -249,7 +280,7 @@ export class ClientCore {
       headers["content-type"] = "application/json";
     }
     const sent = { method: spec.method, headers, body, redirect: auth.manualRedirect ? ("manual" as const) : undefined };
-    return this.exchange<T>(spec, call, baseUrl, url, sent, options.checkResponse);
+    return { call, baseUrl, url, sent };
   }
 
   /** Sends the call and parses its response, whose body the transport read within the attempt. */

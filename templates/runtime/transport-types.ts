@@ -64,6 +64,11 @@ export interface CallOptions {
   operationId?: string | undefined;
   /** Overrides the method's own idempotency, e.g. for a POST with an idempotency key. */
   idempotent?: boolean | undefined;
+  /**
+   * A 2xx body is the caller's to read as it comes (an event stream): the attempt ends at its
+   * headers, and the answer holds the body and the `release` that lets the caller's signal go.
+   */
+  streamBody?: boolean | undefined;
 }
 
 /** A body that can be sent again as it is: not a stream, which is read once. */
@@ -100,6 +105,8 @@ interface AnswerHead {
 export interface SuccessAnswer extends AnswerHead {
   ok: true;
   chunks: readonly Uint8Array[];
+  /** With `streamBody`: the body unread (null without one), and what to call once done with it. */
+  stream?: { body: ReadableStream<Uint8Array> | null; release(): void } | undefined;
 }
 
 /** Any other status: its body as text, at most 64 KiB of it, or what arrived before it broke off or stalled. */

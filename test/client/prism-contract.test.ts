@@ -34,6 +34,13 @@ afterAll(async () => {
 
 const prefer = (code: number) => ({ headers: { prefer: `code=${code}` } });
 
+/** An event stream's first event, and the stream closed: its errors (before the stream) reject this promise. */
+async function firstEvent<T>(stream: AsyncGenerator<T, void, undefined>): Promise<T | undefined> {
+  const first = await stream.next();
+  await stream.return(undefined);
+  return first.done ? undefined : first.value;
+}
+
 /** Every operation of the client, called with valid arguments and per-call options. */
 const calls = {
   listPods: (o?: object) => client.listPods({ query: { includeClusterPods: true } }, o),
@@ -53,7 +60,7 @@ const calls = {
   updatePod: (o?: object) => client.updatePod({ path: { id: "7h9k2m4n6p" }, body: { locked: true } }, o),
   deletePod: (o?: object) => client.deletePod({ path: { id: "7h9k2m4n6p" } }, o),
   podAction: (o?: object) => client.podAction({ path: { id: "7h9k2m4n6p" }, body: { action: "stop" } }, o),
-  getPodLogs: (o?: object) => client.getPodLogs({ path: { id: "7h9k2m4n6p" }, query: { tail: 10 } }, o),
+  getPodLogs: (o?: object) => firstEvent(client.getPodLogs({ path: { id: "7h9k2m4n6p" }, query: { tail: 10 } }, o)),
   listGpuTypes: (o?: object) => client.listGpuTypes({ query: { include: ["AVAILABILITY"], product: ["POD"] } }, o),
   getGpuType: (o?: object) => client.getGpuType({ path: { id: "NVIDIA GeForce RTX 4090" } }, o),
   listCpuTypes: (o?: object) => client.listCpuTypes({}, o),
@@ -72,7 +79,7 @@ const calls = {
   deleteEndpoint: (o?: object) => client.deleteEndpoint({ path: { id: "h3k8w2zq" } }, o),
   listEndpointWorkers: (o?: object) => client.listEndpointWorkers({ path: { id: "h3k8w2zq" } }, o),
   listEndpointReleases: (o?: object) => client.listEndpointReleases({ path: { id: "h3k8w2zq" } }, o),
-  getWorkerLogs: (o?: object) => client.getWorkerLogs({ path: { id: "h3k8w2zq", workerId: "w5p8r3k1" }, query: { source: "container", tail: 50 } }, o),
+  getWorkerLogs: (o?: object) => firstEvent(client.getWorkerLogs({ path: { id: "h3k8w2zq", workerId: "w5p8r3k1" }, query: { source: "container", tail: 50 } }, o)),
   listClusters: (o?: object) => client.listClusters(o),
   createCluster: (o?: object) =>
     client.createCluster({ body: { name: "ray-eval", type: "RAY", compute: { gpuTypeId: "NVIDIA L40S", gpuCountPerPod: 2, podCount: 3 } } }, o),
@@ -215,13 +222,15 @@ describe("the generated client against the Prism mock", () => {
     await expect(client.createPod({ body: { name: "x", gpu: { id: "g" } } })).rejects.toBeInstanceOf(InvalidRequestError);
   });
 
-  it("reads a pod's log stream as text whose events carry log lines", async () => {
-    const { data, status } = await client.getPodLogs({ path: { id: "7h9k2m4n6p" }, query: { source: "container", tail: 0 }, header: { "Last-Event-ID": "2026-06-01T12:01:41Z/000000000007" } });
-    expect(status).toBe(200);
-    expect(typeof data).toBe("string");
-    const lines = data.split("\n").filter((line) => line.startsWith("data:")).map((line) => JSON.parse(line.slice(5)));
-    expect(lines.length).toBeGreaterThan(0);
-    expect(lines[0]).toMatchObject({ source: "container", line: expect.any(String), ts: expect.any(String) });
+  it("reads a pod's log stream as typed, validated events, each with its resume cursor", async () => {
+    const events = [];
+    const stream = client.getPodLogs({ path: { id: "7h9k2m4n6p" }, query: { source: "container", tail: 0 }, header: { "Last-Event-ID": "2026-06-01T12:01:41Z/000000000007" } });
+    for await (const event of stream) {
+      events.push(event);
+      if (events.length === 2) break;
+    }
+    expect(events.map((event) => event.id)).toEqual(["2026-06-01T12:01:41Z/000000000007", "2026-06-01T12:01:44Z/000000000008"]);
+    expect(events[0]!.data).toMatchObject({ source: "container", line: expect.any(String), ts: expect.any(String) });
   });
 
   it("lists GPU types with their price per GPU and hour per cloud, and reads the catalog", async () => {
@@ -287,15 +296,17 @@ describe("the generated client against the Prism mock", () => {
     expect([deleted.status, deleted.data]).toEqual([204, undefined]);
   });
 
-  it("reads a worker's log stream as text, with the resume cursor sent as Last-Event-ID", async () => {
-    const { data, status } = await client.getWorkerLogs({
+  it("reads a worker's log stream as typed events, with the resume cursor sent as Last-Event-ID", async () => {
+    const stream = client.getWorkerLogs({
       path: { id: "h3k8w2zq", workerId: "w5p8r3k1" },
       query: { tail: 0 },
       header: { "Last-Event-ID": "2026-07-14T09:12:30Z/000000000317" },
     });
-    expect(status).toBe(200);
-    expect(typeof data).toBe("string");
-    expect(data).toMatch(/^id: .+\ndata: \{/m);
+    const first = await stream.next();
+    await stream.return(undefined);
+    expect(first.done).toBe(false);
+    expect(first.value?.id).toMatch(/^2026-07-14T09:12:3\d+Z\//);
+    expect(first.value?.data.source).toBe("container");
   });
 
   it("refuses, before sending, an endpoint body the service would refuse", async () => {

@@ -197,6 +197,10 @@ describe("the contract encodes the service description", () => {
     expect(parameters.find((p: any) => p.name === "tail").schema).toMatchObject({ type: "integer", minimum: 0, maximum: 5000, default: 100 });
     const media = logs.responses["200"].content["text/event-stream"];
     expect(media.schema.type).toBe("string");
+    // Each stream names its event's data schema where the generator reads it (x-item-schema, OpenAPI 3.2's itemSchema).
+    const dataSchema = (path: string) => document.paths[path].get.responses["200"].content["text/event-stream"]["x-item-schema"].properties.data;
+    expect(dataSchema("/v2/serverless/{id}/workers/{workerId}/logs")).toMatchObject({ contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/WorkerLogEvent" } });
+    expect(dataSchema("/v2/pods/{id}/logs")).toMatchObject({ contentMediaType: "application/json", contentSchema: { $ref: "#/components/schemas/PodLogEvent" } });
     const event = schemaAt("#/components/schemas/WorkerLogEvent");
     const events = String(Object.values<any>(media.examples)[0].value)
       .split("\n\n")

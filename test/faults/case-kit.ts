@@ -6,6 +6,10 @@
  * of fault; cases.ts lists them all.
  */
 import { GpuCloudClient, JobWaitError, TimeoutError, runAndWait, runMany, waitForJob, type GpuCloudClientOptions } from "../../generated/gpu-cloud-client/src/index.ts";
+import path from "node:path";
+import { generateFiles } from "../../generator/generate.ts";
+import { writeOutput } from "../../generator/write/index.ts";
+import { repoRoot } from "../support/prism.ts";
 import { echoesOf } from "../support/secret-echoes.ts";
 import { simulatedTime } from "../support/simulated-time.ts";
 import { json, problem, type FaultRequest, type FaultServer, type Reply, type Route, type Script } from "./fault-server.ts";
@@ -40,6 +44,8 @@ export interface CaseContext {
    * no answer on loopback comes near; a case about timeouts gives a short one in `options`.
    */
   client(options?: Partial<GpuCloudClientOptions> & Record<string, unknown>): GpuCloudClient;
+  /** The client of the event-streams fixture on `a`, with the same key, logger and retry delays. */
+  streamsClient(options?: Record<string, unknown>): StreamsClient;
 }
 
 export type ErrorClass = abstract new (...args: never[]) => Error;
@@ -62,6 +68,43 @@ export interface FaultCase {
     check?(outcome: { value: unknown; error: unknown }, ctx: CaseContext): string[];
   };
 }
+
+/**
+ * The package generated from the event-streams fixture (the project's contract has no event stream
+ * of its own yet), written inside the repository so that it resolves its dependencies.
+ */
+async function streamsPackage() {
+  const out = path.join(repoRoot, ".tmp/faults/event-streams");
+  const generated = await generateFiles({ spec: path.join(repoRoot, "test/fixtures/contracts/event-streams.yaml"), out });
+  await writeOutput(out, generated.files);
+  return (await import(path.join(out, "src/index.ts"))) as StreamsModule;
+}
+
+/** What the cases use of the package (generated at run time, so not type-checked with the tests). */
+interface StreamsModule {
+  BuildEventsApiClient: new (options: Record<string, unknown>) => StreamsClient;
+  BuildEventsApiError: ErrorClass;
+  AbortedError: ErrorClass;
+  AuthenticationError: ErrorClass;
+  ConnectionError: ErrorClass;
+  NotFoundError: ErrorClass;
+  RateLimitError: ErrorClass;
+  ResponseValidationError: ErrorClass;
+  TimeoutError: ErrorClass;
+}
+
+export interface LogEvent {
+  id: string | undefined;
+  event: string;
+  data: { seq: number; text: string };
+}
+
+export interface StreamsClient {
+  followBuildLog(params: { path: { buildId: string } }, options?: Record<string, unknown>): AsyncGenerator<LogEvent, void, undefined>;
+  watchNotices(options?: Record<string, unknown>): AsyncGenerator<{ id: string | undefined; event: string; data: string }, void, undefined>;
+}
+
+export const STREAMS = await streamsPackage();
 
 // --- Scripts -------------------------------------------------------------------------------
 

@@ -42,7 +42,9 @@ export type Reply =
   /** The body `chunkBytes` at a time, every `everyMs`. */
   | { kind: "trickle"; status: number; headers?: HeaderList; body: string; chunkBytes: number; everyMs: number }
   /** A body that never ends: `chunkBytes` every `everyMs` until the client hangs up. */
-  | { kind: "endless"; status: number; headers?: HeaderList; chunkBytes: number; everyMs: number };
+  | { kind: "endless"; status: number; headers?: HeaderList; chunkBytes: number; everyMs: number }
+  /** Chunked: `body` as one chunk, then nothing more, the connection kept open until the client hangs up. */
+  | { kind: "stall"; status: number; headers?: HeaderList; body: string };
 
 export interface Route {
   method?: string;
@@ -238,6 +240,12 @@ export class FaultServer {
         next();
         return;
       }
+      case "stall": {
+        const body = Buffer.from(reply.body);
+        socket.write(head(reply.status, { "transfer-encoding": "chunked", ...reply.headers }, undefined));
+        if (body.length > 0) socket.write(Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from("\r\n")]));
+        return;
+      }
       case "endless": {
         socket.write(head(reply.status, { "transfer-encoding": "chunked", ...reply.headers }, undefined));
         const chunk = `${reply.chunkBytes.toString(16)}\r\n${"x".repeat(reply.chunkBytes)}\r\n`;
@@ -307,4 +315,5 @@ export const trickle = (status: number, body: string, chunkBytes: number, everyM
   headers,
 });
 export const endless = (status: number, chunkBytes: number, everyMs: number, headers: HeaderList = { "Content-Type": "application/json" }): Reply => ({ kind: "endless", status, chunkBytes, everyMs, headers });
+export const stall = (status: number, body: string, headers: HeaderList = { "Content-Type": "application/json" }): Reply => ({ kind: "stall", status, body, headers });
 export const redirect = (status: number, location: string): Reply => respond(status, "", { Location: location });

@@ -34,9 +34,9 @@ export function errorsOf(outcome: { ok: boolean; value?: unknown; error?: unknow
   return Array.isArray(items) ? items.filter((item) => !item.ok).map((item) => item.error) : [];
 }
 
-/** Errors that are not instances of the library's base class, described. */
-export function untypedErrors(errors: readonly unknown[], base: abstract new (...args: never[]) => Error): string[] {
-  return errors.filter((error) => !(error instanceof base)).map((error) => (error instanceof Error ? `${error.name}: ${error.message}` : `${typeof error}: ${String(error)}`));
+/** Errors that are not instances of a library's base class (each generated package has its own), described. */
+export function untypedErrors(errors: readonly unknown[], bases: ReadonlyArray<abstract new (...args: never[]) => Error>): string[] {
+  return errors.filter((error) => !bases.some((base) => error instanceof base)).map((error) => (error instanceof Error ? `${error.name}: ${error.message}` : `${typeof error}: ${String(error)}`));
 }
 
 /** Where the key shows, in any spelling: errors (every surface, down the cause chain) and log lines. */

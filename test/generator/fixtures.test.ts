@@ -53,8 +53,10 @@ describe.each(fixtures)("fixture %s", (fixture) => {
   it("copies every runtime template verbatim behind the generated-file header", () => {
     const header = generated.files.find((file) => file.path === "src/client.ts")!.contents.split("\n")[0] + "\n";
     const copies = generated.files.filter((file) => isRuntimeCopy(file.path));
-    // The model-endpoints runtime only where the contract's models give the package its job helpers.
-    const templates = runtimeFiles(generated.files.some((file) => file.path === "src/jobs.ts") ? ["model-endpoints"] : []);
+    // An extension's runtime only where the contract uses it: models give the package its job helpers, event streams their reader.
+    const folders = generated.api.extensions.map((extension) => extension.name);
+    expect(folders.includes("model-endpoints")).toBe(generated.files.some((file) => file.path === "src/jobs.ts"));
+    const templates = runtimeFiles(folders);
     expect(copies.map((file) => file.path).sort()).toEqual(templates.map((file) => file.path).sort());
     for (const template of templates) {
       expect(copies.find((file) => file.path === template.path)?.contents, template.path).toBe(header + template.contents);

@@ -121,7 +121,7 @@ describe("loadContract", () => {
 
   it.each([
     { given: "ref-cycle.yaml", want: { pointer: "", reason: /chain of \$refs leads back to itself/ } },
-    { given: "openapi-3.2.yaml", want: { pointer: "/openapi", reason: /3\.0\.x or 3\.1\.x.*"3\.2\.0"/ } },
+    { given: "openapi-3.3.yaml", want: { pointer: "/openapi", reason: /3\.0\.x, 3\.1\.x or 3\.2\.x.*"3\.3\.0"/ } },
     { given: "swagger-2.yaml", want: { pointer: "/swagger", reason: /^Swagger 2\.0 is not supported: convert it to OpenAPI 3 first \(`npx swagger2openapi / } },
     { given: "operation-not-object.yaml", want: { pointer: "/paths/~1things/get", reason: /^Expected type `Operation` \(object\) but got `string`$/ } },
     { given: "missing-info.yaml", want: { pointer: "/info", reason: /missing/ } },

@@ -1,6 +1,6 @@
 /**
  * A package generated from a contract without model endpoints is the generic core only: no job
- * helpers, no terminal command, no job runtime, no `@types/node`; and it builds on its own in a
+ * helpers, no terminal command, no job runtime, no `@types/node`, no event-stream runtime or parser; and it builds on its own in a
  * fresh folder outside this workspace (`npm install && npm run build`, dependencies from the npm
  * registry), as a team that generated it would build it.
  */
@@ -29,6 +29,9 @@ describe("a package without model endpoints", () => {
     const manifest = JSON.parse(generated.files.find((file) => file.path === "package.json")!.contents);
     expect(manifest.bin).toBeUndefined();
     expect(manifest.devDependencies).not.toHaveProperty("@types/node");
+    // No event stream in the contract: no event-stream runtime, and no parser to install.
+    expect(paths.filter((file) => file.includes("server-sent-events"))).toEqual([]);
+    expect(Object.keys(manifest.dependencies)).toEqual(["openapi-fetch"]);
     const readme = generated.files.find((file) => file.path === "README.md")!.contents;
     expect(readme).not.toMatch(/runAndWait|Waiting for jobs|Terminal command|MODEL_ENDPOINTS/);
 
