@@ -53,8 +53,10 @@ describe.each(fixtures)("fixture %s", (fixture) => {
   it("copies every runtime template verbatim behind the generated-file header", () => {
     const header = generated.files.find((file) => file.path === "src/client.ts")!.contents.split("\n")[0] + "\n";
     const copies = generated.files.filter((file) => isRuntimeCopy(file.path));
-    // The model-endpoints runtime only where the contract's models give the package its job helpers.
-    const templates = runtimeFiles(generated.files.some((file) => file.path === "src/jobs.ts") ? ["model-endpoints"] : []);
+    // The model-endpoints runtime only where the contract's models give the package its job helpers,
+    // the pod-budget one only with its pod helpers, and the command registry only with a command.
+    const has = (file: string) => generated.files.some((generatedFile) => generatedFile.path === file);
+    const templates = runtimeFiles([...(has("src/jobs.ts") ? ["model-endpoints"] : []), ...(has("src/pods.ts") ? ["pod-budget"] : []), ...(has("src/bin.ts") ? ["cli"] : [])]);
     expect(copies.map((file) => file.path).sort()).toEqual(templates.map((file) => file.path).sort());
     for (const template of templates) {
       expect(copies.find((file) => file.path === template.path)?.contents, template.path).toBe(header + template.contents);
