@@ -60,11 +60,11 @@ describe("the fake's pods", () => {
     const stopped = (await client.podAction({ path: { id: pod.id }, body: { action: "stop" } })).data;
     expect(valid(stopped)).toMatchObject({ status: "EXITED", cost: 0, actions: ["start", "terminate"] });
     await expect(client.podAction({ path: { id: pod.id }, body: { action: "stop" } })).rejects.toMatchObject({ status: 409 });
-    expect((await client.podAction({ path: { id: pod.id }, body: { action: "start" } })).data.status).toBe("PROVISIONING");
+    expect((await client.podAction({ path: { id: pod.id }, body: { action: "start" } })).data?.status).toBe("PROVISIONING");
     time.clock.now += 30_000;
     expect((await client.getPod({ path: { id: pod.id } })).data.status).toBe("RUNNING");
     // A restart keeps the machine: it goes back to STARTING, not PROVISIONING.
-    expect((await client.podAction({ path: { id: pod.id }, body: { action: "restart" } })).data.status).toBe("STARTING");
+    expect((await client.podAction({ path: { id: pod.id }, body: { action: "restart" } })).data?.status).toBe("STARTING");
     const terminated = await client.podAction({ path: { id: pod.id }, body: { action: "terminate" } });
     expect(terminated.response.status).toBe(204);
     await expect(client.getPod({ path: { id: pod.id } })).rejects.toBeInstanceOf(NotFoundError);
