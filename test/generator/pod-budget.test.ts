@@ -110,6 +110,11 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     expect(bin).toContain("listGpuTypes: (client, options) => operations.listPrices(client, options),");
     expect(files.some((f) => f.path === "src/runtime/cli/commands.ts")).toBe(true);
     expect(JSON.parse(files.find((f) => f.path === "package.json")!.contents).bin).toBeDefined();
+    // The README's terminal section names the commands this package has, and only those.
+    const readme = files.find((f) => f.path === "README.md")!.contents;
+    const terminal = readme.slice(readme.indexOf("### Pods from the terminal"));
+    for (const command of ["pods create --input pod.json --max-cost-per-hour USD", "pods get <pod-id>", "pods terminate <pod-id> --yes", "pods wait <pod-id>", "gpus"]) expect(terminal).toContain(command);
+    expect(terminal).not.toContain("pods list");
     // It runs: inside the repository so the package resolves its dependencies.
     const outDir = path.join(repoRoot, ".tmp/pod-budget-bin");
     fs.rmSync(outDir, { recursive: true, force: true });
