@@ -291,7 +291,12 @@ describe("mistakes and secrets", () => {
     }
     for (const option of ["--max-cost-per-hour USD", "--timeout SECONDS", "--interval SECONDS", "--json", "--input FILE.json", "--set KEY=VALUE"]) expect(stdout).toContain(option);
     expect(stdout).toContain("4 over --max-cost-per-hour, 5 wait timed out");
-    expect((await cli(["pods", "--help"])).stdout).toMatch(/^usage:\n {2}gpu-cloud-client pods list/);
+    // After a command too, the whole help.
+    for (const args of [["pods", "--help"], ["pods", "create", "-h"], ["gpus", "--help"]]) {
+      const help = await cli(args);
+      expect(help.code).toBe(EXIT.ok);
+      expect(help.stdout).toMatch(/^usage:\n {2}gpu-cloud-client --help \| --version\n {2}gpu-cloud-client pods list/);
+    }
   });
 
   it("never prints the key", () => {

@@ -79,12 +79,12 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
   const out = (text: string) => deps.stdout.write(`${text}\n`);
   const { calls, name } = deps;
   try {
+    // `--help` never reaches here: the registry answers it wherever it is.
     const { values, positionals } = parseArgs({
       args: [...args],
       allowPositionals: true,
       strict: true,
       options: {
-        help: { type: "boolean", short: "h", default: false },
         input: { type: "string" },
         set: { type: "string", multiple: true },
         "max-cost-per-hour": { type: "string" },
@@ -95,10 +95,6 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
         json: { type: "boolean", default: false },
       },
     });
-    if (values.help) {
-      out(`usage:\n${podUsage(deps)}`);
-      return EXIT.ok;
-    }
     const json = (value: unknown) => out(JSON.stringify(value, null, 2));
     const request = { signal: deps.signal };
     if (command === "gpus") {

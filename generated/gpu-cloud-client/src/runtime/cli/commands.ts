@@ -64,7 +64,9 @@ export async function runCommands(argv: readonly string[], env: CommandEnvironme
   const [command, ...rest] = argv;
   const help = () =>
     [`  ${env.name} --help | --version`, groups.map((group) => group.usage()).join("\n\n"), ...groups.map((group) => group.described?.()), environmentHelp(env)].filter(Boolean).join("\n");
-  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+  // `--help` after a command prints the same help as before one (a value such as `--set a=--help` is not it).
+  const asksHelp = rest.slice(0, rest.includes("--") ? rest.indexOf("--") : undefined).some((word) => word === "--help" || word === "-h");
+  if (command === undefined || command === "help" || command === "--help" || command === "-h" || asksHelp) {
     env[command === undefined ? "stderr" : "stdout"].write(`usage:\n${help()}\n`);
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
