@@ -35,10 +35,10 @@ function capture(isTTY = false) {
 /** Every output of the run, to prove the key reaches none. */
 const outputs: string[] = [];
 
-async function cli(args: string[], options: { key?: string | null } = {}) {
-  const stdout = capture();
-  const stderr = capture();
-  const environment = { name: "gpu-cloud-client", credentials: { apiKey: { env: "GPU_CLOUD_API_KEY", label: "API key" } }, stdout, stderr };
+async function cli(args: string[], options: { key?: string | null; signal?: AbortSignal; tty?: boolean } = {}) {
+  const stdout = capture(options.tty);
+  const stderr = capture(options.tty);
+  const environment = { name: "gpu-cloud-client", credentials: { apiKey: { env: "GPU_CLOUD_API_KEY", label: "API key" } }, stdout, stderr, signal: options.signal };
   const createClient = () => new GpuCloudClient({ apiKey: options.key === null ? undefined : (options.key ?? KEY), baseUrl: fake.baseUrl, publicEndpointBaseUrl: fake.baseUrl });
   const code = await runCommands(args, environment, [
     podCommands({
@@ -192,6 +192,22 @@ describe("pods wait", () => {
     const { code, stderr } = await cli(["pods", "wait", id, "--timeout", "12", "--interval", "5"]);
     expect(code).toBe(EXIT.waitTimeout);
     expect(stderr).toMatch(new RegExp(`gpu-cloud-client: timed out waiting for the pod after 12000 ms \\(last seen PROVISIONING\\)\\nthe pod goes on; wait again with: gpu-cloud-client pods wait ${id}\\n$`));
+  });
+
+  it("exits 130 when interrupted (Ctrl-C), saying how to wait again", async () => {
+    const id = await createdPod();
+    const controller = new AbortController();
+    controller.abort();
+    const { code, stderr } = await cli(["pods", "wait", id], { signal: controller.signal });
+    expect(code).toBe(EXIT.interrupted);
+    expect(stderr).toContain(`wait again with: gpu-cloud-client pods wait ${id}`);
+  });
+
+  it("shows one updating progress line on a terminal", async () => {
+    const id = await createdPod();
+    const { code, stderr } = await cli(["pods", "wait", id, "--interval", "10"], { tty: true });
+    expect(code).toBe(EXIT.ok);
+    expect(stderr.split("\r\x1b[2K").filter(Boolean)).toEqual([`${id}  PROVISIONING  1 read`, `${id}  PROVISIONING  2 reads`, `${id}  STARTING  3 reads`, `${id}  RUNNING  ready  4 reads\n`]);
   });
 
   it("exits 1 when the pod ends in a status it will not run from", async () => {

@@ -79,6 +79,8 @@ function podUsage<C>({ name, calls }: PodCliDependencies<C>): string {
 async function runPodCommand<C>(command: string, args: readonly string[], deps: PodCliDependencies<C>): Promise<number> {
   const out = (text: string) => deps.stdout.write(`${text}\n`);
   const { calls, name } = deps;
+  // Named once known, for the message that tells how to wait again after an interrupted wait.
+  let waitingFor: string | undefined;
   try {
     // `--help` never reaches here: the registry answers it wherever it is.
     const { values, positionals } = parseArgs({
@@ -121,6 +123,7 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
       return id;
     };
     const waitFor = async (pod: string): Promise<number> => {
+      waitingFor = pod;
       const timeoutSeconds = positiveNumber(values.timeout, "--timeout");
       const intervalSeconds = positiveNumber(values.interval, "--interval");
       const progress = progressReporter(deps.stderr);
@@ -202,11 +205,11 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
         throw new UsageError(`pods: unknown subcommand "${subcommand}" (${["list", "create", "get", ...ACTIONS, "wait"].join(", ")})`);
     }
   } catch (error) {
-    return report(error, deps);
+    return report(error, deps, waitingFor);
   }
 }
 
-function report<C>(error: unknown, deps: PodCliDependencies<C>): number {
+function report<C>(error: unknown, deps: PodCliDependencies<C>, waitingFor: string | undefined): number {
   const err = (text: string) => deps.stderr.write(`${text}\n`);
   if (error instanceof PodCostLimitError) {
     // The user typed --max-cost-per-hour, not the library's option name.
@@ -214,8 +217,7 @@ function report<C>(error: unknown, deps: PodCliDependencies<C>): number {
     return EXIT.costLimit;
   }
   if (error instanceof PodWaitError) {
-    const id = valueAt(error.pod, "/id");
-    const after = error.reason === "failed" ? "" : `\nthe pod goes on; wait again with: ${deps.name} pods wait ${typeof id === "string" ? id : "<pod-id>"}`;
+    const after = error.reason === "failed" ? "" : `\nthe pod goes on; wait again with: ${deps.name} pods wait ${waitingFor ?? "<pod-id>"}`;
     err(`${deps.name}: ${error.message}${after}`);
     return error.reason === "failed" ? EXIT.jobFailed : error.reason === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
