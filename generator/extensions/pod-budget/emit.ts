@@ -144,6 +144,8 @@ function binContribution(model: PodBudgetModel): BinContribution {
     ...(readiness ? [raw("    waitForPod: (client, id, options) => waitForPod(client, id, options),")] : []),
     ...(commands.action ? [code`    podAction: (client, id, action, options) => ${call(commands.action, `{ path: ${pathOf(commands.action, "id")}, body: { action } }`)},`] : []),
     ...(commands.gpuTypes ? [code`    listGpuTypes: (client, options) => ${call(commands.gpuTypes, stock)},`] : []),
+    // `pods logs` binds here (PodCalls in runtime/pod-budget/cli.ts says what) once the logs
+    // operation is a method that streams Server-Sent Events.
   ];
   const fromPods = [...(cost ? ["POD_COST", "createPodWithinBudget"] : []), ...(readiness ? ["POD_READINESS", "waitForPod"] : [])];
   return {

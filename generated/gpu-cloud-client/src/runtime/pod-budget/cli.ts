@@ -13,7 +13,7 @@ import type { ApiResult, RequestOptions } from "../client-core.js";
 import { PodCostLimitError } from "./cost.js";
 import type { PodCostEstimate, PodCostSpec } from "./cost.js";
 import { valueAt } from "./pointer.js";
-import { PodWaitError } from "./wait.js";
+import { DEFAULT_POD_WAIT_TIMEOUT_MS, PodWaitError } from "./wait.js";
 import type { PodReadinessSpec, PodState, PodWaitOptions } from "./wait.js";
 
 /** The package's pod calls, bound to its operations; each is there only when the contract has it. */
@@ -68,7 +68,7 @@ function podUsage<C>({ name, calls }: PodCliDependencies<C>): string {
   const notes = [
     calls.createPodWithinBudget &&
       "pods create estimates the pod's cost per hour from the catalog's price first, and sends nothing when it passes --max-cost-per-hour (or cannot be estimated).",
-    calls.waitForPod && "pods wait waits until the pod runs with its ports reachable, or ends; it stops after --timeout seconds (600 unless given), the pod going on.",
+    calls.waitForPod && `pods wait waits until the pod runs with its ports reachable, or ends; it stops after --timeout seconds (${DEFAULT_POD_WAIT_TIMEOUT_MS / 1000} unless given), the pod going on.`,
     calls.podAction && "pods terminate deletes the pod and its disk; it asks for --yes.",
     calls.listGpuTypes && "gpus lists every GPU type with its price per GPU and hour on each cloud, and its stock for pods when the catalog gives it.",
     "Exit codes: 0 done, 1 pod failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost-per-hour, 5 wait timed out, 130 interrupted.",
