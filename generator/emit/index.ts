@@ -5,6 +5,7 @@
 import { compareStrings } from "../common/compare.ts";
 import type { Warnings } from "../common/warnings.ts";
 import { emitExtensions, standaloneValidators } from "../extensions/emitters.ts";
+import { CLI_RUNTIME_FOLDER, emitBinModule } from "./bin.ts";
 import type { LoadedContract } from "../load/index.ts";
 import type { ApiModel } from "../model/index.ts";
 import { emitClient } from "./client.ts";
@@ -44,6 +45,7 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
 
   const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats, standaloneValidators(api));
   const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources });
+  const bins = extensions.flatMap((extension) => (extension.bin === undefined ? [] : [extension.bin]));
   const files: OutputFile[] = [
     { path: "src/validators.ts", contents: validators.source },
     ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: validators.responseSource }]),
@@ -53,8 +55,10 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
     { path: "src/types.ts", contents: emitTypeAliases(api) },
     { path: "src/index.ts", contents: emitIndex(api, extensions) },
     ...extensions.flatMap((extension) => extension.files),
-    ...runtimeFiles(extensions.flatMap((extension) => extension.runtimeFolders)),
+    ...runtimeFiles([...extensions.flatMap((extension) => extension.runtimeFolders), ...(bins.length > 0 ? [CLI_RUNTIME_FOLDER] : [])]),
   ];
+  // An executable's shebang stays on the first line; the write stage puts the header after it.
+  if (bins.length > 0) files.push({ path: "src/bin.ts", contents: `#!/usr/bin/env node\n${emitBinModule(api, bins)}` });
   const validatorStem = validators.names.schemas.values().next().value;
   files.push(...emitPackageFiles(api, options.dependencies, extensions, { validatorStem }));
   files.push({ path: "src/schema.ts", contents: await schemaSource });

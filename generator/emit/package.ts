@@ -33,7 +33,7 @@ export function emitPackageFiles(
 ): Array<{ path: string; contents: string }> {
   const { names } = api;
   const binName = api.names.unscoped;
-  const hasBin = extensions.some((extension) => extension.bin);
+  const hasBin = extensions.some((extension) => extension.bin !== undefined);
 
   const operations = api.operations.map((operation) => {
     const params = operation.exampleParams;

@@ -42,9 +42,19 @@ export interface ExtensionOutput {
   limitsNote(operation: OperationModel): string | undefined;
   /** `src/index.ts`'s exports. */
   indexExports: ExportSpec[];
-  /** The terminal command the package installs (`src/bin.ts` built), if any. */
-  bin: boolean;
+  /** Its commands in the terminal command the package installs (`src/bin.ts`), if any. */
+  bin: BinContribution | undefined;
   readme: ReadmeContribution;
+}
+
+/**
+ * An extension's commands: the imports of `src/bin.ts` they need and the lines of one expression
+ * that makes their `CommandGroup` (`runtime/cli/commands.ts`), given the `environment` and the
+ * `createClient` the core declares there.
+ */
+export interface BinContribution {
+  imports: Code[];
+  group: Code[];
 }
 
 /** The extension's parts of the package README, rendered by its own templates. */

@@ -53,10 +53,13 @@ describe.each(fixtures)("fixture %s", (fixture) => {
   it("copies every runtime template verbatim behind the generated-file header", () => {
     const header = generated.files.find((file) => file.path === "src/client.ts")!.contents.split("\n")[0] + "\n";
     const copies = generated.files.filter((file) => isRuntimeCopy(file.path));
-    // An extension's runtime only where the contract uses it: models give the package its job helpers, event streams their reader.
+    // An extension's runtime only where the contract uses it (models give the package its job helpers,
+    // pods their helpers, event streams their reader), and the command registry only with a command.
+    const has = (file: string) => generated.files.some((generatedFile) => generatedFile.path === file);
     const folders = generated.api.extensions.map((extension) => extension.name);
-    expect(folders.includes("model-endpoints")).toBe(generated.files.some((file) => file.path === "src/jobs.ts"));
-    const templates = runtimeFiles(folders);
+    expect(folders.includes("model-endpoints")).toBe(has("src/jobs.ts"));
+    expect(folders.includes("pod-budget")).toBe(has("src/pods.ts"));
+    const templates = runtimeFiles([...folders, ...(has("src/bin.ts") ? ["cli"] : [])]);
     expect(copies.map((file) => file.path).sort()).toEqual(templates.map((file) => file.path).sort());
     for (const template of templates) {
       expect(copies.find((file) => file.path === template.path)?.contents, template.path).toBe(header + template.contents);

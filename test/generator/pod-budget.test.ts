@@ -3,11 +3,16 @@
  * pod) and `x-pod-readiness` (on the one that reads it); one without them gets nothing of it, and a
  * key that is wrong is refused with its JSON pointer.
  */
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
+import { writeOutput } from "../../generator/write/index.ts";
+import { repoRoot } from "../support/prism.ts";
+import { TYPE_CHECK_BUDGET_MS } from "../support/type-check.ts";
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pod-budget-"));
 afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -46,6 +51,16 @@ paths:
       operationId: getMachine${readiness}
       parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
       responses: { '200': { description: ok, ${json("{ type: object, properties: { state: { type: string } } }")} } }
+  /machines/{id}/action:
+    post:
+      operationId: actOnMachine
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      requestBody: { required: true, ${json("{ type: object, properties: { action: { type: string } } }")} }
+      responses: { '200': { description: ok, ${json("{ type: object }")} } }
+  /prices:
+    get:
+      operationId: listPrices
+      responses: { '200': { description: ok, ${json("{ type: object }")} } }
   /prices/{kind}:
     get:
       operationId: getPrice
@@ -80,6 +95,43 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     expect(files.some((f) => f.path === "src/runtime/pod-budget/wait.ts")).toBe(true);
     expect(files.find((f) => f.path === "src/index.ts")!.contents).toContain('export * from "./pods.js";');
     expect(files.find((f) => f.path === "README.md")!.contents).toContain("## Pods within a budget");
+  });
+
+  it("gives a contract without models a terminal command of its own: pods and gpus, bound to the operations beside the keys", { timeout: TYPE_CHECK_BUDGET_MS }, async () => {
+    const { files } = await generate(contract(COST, READINESS));
+    const bin = files.find((f) => f.path === "src/bin.ts")!.contents;
+    expect(bin).toContain("podCommands({");
+    expect(bin).not.toContain("modelCommands");
+    expect(bin).toContain("getPod: (client, id, options) => operations.getMachine(client, { path: { id: id } }, options),");
+    expect(bin).toContain("podAction: (client, id, action, options) => operations.actOnMachine(client, { path: { id: id }, body: { action } }, options),");
+    // No operation lists machines (GET /machines): no pods list.
+    expect(bin).not.toContain("listPods");
+    // The price list takes no stock query: asked for as it is.
+    expect(bin).toContain("listGpuTypes: (client, options) => operations.listPrices(client, options),");
+    expect(files.some((f) => f.path === "src/runtime/cli/commands.ts")).toBe(true);
+    expect(JSON.parse(files.find((f) => f.path === "package.json")!.contents).bin).toBeDefined();
+    // The README's terminal section names the commands this package has, and only those.
+    const readme = files.find((f) => f.path === "README.md")!.contents;
+    const terminal = readme.slice(readme.indexOf("### Pods from the terminal"));
+    for (const command of ["pods create --input pod.json --max-cost-per-hour USD", "pods get <pod-id>", "pods terminate <pod-id> --yes", "pods wait <pod-id>", "gpus"]) expect(terminal).toContain(command);
+    expect(terminal).not.toContain("pods list");
+    // It runs: inside the repository so the package resolves its dependencies.
+    const outDir = path.join(repoRoot, ".tmp/pod-budget-bin");
+    fs.rmSync(outDir, { recursive: true, force: true });
+    await writeOutput(outDir, files);
+    const help = await promisify(execFile)(path.join(repoRoot, "node_modules/.bin/tsx"), [path.join(outDir, "src/bin.ts"), "--help"]);
+    expect(help.stdout).toContain("pods create (--input FILE.json | --set KEY=VALUE ...) --max-cost-per-hour USD");
+    expect(help.stdout).toContain("pods terminate <pod-id> --yes");
+    expect(help.stdout).not.toContain("pods list");
+    expect(help.stdout).not.toContain("<model>");
+    // And it compiles under the package's strict settings.
+    await promisify(execFile)(path.join(repoRoot, "node_modules/.bin/tsc"), ["-p", path.join(outDir, "tsconfig.json"), "--noEmit"]);
+  });
+
+  it("gives no terminal command to a contract with neither models nor pods", async () => {
+    const { files } = await generate(contract());
+    expect(files.some((f) => f.path === "src/bin.ts" || f.path.startsWith("src/runtime/cli/"))).toBe(false);
+    expect(JSON.parse(files.find((f) => f.path === "package.json")!.contents).bin).toBeUndefined();
   });
 
   it("emits only the helpers of the keys given", async () => {

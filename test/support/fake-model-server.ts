@@ -20,10 +20,13 @@
  *   runs; each call advances it like a poll), purge-queue (removes queued jobs), health (counts);
  *   a finished job's results are kept `retentionMs` (30 min after run, 1 min after runsync, as the
  *   reference says), then every job operation answers 404.
+ * - The management API's pods and GPU catalog (`fake-pods.ts`): pods that move from PROVISIONING
+ *   through STARTING to RUNNING on the server's clock, their actions, and the catalog's prices.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadContractDocument } from "./contract.ts";
+import { FakePods, type FakePodsOptions } from "./fake-pods.ts";
 
 export interface FakeJobPlan {
   queuedPolls: number;
@@ -60,6 +63,8 @@ export interface FakeOptions {
   holdUntilInFlight?: Record<string, number>;
   /** Where a finished job's output files are, default https://files.fake.test; given, the URLs are presigned (`?X-Amz-Signature=…`) like the service's. */
   fileBaseUrl?: string;
+  /** How long a pod provisions and starts (on `now`). */
+  pods?: FakePodsOptions;
 }
 
 interface FakeJob {
@@ -119,12 +124,14 @@ export class FakeModelServer {
   /** The most requests of each operation seen in flight at once (with `endpointLimits`). */
   readonly peakInFlight = new Map<string, number>();
   baseUrl = "";
+  /** The management API's pods and catalog. */
+  readonly pods: FakePods;
   readonly #inFlight = new Map<string, number>();
   readonly #endpointWindows = new Map<string, { start: number; used: number }>();
   /** Per operation of `holdUntilInFlight`, once its first answer went: the answers held, or "released". */
   readonly #held = new Map<string, Array<() => void> | "released">();
   #server: http.Server;
-  #options: Required<Omit<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits" | "holdUntilInFlight">> &
+  #options: Required<Omit<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits" | "holdUntilInFlight" | "pods">> &
     Pick<FakeOptions, "plan" | "retryPlan" | "cost" | "onSyncHold" | "endpointLimits" | "holdUntilInFlight">;
   #windows: Array<{ name: string; quota: number; seconds: number; used: number; startedAt: number | undefined }>;
   #nextId = 1;
@@ -148,6 +155,7 @@ export class FakeModelServer {
       holdUntilInFlight: options.holdUntilInFlight,
       fileBaseUrl: options.fileBaseUrl ?? "https://files.fake.test",
     };
+    this.pods = new FakePods(() => this.#options.now(), options.pods);
     this.#windows = this.#options.quotas.map((q) => ({ ...q, used: 0, startedAt: undefined }));
     this.#server = http.createServer((req, res) => {
       let body = "";
@@ -390,6 +398,15 @@ export class FakeModelServer {
         jobs: { completed: count("COMPLETED"), failed: count("FAILED"), inProgress: count("IN_PROGRESS"), inQueue: count("IN_QUEUE"), retried: mine.reduce((n, job) => n + job.retries, 0) },
         workers: { idle: 1, initializing: 0, ready: 1, running: count("IN_PROGRESS"), throttled: 0 },
       });
+      return;
+    }
+    const management = this.pods.handle(req.method!, path, new URLSearchParams(query), body);
+    if (management !== undefined) {
+      record(management.status);
+      if (management.body === undefined) {
+        res.writeHead(management.status, this.#rateHeaders());
+        res.end();
+      } else this.#send(res, management.status, management.body, management.contentType);
       return;
     }
     record(404);

@@ -1,11 +1,11 @@
 /**
- * The model-endpoints extension's emit-stage side: `src/models.ts`, `src/jobs.ts`, `src/bin.ts`,
+ * The model-endpoints extension's emit-stage side: `src/models.ts`, `src/jobs.ts`, its commands,
  * the job runtime, the per-model calls of the client, and its README sections.
  */
 import type { ApiModel } from "../../model/types.ts";
 import type { EmitContext, ExtensionOutput } from "../output.ts";
 import { clientDeclarations, clientImports, clientMethods, emitModelCallsModule, OPERATION_SPEC_IMPORTS, operationSpecEntries } from "./client-members.ts";
-import { emitBinModule } from "./emit-bin.ts";
+import { raw } from "../../emit/code.ts";
 import { emitJobsModule, roleOperations } from "./emit-jobs.ts";
 import { emitModelInputModules, emitModelsModule } from "./emit-models.ts";
 import { readmeContribution } from "./readme.ts";
@@ -23,8 +23,6 @@ export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, co
       ...emitModelInputModules(context.standaloneValidators),
       { path: "src/model-calls.ts", contents: emitModelCallsModule(api, model) },
       { path: "src/jobs.ts", contents: emitJobsModule(api, model) },
-      // An executable's shebang stays on the first line; the write stage puts the header after it.
-      { path: "src/bin.ts", contents: `#!/usr/bin/env node\n${emitBinModule(api)}` },
     ],
     runtimeFolders: [MODEL_ENDPOINTS_EXTENSION],
     client: { imports: clientImports(model), declarations: clientDeclarations(model), methods: clientMethods(model) },
@@ -38,7 +36,10 @@ export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, co
       { from: "./jobs.js" },
       ...(model.serverWait !== undefined ? [{ from: "./runtime/model-endpoints/server-wait.js", typeOnly: true, names: ["ServerWaitOptions"] }] : []),
     ],
-    bin: true,
+    bin: {
+      imports: [raw('import { modelCommands } from "./runtime/model-endpoints/cli.js";'), raw('import { MODEL_CATALOG } from "./jobs.js";'), raw('import { validateModelInput } from "./models.js";')],
+      group: [raw("modelCommands({ ...environment, createClient, catalog: MODEL_CATALOG, validateInput: validateModelInput })")],
+    },
     readme: readmeContribution(api, model),
   };
 }

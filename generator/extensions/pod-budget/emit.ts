@@ -1,12 +1,14 @@
 /**
  * The pod-budget extension's emit-stage side: `src/pods.ts` (the runtime's pod helpers bound to the
- * contract's operations and pointers), the runtime folder, its exports and its README section.
+ * contract's operations and pointers), the runtime folder, its exports, its commands (`pods`,
+ * `gpus`) and its README section.
  */
 import { propertyKeyForValue } from "../../common/escape.ts";
 import { code, join, raw, type Code } from "../../emit/code.ts";
 import { moduleText } from "../../emit/typescript.ts";
-import type { ApiModel } from "../../model/types.ts";
-import type { EmitContext, ExtensionOutput } from "../output.ts";
+import { hasParams } from "../../emit/operation-docs.ts";
+import type { ApiModel, OperationModel } from "../../model/types.ts";
+import type { BinContribution, EmitContext, ExtensionOutput } from "../output.ts";
 import { readmeContribution } from "./readme.ts";
 import { POD_BUDGET_EXTENSION, type PodBudgetModel, type PodCost, type PodReadiness } from "./types.ts";
 
@@ -18,7 +20,7 @@ export function emitPodBudget(api: ApiModel, model: PodBudgetModel, _context: Em
     operationSpecs: { imports: [], entries: () => [] },
     limitsNote: () => undefined,
     indexExports: [{ from: "./pods.js" }],
-    bin: false,
+    bin: binContribution(model),
     readme: readmeContribution(api, model),
   };
 }
@@ -126,4 +128,43 @@ export function waitForPod(client: ${core}, id: string, options?: PodWaitOptions
 }`,
     ],
   ];
+}
+
+/** `pods` and `gpus` in the terminal command: the runtime's command group given the package's pod calls. */
+function binContribution(model: PodBudgetModel): BinContribution {
+  const { cost, readiness, commands } = model;
+  const call = (operation: OperationModel, params: string) => raw(`operations.${operation.methodName}(client${hasParams(operation) ? `, ${params}` : ""}, options)`);
+  const pathOf = (operation: OperationModel, value: string) => `{ ${propertyKeyForValue(operation.parameters.find((parameter) => parameter.in === "path")!.name)}: ${value} }`;
+  // The catalog gives stock only on request, and then for one use: the CLI lists GPUs for pods.
+  const stock = commands.gpuStockOnRequest ? '{ query: { include: ["AVAILABILITY"], product: ["POD"] } }' : "{}";
+  const calls: Code[] = [
+    ...(commands.list ? [code`    listPods: (client, options) => ${call(commands.list, "{}")},`] : []),
+    ...(readiness ? [code`    getPod: (client, id, options) => ${call(readiness.read, `{ path: ${pathOf(readiness.read, "id")} }`)},`] : []),
+    ...(cost ? [code`    createPodWithinBudget: (client, body, options) => createPodWithinBudget(client, { body: body as ${raw(cost.create.paramsType)}["body"] }, options),`] : []),
+    ...(readiness ? [raw("    waitForPod: (client, id, options) => waitForPod(client, id, options),")] : []),
+    ...(commands.action ? [code`    podAction: (client, id, action, options) => ${call(commands.action, `{ path: ${pathOf(commands.action, "id")}, body: { action } }`)},`] : []),
+    ...(commands.gpuTypes ? [code`    listGpuTypes: (client, options) => ${call(commands.gpuTypes, stock)},`] : []),
+    // `pods logs` binds here (PodCalls in runtime/pod-budget/cli.ts says what) once the logs
+    // operation is a method that streams Server-Sent Events.
+  ];
+  const fromPods = [...(cost ? ["POD_COST", "createPodWithinBudget"] : []), ...(readiness ? ["POD_READINESS", "waitForPod"] : [])];
+  return {
+    imports: [
+      raw('import { podCommands } from "./runtime/pod-budget/cli.js";'),
+      raw(`import { ${fromPods.join(", ")} } from "./pods.js";`),
+      ...(commands.list || commands.action || commands.gpuTypes || readiness ? [raw('import * as operations from "./operations.js";')] : []),
+      ...(cost ? [raw(`import type { ${cost.create.paramsType} } from "./client.js";`)] : []),
+    ],
+    group: [
+      raw("podCommands({"),
+      raw("  ...environment,"),
+      raw("  createClient,"),
+      ...(cost ? [raw("  cost: POD_COST,")] : []),
+      ...(readiness ? [raw("  readiness: POD_READINESS,")] : []),
+      raw("  calls: {"),
+      ...calls,
+      raw("  },"),
+      raw("})"),
+    ],
+  };
 }

@@ -37,7 +37,7 @@ function markedOperations(document: unknown): Array<{ pointer: string; object: R
 }
 
 function readPodBudget(contract: LoadedContract, api: ApiModel): PodBudgetModel | undefined {
-  const model: PodBudgetModel = {};
+  const model: PodBudgetModel = { commands: { gpuStockOnRequest: false } };
   for (const operation of api.operations) {
     const object = contract.at<Record<string, unknown>>(operation.pointer) ?? {};
     if (object[COST_KEY] !== undefined) {
@@ -49,7 +49,26 @@ function readPodBudget(contract: LoadedContract, api: ApiModel): PodBudgetModel 
       model.readiness = readReadiness(object[READINESS_KEY], `${operation.pointer}/${READINESS_KEY}`, operation);
     }
   }
-  return model.cost || model.readiness ? model : undefined;
+  if (!model.cost && !model.readiness) return undefined;
+  model.commands = commandOperations(api.operations, model);
+  return model;
+}
+
+/** The other calls the terminal command's pod commands use, where they sit beside the marked ones. */
+function commandOperations(operations: readonly OperationModel[], model: PodBudgetModel): PodBudgetModel["commands"] {
+  const at = (method: string, path: string | undefined) => (path === undefined ? undefined : operations.find((operation) => operation.method === method && operation.path === path));
+  const list = at("get", model.cost?.create.path);
+  const readPath = model.readiness?.read.path;
+  const action = at("post", readPath === undefined ? undefined : `${readPath}/action`);
+  const pricePath = model.cost?.priceOperation.path;
+  const gpuTypes = at("get", pricePath?.replace(/\/[^/]+$/, ""));
+  const query = new Set(gpuTypes?.parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name));
+  return {
+    ...(list && list.parameters.every((parameter) => !parameter.required) ? { list } : {}),
+    ...(action && action.parameters.filter((parameter) => parameter.in === "path").length === 1 && action.requestBody !== undefined ? { action } : {}),
+    ...(gpuTypes && gpuTypes.parameters.every((parameter) => !parameter.required) ? { gpuTypes } : {}),
+    gpuStockOnRequest: query.has("include") && query.has("product"),
+  };
 }
 
 function readCost(value: unknown, at: string, create: OperationModel, operations: readonly OperationModel[]): PodCost {

@@ -47,6 +47,17 @@ export function readmeContribution(api: ApiModel, model: PodBudgetModel): Readme
       ].join("\n"),
     },
     both: cost !== undefined && readiness !== undefined,
+    terminal: {
+      name: api.names.unscoped,
+      list: model.commands.list !== undefined,
+      create: cost !== undefined,
+      get: readiness !== undefined,
+      action: model.commands.action !== undefined,
+      wait: readiness !== undefined,
+      gpus: model.commands.gpuTypes !== undefined,
+      clouds: cost === undefined ? [] : Object.keys(cost.rates),
+      podFile: JSON.stringify(body ?? {}, null, 2),
+    },
   };
   return {
     contents: [{ title: "Pods within a budget", anchor: "pods-within-a-budget" }],
@@ -57,3 +68,4 @@ export function readmeContribution(api: ApiModel, model: PodBudgetModel): Readme
     exampleLines: [],
   };
 }
+

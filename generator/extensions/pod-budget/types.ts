@@ -34,7 +34,23 @@ export interface PodReadiness {
   mappingsFrom?: string;
 }
 
+/**
+ * The calls the terminal command's `pods` and `gpus` use besides the marked ones, found by where
+ * they sit beside them (absent when the contract has none there).
+ */
+export interface PodCommandOperations {
+  /** `GET` on the path where the create operation posts: the caller's pods. */
+  list?: OperationModel;
+  /** `POST <read path>/action` with a JSON body `{ action }`: start, stop, terminate. */
+  action?: OperationModel;
+  /** `GET` on the price operation's path without its last segment: every GPU type with its price. */
+  gpuTypes?: OperationModel;
+  /** Whether `gpuTypes` takes `include` and `product` (stock on request, as the catalog gives it). */
+  gpuStockOnRequest: boolean;
+}
+
 export interface PodBudgetModel {
   cost?: PodCost;
   readiness?: PodReadiness;
+  commands: PodCommandOperations;
 }

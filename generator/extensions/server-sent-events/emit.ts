@@ -63,7 +63,7 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
     dependencies: ["eventsource-parser"],
     limitsNote: () => undefined,
     indexExports: [{ from: RUNTIME, names: ["DEFAULT_MAX_RECONNECTS", "streamEvents"] }, { from: RUNTIME, typeOnly: true, names: ["EventDataSpec", "EventStreamOptions", "ServerSentEvent"] }],
-    bin: false,
+    bin: undefined,
     readme: readmeContribution(api, model),
   };
 }

@@ -1,12 +1,13 @@
 /// <reference types="node" />
 /**
- * The package's terminal command (Node only; never imported by the client, so browser bundles
- * stay free of it). `main` takes its streams and environment as arguments so tests can drive it.
+ * The model commands of the package's terminal command (Node only; never imported by the client, so
+ * browser bundles stay free of it): a `CommandGroup` for `../cli/commands.ts`. `main` takes its
+ * streams and environment as arguments so tests can drive it.
  */
-import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { SdkError } from "../error-base.js";
-import { InvalidRequestError } from "../errors.js";
+import { EXIT, InputError, UsageError, columns, positiveNumber, reportCommonError, runCommands } from "../cli/commands.js";
+import type { CommandEnvironment, CommandGroup } from "../cli/commands.js";
+import { assign, readInput } from "../cli/input.js";
 import { CostLimitError, costEstimate, formatUsd } from "./cost.js";
 import { streamJob } from "./stream.js";
 import { runAndWait } from "./submit.js";
@@ -15,40 +16,36 @@ import type { JobClient, JobLike, ModelCatalog } from "./types.js";
 import { JobFailedError, JobWaitError, waitForJob } from "./wait.js";
 import type { JobResult, WaitProgress } from "./wait.js";
 
-/** Exit codes, as documented in the package README. */
-export const EXIT = {
-  ok: 0,
-  jobFailed: 1,
-  usage: 2,
-  apiError: 3,
-  costLimit: 4,
-  waitTimeout: 5,
-  interrupted: 130,
-} as const;
+export { EXIT } from "../cli/commands.js";
 
-export interface CliDependencies {
-  /** The command's name (the package's `bin`), which starts every message. */
-  name: string;
-  /** The package's version, printed by `--version`. */
-  version?: string | undefined;
-  /** Per credential option the client reads from the environment: its variable and what it is called. */
-  credentials?: Readonly<Record<string, { env: string; label: string }>> | undefined;
-  /** Every environment variable the command (through the client) reads, for `--help`. */
-  environment?: ReadonlyArray<{ name: string; description: string }> | undefined;
+/** The commands this group answers. */
+const MODEL_COMMANDS = ["run", "status", "wait", "estimate", "cancel", "retry", "stream", "health", "purge-queue"] as const;
+
+export interface CliDependencies extends CommandEnvironment {
   createClient(): JobClient;
   catalog: ModelCatalog;
   /** Problems of an input for a known model, each with its field path (empty when valid). */
   validateInput?(model: string, input: unknown): Array<{ path: string; message: string; keyword?: string }>;
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  /** Aborts a wait (Ctrl-C). */
-  signal?: AbortSignal;
 }
 
-/** The usage, then (given the dependencies) the environment variables and the known models. */
-export function usage(name: string, deps?: Pick<CliDependencies, "environment" | "catalog">): string {
-  return `usage:
-  ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--job-option KEY=VALUE ...] [--wait] [--sync] [--cancel-on-abort] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
+/** The model commands, for the command registry. */
+export function modelCommands(deps: CliDependencies): CommandGroup {
+  return {
+    commands: MODEL_COMMANDS,
+    usage: () => commandUsage(deps.name),
+    described: () => modelsHelp(deps.catalog),
+    run: (command, args) => runModelCommand(command, args, deps),
+  };
+}
+
+/** The model commands alone, as a whole terminal command. */
+export function main(argv: readonly string[], deps: CliDependencies): Promise<number> {
+  return runCommands(argv, deps, [modelCommands(deps)]);
+}
+
+/** The usage lines and notes of the model commands. */
+function commandUsage(name: string): string {
+  return `  ${name} run <model> (--input FILE.json | --set KEY=VALUE ...) [--job-option KEY=VALUE ...] [--wait] [--sync] [--cancel-on-abort] [--max-cost USD] [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} status <model> <job-id> [--json]
   ${name} wait <model> <job-id> [--timeout SECONDS] [--interval SECONDS] [--json]
   ${name} cancel <model> <job-id> [--json]
@@ -57,7 +54,6 @@ export function usage(name: string, deps?: Pick<CliDependencies, "environment" |
   ${name} health <model> [--json]
   ${name} purge-queue <model> --yes [--json]
   ${name} estimate <model> (--input FILE.json | --set KEY=VALUE ...) [--json]
-  ${name} --help | --version
 Every command that takes <model> also takes --any-model: a model id the package does not list (an endpoint of your own) is refused without it.
 
 VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherwise; KEY may be dotted (a.b=1).
@@ -65,86 +61,18 @@ VALUE is read as JSON when it parses (5, true, "text", [1,2]) and as text otherw
 A wait ends after --timeout seconds (1800 unless given); the job keeps running, and the command prints how to wait again.
 With --cancel-on-abort, a wait that ends before the job (Ctrl-C or --timeout) cancels the job too, so it stops billing.
 purge-queue removes every job of the model's endpoint that is still queued (yours included); it asks for --yes.
-Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.${deps === undefined ? "" : `\n${described(deps)}`}`;
+Exit codes: 0 done, 1 job failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost, 5 wait timed out, 130 interrupted.`;
 }
 
-/** The environment variables and the known models, in aligned columns. */
-function described({ environment = [], catalog }: Pick<CliDependencies, "environment" | "catalog">): string {
-  const column = (rows: ReadonlyArray<readonly string[]>): string[] => {
-    const widths = rows[0]?.map((_, i) => Math.max(...rows.map((row) => row[i]!.length))) ?? [];
-    return rows.map((row) => `  ${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]! + 2))).join("")}`);
-  };
-  const variables = column(environment.map((v) => [v.name, v.description]));
-  const models = column(Object.entries(catalog.endpoints).map(([id, info]) => [id, info.kind, info.pricing === undefined ? "no published price" : info.pricing.unitsUnknown === undefined ? "priced" : "priced, not estimable"]));
-  return [
-    ...(variables.length === 0 ? [] : ["", "Environment variables (an empty one counts as unset):", ...variables]),
-    "",
-    "Known models (id, kind, pricing; estimate needs a price):",
-    ...models,
-  ].join("\n");
+/** The usage of the model commands, with the known models. */
+export function usage(name: string, deps?: Pick<CliDependencies, "catalog">): string {
+  return `usage:\n  ${name} --help | --version\n${commandUsage(name)}${deps === undefined ? "" : `\n${modelsHelp(deps.catalog)}`}`;
 }
 
-/** A mistake in how the command was called: said, then the usage. */
-class UsageError extends Error {}
-
-/** A mistake in what the command was given (a file, a model id): said in one line, without the usage. */
-class InputError extends Error {}
-
-/** Sets `path` (dotted) in `target` to `value`. */
-function setPath(target: Record<string, unknown>, path: string, value: unknown, flag: string): void {
-  const keys = path.split(".");
-  if (keys.some((key) => key === "" || key === "__proto__" || key === "constructor" || key === "prototype")) {
-    throw new UsageError(`${flag} ${path}: not a usable field name`);
-  }
-  let node = target;
-  for (const key of keys.slice(0, -1)) {
-    const next = node[key];
-    node = (typeof next === "object" && next !== null ? next : (node[key] = {})) as Record<string, unknown>;
-  }
-  node[keys.at(-1)!] = value;
-}
-
-async function readInput(values: { input?: string; set?: string[] }): Promise<Record<string, unknown>> {
-  let input: Record<string, unknown> = {};
-  if (values.input !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(values.input, "utf8");
-    } catch (error) {
-      throw new InputError(`--input ${values.input}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`);
-    }
-    try {
-      input = JSON.parse(text);
-    } catch (error) {
-      throw new InputError(`--input ${values.input}: not valid JSON (${(error as Error).message})`);
-    }
-    if (typeof input !== "object" || input === null || Array.isArray(input)) throw new InputError(`--input ${values.input}: must hold a JSON object (the model's input)`);
-  }
-  return assign(input, values.set, "--set");
-}
-
-/** `target` with each `KEY=VALUE` of `flag` set in it: VALUE as JSON when it parses, as text otherwise. */
-function assign(target: Record<string, unknown>, assignments: readonly string[] | undefined, flag: string): Record<string, unknown> {
-  for (const assignment of assignments ?? []) {
-    const at = assignment.indexOf("=");
-    if (at <= 0) throw new UsageError(`${flag} ${assignment}: expected KEY=VALUE`);
-    const raw = assignment.slice(at + 1);
-    let value: unknown = raw;
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      // Plain text, as typed.
-    }
-    setPath(target, assignment.slice(0, at), value, flag);
-  }
-  return target;
-}
-
-function seconds(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} ${value}: expected a positive number`);
-  return n;
+/** The known models, in aligned columns. */
+function modelsHelp(catalog: ModelCatalog): string {
+  const models = columns(Object.entries(catalog.endpoints).map(([id, info]) => [id, info.kind, info.pricing === undefined ? "no published price" : info.pricing.unitsUnknown === undefined ? "priced" : "priced, not estimable"]));
+  return ["", "Known models (id, kind, pricing; estimate needs a price):", ...models].join("\n");
 }
 
 /** Shows waiting progress: one updating line on a terminal, plain lines otherwise. */
@@ -177,22 +105,12 @@ function describeResult(result: JobResult): string {
     .join("\n");
 }
 
-export async function main(argv: readonly string[], deps: CliDependencies): Promise<number> {
+async function runModelCommand(command: string, rest: readonly string[], deps: CliDependencies): Promise<number> {
   const out = (text: string) => deps.stdout.write(`${text}\n`);
   const err = (text: string) => deps.stderr.write(`${text}\n`);
-  const [command, ...rest] = argv;
   // Named once known, for the message that tells how to resume an interrupted wait.
   let model: string | undefined;
   try {
-    if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-      (command === undefined ? err : out)(usage(deps.name, deps));
-      return command === undefined ? EXIT.usage : EXIT.ok;
-    }
-    if (command === "--version") {
-      out(deps.version ?? "unknown");
-      return EXIT.ok;
-    }
-    if (!["run", "status", "wait", "estimate", "cancel", "retry", "stream", "health", "purge-queue"].includes(command)) throw new UsageError(`unknown command "${command}"`);
     const { values, positionals } = parseArgs({
       args: rest,
       allowPositionals: true,
@@ -227,9 +145,9 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
     if (!values["any-model"] && !Object.hasOwn(deps.catalog.endpoints, model)) {
       throw new InputError(`unknown model ${JSON.stringify(model)}; known models: ${Object.keys(deps.catalog.endpoints).join(", ")} (add --any-model to send it anyway)`);
     }
-    const timeoutSeconds = seconds(values.timeout, "--timeout");
-    const maxCost = seconds(values["max-cost"], "--max-cost");
-    const intervalSeconds = seconds(values.interval, "--interval");
+    const timeoutSeconds = positiveNumber(values.timeout, "--timeout");
+    const maxCost = positiveNumber(values["max-cost"], "--max-cost");
+    const intervalSeconds = positiveNumber(values.interval, "--interval");
     const progress = progressReporter(deps.stderr);
     const waitOptions = {
       signal: deps.signal,
@@ -247,7 +165,7 @@ export async function main(argv: readonly string[], deps: CliDependencies): Prom
       case "estimate":
       case "run": {
         if (jobId !== undefined) throw new UsageError(`${command}: unexpected argument ${jobId}`);
-        const input = await readInput(values);
+        const input = await readInput(values, "the model's input");
         // An estimate needs only the priced fields: missing required ones are fine there.
         const problems = (deps.validateInput?.(model, input) ?? []).filter((p) => command === "run" || p.keyword !== "required");
         if (problems.length > 0) {
@@ -382,29 +300,8 @@ function describeJob(job: JobLike): string {
     .join("\n");
 }
 
-function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDependencies, "name" | "credentials">, model: string | undefined): number {
+function report(error: unknown, err: (text: string) => unknown, deps: CliDependencies, model: string | undefined): number {
   const { name } = deps;
-  if (error instanceof UsageError || (error instanceof TypeError && (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS"))) {
-    // Node's parser explains `--` at length after its first sentence: the first is what matters here.
-    const text = (error as Error).message;
-    const first = text.split(/\.\s/)[0] ?? text;
-    // Lower case after the prefix, as the command's own messages are.
-    const message = error instanceof UsageError ? text : first.charAt(0).toLowerCase() + first.slice(1);
-    err(`${name}: ${message}\n\n${usage(name)}`);
-    return EXIT.usage;
-  }
-  if (error instanceof InputError) {
-    err(`${name}: ${error.message}`);
-    return EXIT.usage;
-  }
-  if (error instanceof InvalidRequestError) {
-    // A missing credential is named by the variable a terminal user sets, not the option.
-    const missing = error.problems.map((p) => (p.keyword === "required" ? deps.credentials?.[p.path] : undefined));
-    const named = missing.length > 0 && missing.every((c) => c !== undefined) ? (missing as Array<{ env: string; label: string }>) : undefined;
-    const variables = named?.map((c) => c.env);
-    err(`${name}: ${named ? `no ${named.map((c) => c.label).join(" and ")}: set the ${variables!.join(" and ")} environment variable${variables!.length > 1 ? "s" : ""}` : error.message}`);
-    return EXIT.usage;
-  }
   if (error instanceof CostLimitError) {
     // The user typed --max-cost, not the library's option name.
     err(`${name}: ${error.message.replace("maxCostUsd", "--max-cost")}`);
@@ -425,12 +322,8 @@ function report(error: unknown, err: (text: string) => unknown, deps: Pick<CliDe
     err(`${name}: ${error.message}\n${after}`);
     return error.kind === "timeout" ? EXIT.waitTimeout : EXIT.interrupted;
   }
-  if (error instanceof SdkError) {
-    // What the service's support asks for, when its answer had one.
-    const requestId = (error as { requestId?: unknown }).requestId;
-    err(`${name}: ${error.message}${typeof requestId === "string" ? ` (request id ${requestId})` : ""}`);
-    return error.kind === "aborted" ? EXIT.interrupted : EXIT.apiError;
-  }
+  const code = reportCommonError(error, deps, () => usage(name));
+  if (code !== undefined) return code;
   err(`${name}: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
   return EXIT.apiError;
 }
