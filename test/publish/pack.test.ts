@@ -13,6 +13,7 @@ import { writeOutput } from "../../generator/write/index.ts";
 import { contractPath, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 import { modelEndpointsOf } from "../../generator/extensions/model-endpoints/model.ts";
 import {
+  BUILD_TIMEOUT_MS,
   buildPackage,
   CONSUMER_TSCONFIG,
   consumerCjsSource,
@@ -57,7 +58,7 @@ beforeAll(async () => {
     "npm install <tarball>",
   );
   await prismStarting;
-}, 240_000);
+}, 2 * BUILD_TIMEOUT_MS);
 
 afterAll(async () => {
   await prismStarting?.catch(() => undefined);
@@ -124,7 +125,7 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
       fs.writeFileSync(path.join(consumer!, "readme-examples.ts"), readmeExamplesSource(readme, generated.api.names.client));
       fs.writeFileSync(path.join(consumer!, "tsconfig.json"), JSON.stringify({ ...CONSUMER_TSCONFIG, files: ["consumer.ts", "consumer-cjs.cts", "readme-examples.ts"] }, null, 2));
       const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-      expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc (strict, NodeNext) on the consumer");
+      expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: consumer!, timeoutMs: BUILD_TIMEOUT_MS }), "tsc (strict, NodeNext) on the consumer");
     })());
 
   it("type-checks (strict, NodeNext, lib checks on) a consumer that calls every operation, rejects wrong calls, and the README's examples", async () => {
@@ -133,7 +134,7 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     for (const operation of generated.api.operations) expect(examples).toContain(`client.${operation.methodName}(`);
     expect(fs.existsSync(path.join(consumer!, "out/consumer.js"))).toBe(true);
     expect(fs.existsSync(path.join(consumer!, "out/consumer-cjs.cjs"))).toBe(true);
-  });
+  }, BUILD_TIMEOUT_MS);
 
   it("the README's own tsconfig.json compiles the README's examples, with nothing added", async () => {
     await compile();
@@ -142,8 +143,8 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     expect(given.compilerOptions.strict).toBe(true);
     fs.writeFileSync(path.join(consumer!, "tsconfig.readme.json"), JSON.stringify({ ...given, compilerOptions: { ...given.compilerOptions, noEmit: true }, files: ["readme-examples.ts"] }, null, 2));
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-    expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.readme.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc with the README's tsconfig.json");
-  });
+    expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.readme.json"], { cwd: consumer!, timeoutMs: BUILD_TIMEOUT_MS }), "tsc with the README's tsconfig.json");
+  }, BUILD_TIMEOUT_MS);
 
   it("type-checks in an older setup (moduleResolution node10) with exactOptionalPropertyTypes, the validators entry point included", async () => {
     const className = generated.api.names.client;
@@ -165,8 +166,8 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     };
     fs.writeFileSync(path.join(consumer!, "tsconfig.legacy.json"), JSON.stringify(legacy, null, 2));
     const tsc = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
-    expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.legacy.json"], { cwd: consumer!, timeoutMs: 120_000 }), "tsc (node10, exactOptionalPropertyTypes) on legacy.ts");
-  });
+    expectSuccess(await run(process.execPath, [tsc, "-p", "tsconfig.legacy.json"], { cwd: consumer!, timeoutMs: BUILD_TIMEOUT_MS }), "tsc (node10, exactOptionalPropertyTypes) on legacy.ts");
+  }, BUILD_TIMEOUT_MS);
 
   it("runs it with node (ESM) against Prism: every operation succeeds, and errors are the package's classes", async () => {
     await compile();

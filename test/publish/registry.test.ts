@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
 import { writeOutput, type OutputFile } from "../../generator/write/index.ts";
 import { contractPath, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
-import { consumerProject, expectSuccess, remove, run, scratch, startVerdaccio, toolEnv, type RunningRegistry } from "./support.ts";
+import { BUILD_TIMEOUT_MS, consumerProject, expectSuccess, remove, run, scratch, startVerdaccio, toolEnv, type RunningRegistry } from "./support.ts";
 
 let registryDir: string | undefined;
 let work: string | undefined;
@@ -34,7 +34,7 @@ function release(...args: string[]) {
   return run(process.execPath, [path.join(repoRoot, "scripts/release.mjs"), "--registry", registry!.url, "--out", out, ...args], {
     cwd: repoRoot,
     env: toolEnv({ NPM_CONFIG_USERCONFIG: registry!.npmrc }),
-    timeoutMs: 120_000,
+    timeoutMs: BUILD_TIMEOUT_MS,
   });
 }
 
@@ -67,7 +67,7 @@ afterAll(async () => {
   remove(registryDir);
 });
 
-describe("npm run release", { timeout: 150_000 }, () => {
+describe("npm run release", { timeout: BUILD_TIMEOUT_MS + 60_000 }, () => {
   it("refuses a package that drifts from the contract, and publishes nothing", async () => {
     const client = path.join(out, "src/client.ts");
     fs.appendFileSync(client, "// a hand edit\n");

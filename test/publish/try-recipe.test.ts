@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort, repoRoot } from "../support/prism.ts";
-import { toolEnv } from "./support.ts";
+import { BUILD_TIMEOUT_MS, toolEnv } from "./support.ts";
 
 const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
 const recipe = /To try the package against the mock:\n\n```sh\n([\s\S]*?)```/.exec(readme)?.[1];
@@ -30,7 +30,7 @@ afterAll(() => {
 });
 
 describe("the README's try-it recipe", () => {
-  it("runs as written: build, pack, mock, a fresh project, one call", { timeout: 300_000 }, async () => {
+  it("runs as written: build, pack, mock, a fresh project, one call", { timeout: 2 * BUILD_TIMEOUT_MS }, async () => {
     expect(recipe, "the README has the recipe").toBeDefined();
     const port = await freePort();
     const lines = recipe!
