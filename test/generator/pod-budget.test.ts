@@ -128,6 +128,7 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     const terminal = readme.slice(readme.indexOf("### Pods from the terminal"));
     for (const command of ["pods create --input pod.json --max-cost-per-hour USD", "pods get <pod-id>", "pods terminate <pod-id> --yes", "pods wait <pod-id>", "gpus"]) expect(terminal).toContain(command);
     expect(terminal).not.toContain("pods list");
+    expect(terminal).not.toContain("pods logs");
     // It runs: inside the repository so the package resolves its dependencies.
     const outDir = path.join(repoRoot, ".tmp/pod-budget-bin");
     fs.rmSync(outDir, { recursive: true, force: true });
@@ -150,6 +151,10 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     expect(bin).toContain("podLogs: (client, id, query, options) => operations.streamMachineLogs(client, { path: { id: id }, query }, options),");
     // `level` has no flag: only tail is passed on.
     expect(bin).toContain('logFilters: ["tail"],');
+    // The README's terminal section has it, with the flags it takes and no other.
+    const readme = files.find((f) => f.path === "README.md")!.contents;
+    expect(readme).toContain("pods logs <pod-id> [--follow] [--tail N]` prints");
+    expect(readme).toContain("through `streamMachineLogs`");
   });
 
   it("binds no pods logs when the operation at the read path's /logs does not stream events", async () => {

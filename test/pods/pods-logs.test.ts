@@ -11,6 +11,7 @@ import * as operations from "../../generated/gpu-cloud-client/src/operations.ts"
 import { EXIT, runCommands } from "../../generated/gpu-cloud-client/src/runtime/cli/commands.ts";
 import { podCommands } from "../../generated/gpu-cloud-client/src/runtime/pod-budget/cli.ts";
 import { POD_LOGS_QUIET_MS } from "../../generated/gpu-cloud-client/src/runtime/pod-budget/logs.ts";
+import { POD_LOGS_QUIET_SECONDS } from "../../generator/extensions/pod-budget/readme.ts";
 import { contractValidator } from "../support/contract.ts";
 import { FakeModelServer } from "../support/fake-model-server.ts";
 import { simulatedTime } from "../support/simulated-time.ts";
@@ -212,6 +213,10 @@ describe("pods logs", () => {
       expect(run.stderr.text).toMatch(message);
     }
     expect(fake.pods.logRequests.length).toBe(requests);
+  });
+
+  it("documents the quiet time the command uses", () => {
+    expect(POD_LOGS_QUIET_SECONDS * 1000).toBe(POD_LOGS_QUIET_MS);
   });
 
   it("says no line of any output holds the key", () => {
