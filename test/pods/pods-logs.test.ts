@@ -5,6 +5,7 @@
  * the test opens once the lines it expects are out, a reconnection waits 0 ms, and `--follow` ends
  * by the signal once the lines are out.
  */
+import { getEventListeners } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GpuCloudClient, POD_COST, POD_READINESS } from "../../generated/gpu-cloud-client/src/index.ts";
 import * as operations from "../../generated/gpu-cloud-client/src/operations.ts";
@@ -129,7 +130,8 @@ describe("pods logs", () => {
     const pod = await podWithLines(["booting", "loading weights", "listening on 8888"]);
     const gate = quietGate();
     const requests = fake.pods.logRequests.length;
-    const run = start(["pods", "logs", pod, "--tail", "2"], { sleep: gate.sleep });
+    const signal = new AbortController().signal;
+    const run = start(["pods", "logs", pod, "--tail", "2"], { sleep: gate.sleep, signal });
     await run.stdout.until(lineCount(2));
     gate.open();
     expect(await run.done, run.stderr.text).toBe(EXIT.ok);
@@ -138,7 +140,8 @@ describe("pods logs", () => {
     expect(run.stdout.text.split("\n")[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ container loading weights$/);
     expect(gate.asked.every((ms) => ms === POD_LOGS_QUIET_MS)).toBe(true);
     expect(fake.pods.logRequests.slice(requests)).toEqual([{ pod, lastEventId: undefined, query: "tail=2" }]);
-    // The command let its connection go.
+    // The command left no listener on the caller's signal, and let its connection go.
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
     await fake.pods.logStreamsClosed();
     expect(fake.pods.logRequests.length).toBe(requests + 1);
   });

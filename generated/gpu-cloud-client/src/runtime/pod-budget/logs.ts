@@ -6,7 +6,7 @@
  * `Last-Event-ID`, until the server ends the stream or the signal (Ctrl-C) aborts it.
  */
 import { redactRegisteredSecrets } from "../redact.js";
-import { sleep as abortableSleep } from "../signals.js";
+import { linkSignals, sleep as abortableSleep } from "../signals.js";
 import { valueAt } from "./pointer.js";
 
 /** How long the stream may stay silent, without `--follow`, before the command counts it done (milliseconds). */
@@ -47,10 +47,11 @@ export interface PodLogsRun {
 
 /** Prints the stream until it ends as the mode says; resolves when it did, throws the stream's failure (an abort included). */
 export async function printPodLogs(run: PodLogsRun): Promise<void> {
-  const quiet = new AbortController();
-  const signal = run.signal === undefined ? quiet.signal : AbortSignal.any([run.signal, quiet.signal]);
+  // The stream ends with the user's signal, or when the command finds it quiet.
+  const stop = linkSignals(run.signal === undefined ? [] : [run.signal]);
+  const quiet = { ended: false, end: () => ((quiet.ended = true), stop.controller.abort()) };
   const stream = run.open(run.query, {
-    signal,
+    signal: stop.controller.signal,
     // Following resumes after any cut or close for as long as the user wants; a one-off read does not.
     maxReconnects: run.follow ? Number.POSITIVE_INFINITY : 0,
     ...(run.reconnectDelayMs !== undefined ? { reconnectDelayMs: run.reconnectDelayMs } : {}),
@@ -64,17 +65,18 @@ export async function printPodLogs(run: PodLogsRun): Promise<void> {
     }
   } catch (error) {
     // Only the command's own quiet timer ends the stream cleanly; the user's abort is reported as one.
-    if (quiet.signal.aborted && !run.signal?.aborted) return;
+    if (quiet.ended && !run.signal?.aborted) return;
     throw error;
   } finally {
     await iterator.return?.();
+    stop.dispose();
   }
 }
 
 /** The next event, or undefined once the stream stayed quiet for `POD_LOGS_QUIET_MS` (the stream aborted then). */
 async function nextOrQuiet(
   iterator: AsyncIterator<PodLogStreamEvent>,
-  quiet: AbortController,
+  quiet: { end(): void },
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
 ): Promise<IteratorResult<PodLogStreamEvent> | undefined> {
   const timer = new AbortController();
@@ -90,7 +92,7 @@ async function nextOrQuiet(
   } finally {
     timer.abort();
   }
-  quiet.abort();
+  quiet.end();
   // The aborted stream lets its connection go; its AbortedError is this ending, not a failure.
   await next.catch(() => undefined);
   return undefined;
