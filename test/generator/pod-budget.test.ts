@@ -34,8 +34,21 @@ const READINESS = `
         portsFrom: /ports
         mappingsFrom: /live`;
 
+/** `GET /machines/{id}/logs` answering `mediaType`, with `tail` and a `level` filter `pods logs` has no flag for. */
+function logsPath(mediaType: string): string {
+  return `
+  /machines/{id}/logs:
+    get:
+      operationId: streamMachineLogs
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+        - { name: tail, in: query, schema: { type: integer, minimum: 0 } }
+        - { name: level, in: query, schema: { type: string } }
+      responses: { '200': { description: ok, content: { ${mediaType}: { schema: { type: string } } } } }`;
+}
+
 /** A tiny API of machines with a price list, its extension keys given (or not). */
-function contract(cost = "", readiness = ""): string {
+function contract(cost = "", readiness = "", extraPaths = ""): string {
   const json = (schema: string) => `content: { application/json: { schema: ${schema} } }`;
   return `openapi: 3.1.0
 info: { title: Machines, version: 1.0.0 }
@@ -65,7 +78,7 @@ paths:
     get:
       operationId: getPrice
       parameters: [{ name: kind, in: path, required: true, schema: { type: string } }]
-      responses: { '200': { description: ok, ${json("{ type: object }")} } }
+      responses: { '200': { description: ok, ${json("{ type: object }")} } }${extraPaths}
 `;
 }
 
@@ -115,6 +128,7 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     const terminal = readme.slice(readme.indexOf("### Pods from the terminal"));
     for (const command of ["pods create --input pod.json --max-cost-per-hour USD", "pods get <pod-id>", "pods terminate <pod-id> --yes", "pods wait <pod-id>", "gpus"]) expect(terminal).toContain(command);
     expect(terminal).not.toContain("pods list");
+    expect(terminal).not.toContain("pods logs");
     // It runs: inside the repository so the package resolves its dependencies.
     const outDir = path.join(repoRoot, ".tmp/pod-budget-bin");
     fs.rmSync(outDir, { recursive: true, force: true });
@@ -123,9 +137,31 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     expect(help.stdout).toContain("pods create (--input FILE.json | --set KEY=VALUE ...) --max-cost-per-hour USD");
     expect(help.stdout).toContain("pods terminate <pod-id> --yes");
     expect(help.stdout).not.toContain("pods list");
+    // No log stream beside the read operation: no pods logs, in the help or the binding.
+    expect(help.stdout).not.toContain("pods logs");
+    expect(bin).not.toContain("podLogs");
     expect(help.stdout).not.toContain("<model>");
     // And it compiles under the package's strict settings.
     await promisify(execFile)(path.join(repoRoot, "node_modules/.bin/tsc"), ["-p", path.join(outDir, "tsconfig.json"), "--noEmit"]);
+  });
+
+  it("binds pods logs to an event stream at the read path's /logs, with the filters it takes", async () => {
+    const { files } = await generate(contract(COST, READINESS, logsPath("text/event-stream")));
+    const bin = files.find((f) => f.path === "src/bin.ts")!.contents;
+    expect(bin).toContain("podLogs: (client, id, query, options) => operations.streamMachineLogs(client, { path: { id: id }, query }, options),");
+    // `level` has no flag: only tail is passed on.
+    expect(bin).toContain('logFilters: ["tail"],');
+    // The README's terminal section has it, with the flags it takes and no other.
+    const readme = files.find((f) => f.path === "README.md")!.contents;
+    expect(readme).toContain("pods logs <pod-id> [--follow] [--tail N]` prints");
+    expect(readme).toContain("through `streamMachineLogs`");
+  });
+
+  it("binds no pods logs when the operation at the read path's /logs does not stream events", async () => {
+    const { files } = await generate(contract(COST, READINESS, logsPath("application/json")));
+    const bin = files.find((f) => f.path === "src/bin.ts")!.contents;
+    expect(bin).not.toContain("podLogs");
+    expect(bin).not.toContain("logFilters");
   });
 
   it("gives no terminal command to a contract with neither models nor pods", async () => {

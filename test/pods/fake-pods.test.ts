@@ -2,7 +2,8 @@
  * The stateful fake's pods and catalog, through the generated client: a pod moves from PROVISIONING
  * through STARTING to RUNNING on a simulated clock shared by the fake and `waitForPod` (nothing
  * really waits), takes the actions the contract's podAction lists, and every answer validates
- * against the contract.
+ * against the contract; each pod's log streams as Server-Sent Events that honor tail, since, source
+ * and Last-Event-ID.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -108,5 +109,37 @@ describe("the fake's catalog", () => {
     const { data, estimate } = await createPodWithinBudget(client, { body: { ...BODY, name: "budgeted", cloud: "SECURE" } }, { maxCostPerHourUsd: 1.5 });
     expect(estimate.usdPerHour).toBe(1.44);
     expect(data.cost).toBe(1.44);
+  });
+});
+
+describe("the fake's pod logs", () => {
+  /** The first `count` events of a stream (it stays open for live lines: left once they are in). */
+  async function take(id: string, count: number, query: { tail?: number; since?: string; source?: string } = {}, lastEventId?: string) {
+    const events: Array<{ id: string | undefined; line: string }> = [];
+    for await (const event of client.getPodLogs({ path: { id }, query }, { maxReconnects: 0, ...(lastEventId ? { lastEventId } : {}) })) {
+      events.push({ id: event.id, line: event.data.line });
+      if (events.length === count) break;
+    }
+    return events;
+  }
+
+  it("stream the last tail lines, from since, one source, or just after Last-Event-ID (which wins), ids in order", async () => {
+    const { data } = await client.createPod({ body: { ...BODY, name: "logger" } } as never);
+    const id = (data as { id: string }).id;
+    for (const line of ["one", "two", "three"]) {
+      time.clock.now += 1_000;
+      fake.pods.appendLog(id, line);
+    }
+    const log = fake.pods.pods.get(id)!.log;
+    const all = await take(id, 4);
+    expect(all.map((event) => event.line)).toEqual([`pod ${id} created`, "one", "two", "three"]);
+    expect(all.map((event) => event.id)).toEqual([...all.map((event) => event.id)].sort());
+    expect((await take(id, 2, { tail: 2 })).map((event) => event.line)).toEqual(["two", "three"]);
+    expect((await take(id, 1, { source: "system" })).map((event) => event.line)).toEqual([`pod ${id} created`]);
+    expect((await take(id, 2, { since: log[2]!.data.ts })).map((event) => event.line)).toEqual(["two", "three"]);
+    expect((await take(id, 2, { tail: 1 }, log[1]!.id)).map((event) => event.line)).toEqual(["two", "three"]);
+    expect(fake.pods.logRequests.at(-1)).toEqual({ pod: id, lastEventId: log[1]!.id, query: "tail=1" });
+    await expect(take("no-such-pod", 1)).rejects.toBeInstanceOf(NotFoundError);
+    await fake.pods.logStreamsClosed();
   });
 });

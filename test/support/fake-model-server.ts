@@ -21,7 +21,8 @@
  *   a finished job's results are kept `retentionMs` (30 min after run, 1 min after runsync, as the
  *   reference says), then every job operation answers 404.
  * - The management API's pods and GPU catalog (`fake-pods.ts`): pods that move from PROVISIONING
- *   through STARTING to RUNNING on the server's clock, their actions, and the catalog's prices.
+ *   through STARTING to RUNNING on the server's clock, their actions, the catalog's prices, and
+ *   each pod's log stream (Server-Sent Events that resume after `Last-Event-ID`).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -400,10 +401,13 @@ export class FakeModelServer {
       });
       return;
     }
-    const management = this.pods.handle(req.method!, path, new URLSearchParams(query), body);
+    const management = this.pods.handle(req.method!, path, new URLSearchParams(query), body, req.headers);
     if (management !== undefined) {
       record(management.status);
-      if (management.body === undefined) {
+      if (management.stream !== undefined) {
+        res.writeHead(management.status, { "content-type": "text/event-stream", "cache-control": "no-cache", ...this.#rateHeaders() });
+        management.stream(res);
+      } else if (management.body === undefined) {
         res.writeHead(management.status, this.#rateHeaders());
         res.end();
       } else this.#send(res, management.status, management.body, management.contentType);

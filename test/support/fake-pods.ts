@@ -10,9 +10,16 @@
  * - A pod whose name is `doomed` ends `ERROR` instead of running.
  * - The catalog: GPU types with a price per GPU and hour per cloud; stock (`availability`,
  *   `dataCenters`) only with `include=AVAILABILITY` and `product`, as the contract says.
+ * - Each pod's log (`GET /v2/pods/{id}/logs`, Server-Sent Events): a `system` line at creation,
+ *   then what a test appends (`appendLog`), each event with an id in the order written. A stream
+ *   starts just after `Last-Event-ID` when sent, else from `since`, else with the last `tail` lines
+ *   (100 by default), keeps only `source` when given, then stays open and sends each new line.
+ *   `cutLogStreamOnce` makes the pod's next stream drop its connection after some events.
  *
  * The values are this project's own; every answer validates against the contract.
  */
+import type http from "node:http";
+
 export interface FakePodsOptions {
   provisioningMs?: number;
   startingMs?: number;
@@ -27,12 +34,25 @@ interface FakePod {
   /** Restart skips provisioning: it begins at STARTING. */
   fromStarting: boolean;
   stopped: boolean;
+  log: FakeLogEvent[];
+  /** The open log streams' senders. */
+  followers: Set<(event: FakeLogEvent) => void>;
+  /** Set by `cutLogStreamOnce`: the next stream drops its connection after this many events. */
+  cutAfter: number | undefined;
+}
+
+/** One line of a pod's log: its event's id and its data (the contract's PodLogEvent). */
+export interface FakeLogEvent {
+  id: string;
+  data: { source: string; line: string; ts: string };
 }
 
 export interface FakeAnswer {
   status: number;
   body?: unknown;
   contentType?: string;
+  /** An event stream: the server writes its head, then this writes the events (and ends or holds it). */
+  stream?: (res: http.ServerResponse) => void;
 }
 
 /** The catalog the fake sells: ids are real GPU type names, prices and stock this project's own. */
@@ -50,6 +70,11 @@ export class FakePods {
   readonly #startingMs: number;
   readonly #now: () => number;
   #nextId = 1;
+  #nextLogSeq = 1;
+  #openLogStreams = 0;
+  #whenNoLogStream: Array<() => void> = [];
+  /** Every log stream request: the pod, and the `Last-Event-ID` it resumed after. */
+  readonly logRequests: Array<{ pod: string; lastEventId: string | undefined; query: string }> = [];
 
   constructor(now: () => number, options: FakePodsOptions = {}) {
     this.#now = now;
@@ -58,9 +83,11 @@ export class FakePods {
   }
 
   /** The answer to a management request, or undefined when it is not one of these routes. */
-  handle(method: string, path: string, query: URLSearchParams, text: string): FakeAnswer | undefined {
+  handle(method: string, path: string, query: URLSearchParams, text: string, headers: http.IncomingHttpHeaders = {}): FakeAnswer | undefined {
     if (path === "/v2/pods" && method === "GET") return { status: 200, body: { pods: [...this.pods.values()].map((pod) => this.view(pod)) } };
     if (path === "/v2/pods" && method === "POST") return this.#create(JSON.parse(text || "{}"));
+    const logsMatch = /^\/v2\/pods\/([^/]+)\/logs$/.exec(path);
+    if (logsMatch && method === "GET") return this.#logs(decodeURIComponent(logsMatch[1]!), query, headers);
     const podMatch = /^\/v2\/pods\/([^/]+)(\/action)?$/.exec(path);
     if (podMatch) {
       const pod = this.pods.get(decodeURIComponent(podMatch[1]!));
@@ -144,9 +171,81 @@ export class FakePods {
     const gpu = body["gpu"] as { id?: unknown } | undefined;
     if (gpu !== undefined && !FAKE_GPU_TYPES.some((type) => type.id === gpu.id)) return problem(400, "Bad Request", "no GPU type with this id");
     const now = this.#now();
-    const pod: FakePod = { id: `pod${String(this.#nextId++).padStart(6, "0")}`, body, createdAt: now, bootAt: now, fromStarting: false, stopped: false };
+    const pod: FakePod = { id: `pod${String(this.#nextId++).padStart(6, "0")}`, body, createdAt: now, bootAt: now, fromStarting: false, stopped: false, log: [], followers: new Set(), cutAfter: undefined };
     this.pods.set(pod.id, pod);
+    this.appendLog(pod.id, `pod ${pod.id} created`, "system");
     return { status: 201, body: this.view(pod) };
+  }
+
+  /** Writes a line to the pod's log (at the clock's now), sent at once to every open stream that keeps its source. */
+  appendLog(id: string, line: string, source = "container"): FakeLogEvent {
+    const pod = this.pods.get(id);
+    if (pod === undefined) throw new Error(`no pod ${id}`);
+    const ts = iso(this.#now());
+    const event = { id: `${ts}/${String(this.#nextLogSeq++).padStart(12, "0")}`, data: { source, line, ts } };
+    pod.log.push(event);
+    for (const send of pod.followers) send(event);
+    return event;
+  }
+
+  /** The pod's next log stream drops its connection (no clean end) after sending `events` events. */
+  cutLogStreamOnce(id: string, events: number): void {
+    this.pods.get(id)!.cutAfter = events;
+  }
+
+  /** Resolves once no log stream is open (each closed by its client or the cut). */
+  logStreamsClosed(): Promise<void> {
+    return this.#openLogStreams === 0 ? Promise.resolve() : new Promise((resolve) => this.#whenNoLogStream.push(resolve));
+  }
+
+  get openLogStreams(): number {
+    return this.#openLogStreams;
+  }
+
+  #logs(id: string, query: URLSearchParams, headers: http.IncomingHttpHeaders): FakeAnswer {
+    const pod = this.pods.get(id);
+    if (pod === undefined) return problem(404, "Not Found", "no pod with this id");
+    const lastEventId = typeof headers["last-event-id"] === "string" ? headers["last-event-id"] : undefined;
+    this.logRequests.push({ pod: id, lastEventId, query: query.toString() });
+    const tailText = query.get("tail");
+    const tail = tailText === null ? 100 : Number(tailText);
+    if (!Number.isInteger(tail) || tail < 0 || tail > 5000 || tailText === "") return problem(400, "Bad Request", "tail must be a whole number from 0 to 5000");
+    const since = query.get("since");
+    if (since !== null && Number.isNaN(Date.parse(since))) return problem(400, "Bad Request", "since must be an RFC 3339 instant");
+    const source = query.get("source");
+    const kept = (event: FakeLogEvent) => source === null || event.data.source === source;
+    const lines = pod.log.filter(kept);
+    // Ids are in the order written: resuming sends what follows the one given.
+    const after = lastEventId === undefined ? undefined : seqOf(lastEventId);
+    const backlog =
+      after !== undefined ? lines.filter((event) => seqOf(event.id) > after) : since !== null ? lines.filter((event) => Date.parse(event.data.ts) >= Date.parse(since)) : tail === 0 ? [] : lines.slice(-tail);
+    const cutAfter = pod.cutAfter;
+    pod.cutAfter = undefined;
+    return {
+      status: 200,
+      stream: (res) => {
+        let sent = 0;
+        let cut = false;
+        const send = (event: FakeLogEvent) => {
+          if (cut) return;
+          sent += 1;
+          const last = cutAfter !== undefined && sent >= cutAfter;
+          // A cut drops the connection once the event is out, with no end of the chunked body: the client sees a broken stream.
+          res.write(`id: ${event.id}\ndata: ${JSON.stringify(event.data)}\n\n`, last ? () => res.destroy() : undefined);
+          if (last) cut = true;
+        };
+        const follower = (event: FakeLogEvent) => kept(event) && send(event);
+        this.#openLogStreams += 1;
+        pod.followers.add(follower);
+        res.on("close", () => {
+          pod.followers.delete(follower);
+          this.#openLogStreams -= 1;
+          if (this.#openLogStreams === 0) for (const resolve of this.#whenNoLogStream.splice(0)) resolve();
+        });
+        res.flushHeaders();
+        for (const event of backlog) send(event);
+      },
+    };
   }
 
   #act(pod: FakePod, action: unknown): FakeAnswer {
@@ -178,6 +277,10 @@ function gpuView(type: (typeof FAKE_GPU_TYPES)[number], query: URLSearchParams):
   const { availability, ...prices } = type;
   if (query.get("include") !== "AVAILABILITY" || !query.get("product")) return { ...prices };
   return { ...prices, availability, ...(availability === "NONE" ? {} : { dataCenters: [{ ...DATA_CENTER, availability }] }) };
+}
+
+function seqOf(id: string): number {
+  return Number(id.slice(id.lastIndexOf("/") + 1));
 }
 
 function iso(ms: number): string {

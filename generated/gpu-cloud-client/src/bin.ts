@@ -40,6 +40,7 @@ runCommands(process.argv.slice(2), environment, [
     createClient,
     cost: POD_COST,
     readiness: POD_READINESS,
+    logFilters: ["tail", "since", "source"],
     calls: {
       listPods: (client, options) => operations.listPods(client, {}, options),
       getPod: (client, id, options) => operations.getPod(client, { path: { id: id } }, options),
@@ -47,6 +48,7 @@ runCommands(process.argv.slice(2), environment, [
       waitForPod: (client, id, options) => waitForPod(client, id, options),
       podAction: (client, id, action, options) => operations.podAction(client, { path: { id: id }, body: { action } }, options),
       listGpuTypes: (client, options) => operations.listGpuTypes(client, { query: { include: ["AVAILABILITY"], product: ["POD"] } }, options),
+      podLogs: (client, id, query, options) => operations.getPodLogs(client, { path: { id: id }, query }, options),
     },
   }),
 ]).then((code) => {

@@ -144,15 +144,16 @@ function binContribution(model: PodBudgetModel): BinContribution {
     ...(readiness ? [raw("    waitForPod: (client, id, options) => waitForPod(client, id, options),")] : []),
     ...(commands.action ? [code`    podAction: (client, id, action, options) => ${call(commands.action, `{ path: ${pathOf(commands.action, "id")}, body: { action } }`)},`] : []),
     ...(commands.gpuTypes ? [code`    listGpuTypes: (client, options) => ${call(commands.gpuTypes, stock)},`] : []),
-    // `pods logs` binds here (PodCalls in runtime/pod-budget/cli.ts says what) once the logs
-    // operation is a method that streams Server-Sent Events.
+    ...(commands.logs
+      ? [code`    podLogs: (client, id, ${raw(commands.logs.filters.length > 0 ? "query" : "_query")}, options) => operations.${raw(commands.logs.operation.methodName)}(client, { path: ${raw(pathOf(commands.logs.operation, "id"))}${raw(commands.logs.filters.length > 0 ? ", query" : "")} }, options),`]
+      : []),
   ];
   const fromPods = [...(cost ? ["POD_COST", "createPodWithinBudget"] : []), ...(readiness ? ["POD_READINESS", "waitForPod"] : [])];
   return {
     imports: [
       raw('import { podCommands } from "./runtime/pod-budget/cli.js";'),
       raw(`import { ${fromPods.join(", ")} } from "./pods.js";`),
-      ...(commands.list || commands.action || commands.gpuTypes || readiness ? [raw('import * as operations from "./operations.js";')] : []),
+      ...(commands.list || commands.action || commands.gpuTypes || commands.logs || readiness ? [raw('import * as operations from "./operations.js";')] : []),
       ...(cost ? [raw(`import type { ${cost.create.paramsType} } from "./client.js";`)] : []),
     ],
     group: [
@@ -161,6 +162,7 @@ function binContribution(model: PodBudgetModel): BinContribution {
       raw("  createClient,"),
       ...(cost ? [raw("  cost: POD_COST,")] : []),
       ...(readiness ? [raw("  readiness: POD_READINESS,")] : []),
+      ...(commands.logs ? [raw(`  logFilters: [${commands.logs.filters.map((filter) => JSON.stringify(filter)).join(", ")}],`)] : []),
       raw("  calls: {"),
       ...calls,
       raw("  },"),

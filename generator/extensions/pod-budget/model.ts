@@ -8,7 +8,8 @@ import type { LoadedContract } from "../../load/index.ts";
 import { HTTP_METHODS, type ApiModel, type OperationModel } from "../../model/types.ts";
 import { runtimeExports } from "../../model/names.ts";
 import type { ExtensionReader } from "../reader.ts";
-import { POD_BUDGET_EXTENSION as NAME, type PodBudgetModel, type PodCost, type PodReadiness } from "./types.ts";
+import { EVENT_STREAM } from "../server-sent-events/types.ts";
+import { POD_BUDGET_EXTENSION as NAME, type PodBudgetModel, type PodCost, type PodLogs, type PodReadiness } from "./types.ts";
 
 const COST_KEY = "x-pod-cost";
 const READINESS_KEY = "x-pod-readiness";
@@ -63,13 +64,32 @@ function commandOperations(operations: readonly OperationModel[], model: PodBudg
   const pricePath = model.cost?.priceOperation.path;
   const gpuTypes = at("get", pricePath?.replace(/\/[^/]+$/, ""));
   const query = new Set(gpuTypes?.parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name));
+  const logs = logStream(at("get", readPath === undefined ? undefined : `${readPath}/logs`));
   return {
+    ...(logs ? { logs } : {}),
     ...(list && list.parameters.every((parameter) => !parameter.required) ? { list } : {}),
     ...(action && action.parameters.filter((parameter) => parameter.in === "path").length === 1 && action.requestBody !== undefined ? { action } : {}),
     ...(gpuTypes && gpuTypes.parameters.every((parameter) => !parameter.required) ? { gpuTypes } : {}),
     gpuStockOnRequest: query.has("include") && query.has("product"),
   };
 }
+
+/**
+ * The pod's log stream when the operation beside the read one is one: its first answer with a body
+ * an event stream, the pod's id its one path parameter, nothing else required. The filters are the
+ * query parameters `pods logs` has flags for.
+ */
+function logStream(operation: OperationModel | undefined): PodLogs | undefined {
+  if (operation === undefined) return undefined;
+  const answer = operation.successResponses.find((response) => response.mediaType !== undefined);
+  if (answer?.mediaType?.split(";", 1)[0]!.trim().toLowerCase() !== EVENT_STREAM) return undefined;
+  if (operation.parameters.filter((parameter) => parameter.in === "path").length !== 1) return undefined;
+  if (operation.parameters.some((parameter) => parameter.in !== "path" && parameter.required)) return undefined;
+  const query = operation.parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name);
+  return { operation, filters: LOG_FILTERS.filter((filter) => query.includes(filter)) };
+}
+
+const LOG_FILTERS = ["tail", "since", "source"] as const;
 
 function readCost(value: unknown, at: string, create: OperationModel, operations: readonly OperationModel[]): PodCost {
   const spec = objectWithKeys(value, at, ["priceOperation", "gpuTypeFrom", "gpuCountFrom", "defaultGpuCount", "cloudFrom", "defaultCloud", "rates"], []);

@@ -10,6 +10,9 @@ import type { ApiModel } from "../../model/types.ts";
 import type { ReadmeContribution } from "../output.ts";
 import type { PodBudgetModel } from "./types.ts";
 
+/** `POD_LOGS_QUIET_MS` of `templates/runtime/pod-budget/logs.ts`, in seconds (the generator does not load the runtime; a test keeps the two equal). */
+export const POD_LOGS_QUIET_SECONDS = 2;
+
 export function readmeContribution(api: ApiModel, model: PodBudgetModel): ReadmeContribution {
   const { cost, readiness } = model;
   const body = cost?.create.exampleParams?.["body"];
@@ -55,6 +58,13 @@ export function readmeContribution(api: ApiModel, model: PodBudgetModel): Readme
       action: model.commands.action !== undefined,
       wait: readiness !== undefined,
       gpus: model.commands.gpuTypes !== undefined,
+      logs: model.commands.logs && {
+        operation: model.commands.logs.operation.operationId,
+        tail: model.commands.logs.filters.includes("tail"),
+        since: model.commands.logs.filters.includes("since"),
+        source: model.commands.logs.filters.includes("source"),
+        quietSeconds: POD_LOGS_QUIET_SECONDS,
+      },
       clouds: cost === undefined ? [] : Object.keys(cost.rates),
       podFile: JSON.stringify(body ?? {}, null, 2),
     },

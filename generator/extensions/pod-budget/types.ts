@@ -47,6 +47,14 @@ export interface PodCommandOperations {
   gpuTypes?: OperationModel;
   /** Whether `gpuTypes` takes `include` and `product` (stock on request, as the catalog gives it). */
   gpuStockOnRequest: boolean;
+  /** `GET <read path>/logs` answering `text/event-stream`: the pod's log stream (`pods logs`). */
+  logs?: PodLogs;
+}
+
+/** The log stream operation and which of the filters `pods logs` knows it takes as query parameters. */
+export interface PodLogs {
+  operation: OperationModel;
+  filters: Array<"tail" | "since" | "source">;
 }
 
 export interface PodBudgetModel {

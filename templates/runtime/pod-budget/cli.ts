@@ -11,6 +11,8 @@ import { readInput } from "../cli/input.js";
 import type { ApiResult, RequestOptions } from "../client-core.js";
 import { PodCostLimitError } from "./cost.js";
 import type { PodCostEstimate, PodCostSpec } from "./cost.js";
+import { printPodLogs, POD_LOGS_QUIET_MS } from "./logs.js";
+import type { PodLogQuery, PodLogStreamEvent, PodLogStreamOptions } from "./logs.js";
 import { valueAt } from "./pointer.js";
 import { DEFAULT_POD_WAIT_TIMEOUT_MS, PodWaitError } from "./wait.js";
 import type { PodReadinessSpec, PodState, PodWaitOptions } from "./wait.js";
@@ -24,6 +26,8 @@ export interface PodCalls<C> {
   podAction?(client: C, id: string, action: string, options: RequestOptions): Promise<ApiResult<unknown>>;
   /** The GPU types with their prices (and their stock, when the catalog gives it on request). */
   listGpuTypes?(client: C, options: RequestOptions): Promise<ApiResult<unknown>>;
+  /** The pod's log stream (Server-Sent Events), given only the filters of `logFilters`. */
+  podLogs?(client: C, id: string, query: PodLogQuery, options: PodLogStreamOptions): AsyncIterable<PodLogStreamEvent>;
 }
 
 export interface PodCliDependencies<C> extends CommandEnvironment {
@@ -33,9 +37,13 @@ export interface PodCliDependencies<C> extends CommandEnvironment {
   cost?: PodCostSpec | undefined;
   /** `x-pod-readiness`: where a pod's status is. */
   readiness?: PodReadinessSpec | undefined;
+  /** The filters the logs operation takes (`--tail`, `--since`, `--source` each only when it is here). */
+  logFilters?: ReadonlyArray<keyof PodLogQuery> | undefined;
   /** For tests: the clock and the pause of `pods wait` (default Date.now and an abortable timer). */
   now?(): number;
   sleep?(ms: number, signal?: AbortSignal): Promise<void>;
+  /** For tests: the wait before `pods logs --follow` reconnects (default the event-stream runtime's). */
+  reconnectDelayMs?: number;
 }
 
 const ACTIONS = ["start", "stop", "terminate"] as const;
@@ -43,7 +51,7 @@ const ACTIONS = ["start", "stop", "terminate"] as const;
 /** The pod commands, for the command registry; `pods` and `gpus` each only when their calls exist. */
 export function podCommands<C>(deps: PodCliDependencies<C>): CommandGroup {
   const { calls } = deps;
-  const hasPods = [calls.listPods, calls.getPod, calls.createPodWithinBudget, calls.waitForPod, calls.podAction].some((call) => call !== undefined);
+  const hasPods = [calls.listPods, calls.getPod, calls.createPodWithinBudget, calls.waitForPod, calls.podAction, calls.podLogs].some((call) => call !== undefined);
   const hasGpus = calls.listGpuTypes !== undefined;
   return {
     commands: [...(hasPods ? ["pods"] : []), ...(hasGpus ? ["gpus"] : [])],
@@ -53,7 +61,8 @@ export function podCommands<C>(deps: PodCliDependencies<C>): CommandGroup {
 }
 
 /** The usage lines of the pod commands the package has, and their notes. */
-function podUsage<C>({ name, calls }: PodCliDependencies<C>): string {
+function podUsage<C>({ name, calls, logFilters = [] }: PodCliDependencies<C>): string {
+  const filters = [logFilters.includes("tail") && "[--tail N]", logFilters.includes("since") && "[--since RFC3339]", logFilters.includes("source") && "[--source container|system]"].filter(Boolean);
   const lines = [
     calls.listPods && `  ${name} pods list [--json]`,
     calls.createPodWithinBudget && `  ${name} pods create (--input FILE.json | --set KEY=VALUE ...) --max-cost-per-hour USD [--wait] [--timeout SECONDS] [--interval SECONDS] [--json]`,
@@ -62,6 +71,7 @@ function podUsage<C>({ name, calls }: PodCliDependencies<C>): string {
     calls.podAction && `  ${name} pods stop <pod-id> [--json]`,
     calls.podAction && `  ${name} pods terminate <pod-id> --yes [--json]`,
     calls.waitForPod && `  ${name} pods wait <pod-id> [--timeout SECONDS] [--interval SECONDS] [--json]`,
+    calls.podLogs && `  ${name} pods logs <pod-id> [--follow] ${[...filters, "[--json]"].join(" ")}`,
     calls.listGpuTypes && `  ${name} gpus [--json]`,
   ];
   const notes = [
@@ -69,6 +79,8 @@ function podUsage<C>({ name, calls }: PodCliDependencies<C>): string {
       "pods create estimates the pod's cost per hour from the catalog's price first, and sends nothing when it passes --max-cost-per-hour (or cannot be estimated).",
     calls.waitForPod && `pods wait waits until the pod runs with its ports reachable, or ends; it stops after --timeout seconds (${DEFAULT_POD_WAIT_TIMEOUT_MS / 1000} unless given), the pod going on.`,
     calls.podAction && "pods terminate deletes the pod and its disk; it asks for --yes.",
+    calls.podLogs &&
+      `pods logs prints the lines the server sends on one connection and stops when it closes it or sends nothing for ${POD_LOGS_QUIET_MS / 1000} s; with --follow it keeps following (resuming after a cut where it stopped) until Ctrl-C.`,
     calls.listGpuTypes && "gpus lists every GPU type with its price per GPU and hour on each cloud, and its stock for pods when the catalog gives it.",
     "Exit codes: 0 done, 1 pod failed, 2 bad usage or input, 3 API or network error, 4 over --max-cost-per-hour, 5 wait timed out, 130 interrupted.",
   ];
@@ -95,6 +107,10 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
         interval: { type: "string" },
         yes: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
+        follow: { type: "boolean", default: false },
+        tail: { type: "string" },
+        since: { type: "string" },
+        source: { type: "string" },
       },
     });
     const json = (value: unknown) => out(JSON.stringify(value, null, 2));
@@ -117,6 +133,10 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
     only("--yes", !values.yes || subcommand === "terminate");
     only("--timeout", values.timeout === undefined || subcommand === "wait" || (subcommand === "create" && values.wait));
     only("--interval", values.interval === undefined || subcommand === "wait" || (subcommand === "create" && values.wait));
+    only("--follow", !values.follow || subcommand === "logs");
+    for (const filter of ["tail", "since", "source"] as const) {
+      only(`--${filter}`, values[filter] === undefined || (subcommand === "logs" && (deps.logFilters ?? []).includes(filter)));
+    }
     const podId = (): string => {
       if (!id || extra.length > 0) throw new UsageError(`pods ${subcommand}: expected <pod-id>`);
       return id;
@@ -145,7 +165,7 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
     };
     switch (subcommand) {
       case undefined:
-        throw new UsageError("pods: missing a subcommand (list, create, get, start, stop, terminate, wait)");
+        throw new UsageError(`pods: missing a subcommand (${["list", "create", "get", ...ACTIONS, "wait", ...(calls.podLogs ? ["logs"] : [])].join(", ")})`);
       case "list": {
         available(calls.listPods);
         if (id !== undefined) throw new UsageError(`pods list: unexpected argument ${id}`);
@@ -197,16 +217,50 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
         available(calls.waitForPod);
         return await waitFor(podId());
       }
-      // `pods logs <pod-id> [--follow]` goes here, once the client streams Server-Sent Events: a call
-      // `podLogs(client, id, { follow, signal })` in PodCalls returning the async iterable of log
-      // events, printed one line each (its usage line in podUsage beside it).
+      case "logs": {
+        available(calls.podLogs);
+        const pod = podId();
+        const query = logQuery(values);
+        const client = deps.createClient();
+        await printPodLogs({
+          open: (filters, options) => calls.podLogs!(client, pod, filters, options),
+          query,
+          follow: values.follow,
+          json: values.json,
+          write: out,
+          signal: deps.signal,
+          sleep: deps.sleep,
+          reconnectDelayMs: deps.reconnectDelayMs,
+        });
+        return EXIT.ok;
+      }
       default:
-        throw new UsageError(`pods: unknown subcommand "${subcommand}" (${["list", "create", "get", ...ACTIONS, "wait"].join(", ")})`);
+        throw new UsageError(`pods: unknown subcommand "${subcommand}" (${["list", "create", "get", ...ACTIONS, "wait", ...(calls.podLogs ? ["logs"] : [])].join(", ")})`);
     }
   } catch (error) {
     return report(error, deps, waitingFor);
   }
 }
+
+/** The filters of `pods logs`, checked here so that a mistake is said with the flag's name. */
+function logQuery(values: { tail?: string | undefined; since?: string | undefined; source?: string | undefined }): PodLogQuery {
+  const query: PodLogQuery = {};
+  if (values.tail !== undefined) {
+    if (!/^\d+$/.test(values.tail)) throw new UsageError(`--tail ${values.tail}: expected a whole number of lines, 0 or more`);
+    query.tail = Number(values.tail);
+  }
+  if (values.since !== undefined) {
+    if (!RFC3339.test(values.since) || Number.isNaN(Date.parse(values.since))) throw new UsageError(`--since ${values.since}: expected an RFC 3339 instant such as 2026-06-01T12:00:00Z`);
+    query.since = values.since;
+  }
+  if (values.source !== undefined) {
+    if (values.source === "") throw new UsageError("--source: expected a log's name (container or system)");
+    query.source = values.source;
+  }
+  return query;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 function report<C>(error: unknown, deps: PodCliDependencies<C>, waitingFor: string | undefined): number {
   const err = (text: string) => deps.stderr.write(`${text}\n`);
