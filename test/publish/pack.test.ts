@@ -94,7 +94,8 @@ describe("npm pack", () => {
       import: { types: "./dist/index.d.ts", default: "./dist/index.js" },
       require: { types: "./dist/cjs/index.d.ts", default: "./dist/cjs/index.js" },
     });
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["openapi-fetch"]);
+    // openapi-fetch, and the event-stream parser because this contract has log streams.
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["eventsource-parser", "openapi-fetch"]);
     expect(JSON.parse(fs.readFileSync(path.join(packageDir, "dist/cjs/package.json"), "utf8"))).toEqual({ type: "commonjs" });
     expect(fs.readFileSync(path.join(packageDir, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) .+\n\nPermission is hereby granted/);
   });

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { jsValue } from "../../generator/emit/js-value.ts";
 import type { Generated } from "../../generator/generate.ts";
+import { SERVER_SENT_EVENTS_EXTENSION, type ServerSentEventsModel } from "../../generator/extensions/server-sent-events/types.ts";
 import { freePort, repoRoot } from "../support/prism.ts";
 import { modelEndpointsOf } from "../../generator/extensions/model-endpoints/model.ts";
 
@@ -154,6 +155,12 @@ function argumentless(generated: Generated) {
   return generated.api.operations.find((o) => !o.parameters.some((p) => p.required) && !o.requestBody);
 }
 
+/** The operationIds of the operations the package reads as event streams. */
+function eventStreamsOf(generated: Generated): string[] {
+  const extension = generated.api.extensions.find((candidate) => candidate.name === SERVER_SENT_EVENTS_EXTENSION);
+  return extension === undefined ? [] : (extension.model as ServerSentEventsModel).operations.map((operation) => operation.operationId);
+}
+
 export function consumerSource(generated: Generated, packageName: string): string {
   const { api } = generated;
   const className = api.names.client;
@@ -173,10 +180,14 @@ export function consumerSource(generated: Generated, packageName: string): strin
     "const record = (operation: string, result: ApiResult<unknown>) => calls.push({ operation, status: result.status, data: typeof result.data });",
     "",
   ];
+  const streams = new Set(eventStreamsOf(generated));
   for (const operation of api.operations) {
     const params = operation.exampleParams;
     const args = params ? jsValue(params) : "";
-    lines.push(`record(${JSON.stringify(operation.methodName)}, await client.${operation.methodName}(${args}));`);
+    // An event stream's call is its first event: its headers came with a 2xx, its data parsed.
+    if (streams.has(operation.operationId)) {
+      lines.push(`for await (const event of client.${operation.methodName}(${args})) {`, `  calls.push({ operation: ${JSON.stringify(operation.methodName)}, status: 200, data: typeof event.data });`, "  break;", "}");
+    } else lines.push(`record(${JSON.stringify(operation.methodName)}, await client.${operation.methodName}(${args}));`);
   }
   // An error answer, across the package boundary: instanceof works on the installed classes.
   const failing = api.operations.find((o) => o.errorStatuses.includes("401") && !o.parameters.some((p) => p.required) && !o.requestBody);
