@@ -102,7 +102,7 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     expect(pods).toContain('priceOperation: "getPrice"');
     expect(pods).toContain('rates: { standard: "/usd/standard", spot: "/usd/spot" }');
     expect(pods).toContain("operations.getPrice(client, { path: { kind: gpuTypeId } }, options)");
-    expect(pods).toContain("operations.startMachine(client, params, requestOptions)");
+    expect(pods).toContain("operations.startMachine(client, sent, requestOptions)");
     expect(pods).toContain("operations.getMachine(client, { path: { id: id } }, requestOptions)");
     expect(pods).toContain('ready: ["UP"]');
     expect(files.some((f) => f.path === "src/runtime/pod-budget/wait.ts")).toBe(true);

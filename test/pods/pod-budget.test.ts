@@ -94,6 +94,17 @@ describe("createPodWithinBudget", () => {
     expect(requests.filter((r) => r.method === "POST")).toEqual([{ method: "POST", path: "/v2/pods", body: { name: "trial", image: "img", gpu: { id: "NVIDIA GeForce RTX 4090", count: 2 } } }]);
   });
 
+  it("sends the body it priced: a caller changing its object while the price is read changes nothing sent", async () => {
+    const { client, requests } = fakeService();
+    const params = { body: body({ id: "NVIDIA GeForce RTX 4090", count: 1 }) as { gpu: { id: string; count: number } } };
+    const created = createPodWithinBudget(client, params as never, { maxCostPerHourUsd: 1 });
+    // The price read is in flight: the caller reuses its object for a dearer pod.
+    params.body.gpu.count = 8;
+    params.body.gpu.id = "NVIDIA H100 80GB HBM3";
+    await created;
+    expect(requests.filter((r) => r.method === "POST").map((r) => r.body)).toEqual([{ name: "trial", image: "img", gpu: { id: "NVIDIA GeForce RTX 4090", count: 1 } }]);
+  });
+
   it("refuses before sending when the estimate passes the limit, stating both figures", async () => {
     const { client, requests } = fakeService();
     const error = await createPodWithinBudget(client, { body: body({ id: "NVIDIA H100 80GB HBM3", count: 8 }) }, { maxCostPerHourUsd: 20 }).catch((e: unknown) => e);

@@ -158,6 +158,31 @@ describe("resuming", () => {
     expect(error).toBeInstanceOf(ConnectionError);
   });
 
+  it("a server unreachable after it sent events is given up after the budget, not retried forever", async () => {
+    // One event, then every reconnection fails to connect (the script has no answer left).
+    const fake = scriptedClient([{ chunks: ["id: 1\ndata: a\n\n"] }]);
+    const events: string[] = [];
+    const error = await (async () => {
+      for await (const event of streamEvents(fake.client, SPEC, {}, { maxReconnects: 2, reconnectDelayMs: 0 })) events.push(event.data as string);
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(events).toEqual(["a"]);
+    expect(fake.requests).toHaveLength(3);
+  });
+
+  it("a stream opened by a POST is not sent again unless the caller asks: reconnecting would start its work again", async () => {
+    const post: OperationSpec = { ...SPEC, method: "POST" };
+    const once = scriptedClient([{ chunks: ["data: a\n\n"] }, { chunks: ["data: b\n\n"] }]);
+    const events: string[] = [];
+    for await (const event of streamEvents(once.client, post, {}, { reconnectDelayMs: 0 })) events.push(event.data as string);
+    expect(events).toEqual(["a"]);
+    expect(once.requests).toHaveLength(1);
+    const asked = scriptedClient([{ chunks: ["data: a\n\n"] }, { chunks: ["data: b\n\n"] }, { status: 204 }]);
+    const resumed: string[] = [];
+    for await (const event of streamEvents(asked.client, post, {}, { reconnectDelayMs: 0, maxReconnects: 1 })) resumed.push(event.data as string);
+    expect(resumed).toEqual(["a", "b"]);
+  });
+
   it("a clean close past the budget just ends", async () => {
     const { events, requests } = await collect([{ chunks: ["data: a\n\n"] }, { chunks: [] }], { maxReconnects: 1 });
     expect(events.map((e) => e.data)).toEqual(["a"]);

@@ -84,13 +84,23 @@ const AJV_BUGS: Array<{ schema: unknown; data: unknown[]; expected: boolean[]; w
     expected: [true, true],
     why: "ajv 8.20 leaves out the annotations of a passing `if`",
   },
+  {
+    // Found by this test (seed -1836534010): the annotations of a failing anyOf branch are dropped by the spec.
+    schema: { anyOf: [{ multipleOf: 1 }, { patternProperties: { "^d$": { contains: false } } }], unevaluatedProperties: { minItems: 1 } },
+    data: [{ d: [] }, { d: [1] }],
+    expected: [false, true],
+    why: "ajv 8.20 counts a property as evaluated by patternProperties in an anyOf branch that fails",
+  },
 ];
 
-/** Where ajv's unevaluatedItems bugs (AJV_BUGS: contains; items inside anyOf/oneOf) could decide: not compared at random. */
+/** Where ajv's unevaluated bugs (AJV_BUGS: contains; items inside anyOf/oneOf; properties of a failing branch) could decide: not compared at random. */
 function ajvMisjudges(schemaValue: unknown): boolean {
   const text = JSON.stringify(schemaValue);
+  const branches = text.includes('"anyOf"') || text.includes('"oneOf"');
+  // AJV_BUGS: properties a failing anyOf/oneOf branch looked at count as evaluated.
+  if (text.includes('"unevaluatedProperties"') && branches) return true;
   if (!text.includes('"unevaluatedItems"')) return false;
-  return text.includes('"contains"') || text.includes('"anyOf"') || text.includes('"oneOf"');
+  return text.includes('"contains"') || branches;
 }
 
 /** Keywords whose value is one schema, an array of schemas, or a map of schemas. */
@@ -197,6 +207,12 @@ function agrees({ ajv: expected, guard, issues }: Verdict): boolean {
 
 /** 300 in CI (about 4 s on two cores); set VALIDATORS_DIFF_RUNS for a deeper search. */
 const RUNS = Number(process.env["VALIDATORS_DIFF_RUNS"] ?? 300);
+/**
+ * A new seed each run, so that runs on developers' machines keep exploring; in CI (or with
+ * VALIDATORS_DIFF_SEED) a fixed one, so that a submission's result does not depend on the draw.
+ * A disagreement found elsewhere names its seed: it becomes a case of AJV_BUGS or REGRESSIONS.
+ */
+const SEED = process.env["VALIDATORS_DIFF_SEED"] ?? (process.env["CI"] ? "20261128" : undefined);
 const stats = { runs: 0, values: 0, valid: 0, ajvThrew: 0 };
 afterAll(() => {
   console.log(
@@ -249,7 +265,7 @@ describe("generated validators agree with ajv", () => {
           throw new Error(`disagrees with ajv on ${JSON.stringify(disagreement.data)}: ${JSON.stringify(disagreement.verdict)}`);
         }
       }),
-      { numRuns: RUNS, interruptAfterTimeLimit: RUNS === 300 ? 15_000 : 3_600_000, markInterruptAsFailure: false },
+      { numRuns: RUNS, interruptAfterTimeLimit: RUNS === 300 ? 15_000 : 3_600_000, markInterruptAsFailure: false, ...(SEED === undefined ? {} : { seed: Number(SEED) }) },
     );
     expect(stats.runs).toBeGreaterThan(50);
     // The values must exercise both outcomes.

@@ -44,8 +44,10 @@ export function createPodWithinBudget(
   options: RequestOptions & { maxCostPerHourUsd: number },
 ): Promise<ApiResult<CreatePodResponse> & { estimate: PodCostEstimate }> {
   const { maxCostPerHourUsd, ...requestOptions } = options;
-  const create = () => operations.createPod(client, params, requestOptions);
-  return pods.createPodWithinBudget(readPrice(client), create, POD_COST, params.body, maxCostPerHourUsd, requestOptions);
+  // The body priced is the body sent: a copy, so that a caller changing its own object while the price is read changes neither.
+  const sent = { ...params, body: structuredClone(params.body) };
+  const create = () => operations.createPod(client, sent, requestOptions);
+  return pods.createPodWithinBudget(readPrice(client), create, POD_COST, sent.body, maxCostPerHourUsd, requestOptions);
 }
 
 /** When a pod is ready: the contract's `x-pod-readiness` (its status, and its ports asked for and mapped). */

@@ -97,8 +97,10 @@ export function createPodWithinBudget(
   options: RequestOptions & { maxCostPerHourUsd: number },
 ): Promise<ApiResult<${response}> & { estimate: PodCostEstimate }> {
   const { maxCostPerHourUsd, ...requestOptions } = options;
-  const create = () => operations.${createCall}(client, params, requestOptions);
-  return pods.createPodWithinBudget(readPrice(client), create, POD_COST, params.body, maxCostPerHourUsd, requestOptions);
+  // The body priced is the body sent: a copy, so that a caller changing its own object while the price is read changes neither.
+  const sent = { ...params, body: structuredClone(params.body) };
+  const create = () => operations.${createCall}(client, sent, requestOptions);
+  return pods.createPodWithinBudget(readPrice(client), create, POD_COST, sent.body, maxCostPerHourUsd, requestOptions);
 }`,
     ],
   ];

@@ -9,6 +9,7 @@ import { EXIT, InputError, UsageError, columns, positiveNumber, reportCommonErro
 import type { CommandEnvironment, CommandGroup } from "../cli/commands.js";
 import { readInput } from "../cli/input.js";
 import type { ApiResult, RequestOptions } from "../client-core.js";
+import { InvalidRequestError } from "../errors.js";
 import { PodCostLimitError } from "./cost.js";
 import type { PodCostEstimate, PodCostSpec } from "./cost.js";
 import { printPodLogs, POD_LOGS_QUIET_MS } from "./logs.js";
@@ -76,7 +77,7 @@ function podUsage<C>({ name, calls, logFilters = [] }: PodCliDependencies<C>): s
   ];
   const notes = [
     calls.createPodWithinBudget &&
-      "pods create estimates the pod's cost per hour from the catalog's price first, and sends nothing when it passes --max-cost-per-hour (or cannot be estimated).",
+      "pods create estimates the pod's GPU cost per hour from the catalog's list price first (disk and volumes not counted), and sends nothing when it passes --max-cost-per-hour (or cannot be estimated).",
     calls.waitForPod && `pods wait waits until the pod runs with its ports reachable, or ends; it stops after --timeout seconds (${DEFAULT_POD_WAIT_TIMEOUT_MS / 1000} unless given), the pod going on.`,
     calls.podAction && "pods terminate deletes the pod and its disk; it asks for --yes.",
     calls.podLogs &&
@@ -181,10 +182,16 @@ async function runPodCommand<C>(command: string, args: readonly string[], deps: 
         available(calls.createPodWithinBudget);
         if (id !== undefined) throw new UsageError(`pods create: unexpected argument ${id}`);
         // The cap is what makes creating a pod from a terminal safe: it is never implied.
-        if (values["max-cost-per-hour"] === undefined) throw new UsageError("pods create: --max-cost-per-hour USD is required (the most the pod may cost per hour)");
+        if (values["max-cost-per-hour"] === undefined) throw new UsageError("pods create: --max-cost-per-hour USD is required (the most the pod's GPUs may cost per hour at the catalog's list price)");
         const maxCostPerHourUsd = positiveNumber(values["max-cost-per-hour"], "--max-cost-per-hour")!;
         const body = await readInput(values, "the pod to create");
-        const { data, estimate } = await calls.createPodWithinBudget!(deps.createClient(), body, { ...request, maxCostPerHourUsd });
+        const { data, estimate } = await calls.createPodWithinBudget!(deps.createClient(), body, { ...request, maxCostPerHourUsd }).catch((error: unknown) => {
+          // Cut off after the create may have been sent (a timeout, Ctrl-C, a lost connection): the pod may exist and bill.
+          if (!(error instanceof PodCostLimitError) && !(error instanceof InvalidRequestError)) {
+            deps.stderr.write(`${name}: if the create request reached the service, the pod may exist; check with: ${name} pods list\n`);
+          }
+          throw error;
+        });
         const created = valueAt(data, "/id");
         if (values.json && !values.wait) json({ pod: data, estimate });
         else {

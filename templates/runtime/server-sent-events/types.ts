@@ -23,7 +23,8 @@ export interface EventStreamOptions extends Omit<RequestOptions, "checkResponse"
   lastEventId?: string | undefined;
   /**
    * Reconnections in a row without an event between them before the stream gives up (its last
-   * failure thrown; a stream the server ended cleanly just ends). Default 5; 0 never reconnects.
+   * failure thrown; a stream the server ended cleanly just ends). Default 5 for a GET or HEAD, 0 for
+   * any other method (reconnecting sends the request again: a POST would start its work again); 0 never reconnects.
    */
   maxReconnects?: number | undefined;
   /** The wait before the first reconnection until the server sets one with `retry:`; each reconnection in a row doubles it. Default 1 000. */

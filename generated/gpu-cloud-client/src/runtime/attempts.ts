@@ -145,7 +145,17 @@ export class CallAttempts {
         }
         if (delayMs === undefined) {
           const answer = await this.read(response, guard, attempt);
-          if (this.hooks !== undefined) await this.answered(answer, attempt);
+          if (this.hooks !== undefined) {
+            try {
+              await this.answered(answer, attempt);
+            } catch (error) {
+              // A hook that throws on a stream's headers: the unread body and its guard are let go first.
+              const stream = answer.ok ? answer.stream : undefined;
+              await stream?.body?.cancel().catch(() => undefined);
+              stream?.release();
+              throw error;
+            }
+          }
           return answer;
         }
         guard.dispose();

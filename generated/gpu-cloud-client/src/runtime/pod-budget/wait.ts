@@ -100,7 +100,8 @@ function tcpPortsMapped(asked: unknown, mappings: unknown): boolean {
  */
 export async function waitForPod<P>(read: (options: RequestOptions) => Promise<ApiResult<P>>, spec: PodReadinessSpec, options: PodWaitOptions = {}): Promise<P> {
   checkTimeout("timeoutMs", options.timeoutMs);
-  checkNumber("intervalMs", options.intervalMs, { unit: "milliseconds", min: 0 });
+  // Zero would read the pod back to back for the whole wait.
+  checkNumber("intervalMs", options.intervalMs, { unit: "milliseconds", min: 0, above: true });
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
   const timeoutMs = options.timeoutMs ?? DEFAULT_POD_WAIT_TIMEOUT_MS;

@@ -47,7 +47,10 @@ export async function* streamEvents<Data>(
   options: EventStreamOptions = {},
   dataSpec: EventDataSpec = { json: false },
 ): AsyncGenerator<ServerSentEvent<Data>, void, undefined> {
-  const { lastEventId, maxReconnects = DEFAULT_MAX_RECONNECTS, reconnectDelayMs = DEFAULT_RECONNECT_DELAY_MS, maxReconnectDelayMs = DEFAULT_MAX_RECONNECT_DELAY_MS, idleTimeoutMs, ...request } = options;
+  // Opening the stream again sends the request again: only a GET or HEAD is safe to resend by default
+  // (a POST that starts work would start it once more); the caller may still ask for it.
+  const resumable = spec.method === "GET" || spec.method === "HEAD";
+  const { lastEventId, maxReconnects = resumable ? DEFAULT_MAX_RECONNECTS : 0, reconnectDelayMs = DEFAULT_RECONNECT_DELAY_MS, maxReconnectDelayMs = DEFAULT_MAX_RECONNECT_DELAY_MS, idleTimeoutMs, ...request } = options;
   checkNumber("maxReconnects", maxReconnects, { min: 0, integer: true, infinity: true });
   checkTimeout("reconnectDelayMs", reconnectDelayMs);
   checkTimeout("maxReconnectDelayMs", maxReconnectDelayMs);
@@ -64,6 +67,8 @@ export async function* streamEvents<Data>(
     const headers: Record<string, string> = { ...request.headers, accept: ACCEPT };
     if (state.lastEventId !== undefined) headers[LAST_EVENT_ID] = state.lastEventId;
     let ending: Ending;
+    // Progress is an event from this connection: a reconnection that fails to open has made none.
+    state.delivered = false;
     try {
       const opened = await ClientCore.openStream(client, spec, sent, { ...request, headers });
       // 204: the server has nothing more to send, and asks not to be asked again.
@@ -71,7 +76,6 @@ export async function* streamEvents<Data>(
         await letGo(opened);
         return;
       }
-      state.delivered = false;
       // The connection hands over each chunk's events at once: one step of its generator per chunk, not per event.
       const connection = connectionEvents<Data>(opened, spec, dataSpec, state, idleMs, request.signal);
       try {
