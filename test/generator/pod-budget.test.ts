@@ -68,7 +68,7 @@ paths:
     post:
       operationId: actOnMachine
       parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
-      requestBody: { required: true, ${json("{ type: object, properties: { action: { type: string } } }")} }
+      requestBody: { required: true, ${json("{ type: object, required: [action], properties: { action: { type: string, enum: [start, stop, restart, terminate] } } }")} }
       responses: { '200': { description: ok, ${json("{ type: object }")} } }
   /prices:
     get:
@@ -116,7 +116,7 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
     expect(bin).toContain("podCommands({");
     expect(bin).not.toContain("modelCommands");
     expect(bin).toContain("getPod: (client, id, options) => operations.getMachine(client, { path: { id: id } }, options),");
-    expect(bin).toContain("podAction: (client, id, action, options) => operations.actOnMachine(client, { path: { id: id }, body: { action } }, options),");
+    expect(bin).toContain('podAction: (client, id, action, options) => operations.actOnMachine(client, { path: { id: id }, body: { action } as ActOnMachineParams["body"] }, options),');
     // No operation lists machines (GET /machines): no pods list.
     expect(bin).not.toContain("listPods");
     // The price list takes no stock query: asked for as it is.
@@ -148,7 +148,7 @@ describe("the pod-budget extension", { timeout: 120_000 }, () => {
   it("binds pods logs to an event stream at the read path's /logs, with the filters it takes", async () => {
     const { files } = await generate(contract(COST, READINESS, logsPath("text/event-stream")));
     const bin = files.find((f) => f.path === "src/bin.ts")!.contents;
-    expect(bin).toContain("podLogs: (client, id, query, options) => operations.streamMachineLogs(client, { path: { id: id }, query }, options),");
+    expect(bin).toContain('podLogs: (client, id, query, options) => operations.streamMachineLogs(client, { path: { id: id }, query: query as StreamMachineLogsParams["query"] }, options),');
     // `level` has no flag: only tail is passed on.
     expect(bin).toContain('logFilters: ["tail"],');
     // The README's terminal section has it, with the flags it takes and no other.

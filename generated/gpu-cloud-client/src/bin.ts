@@ -10,7 +10,7 @@ import { validateModelInput } from "./models.js";
 import { podCommands } from "./runtime/pod-budget/cli.js";
 import { POD_COST, createPodWithinBudget, POD_READINESS, waitForPod } from "./pods.js";
 import * as operations from "./operations.js";
-import type { CreatePodParams } from "./client.js";
+import type { CreatePodParams, PodActionParams, GetPodLogsParams } from "./client.js";
 
 const controller = new AbortController();
 // The first Ctrl-C stops waiting (what was waited for goes on, and the command says how to wait again); a second one exits.
@@ -46,9 +46,9 @@ runCommands(process.argv.slice(2), environment, [
       getPod: (client, id, options) => operations.getPod(client, { path: { id: id } }, options),
       createPodWithinBudget: (client, body, options) => createPodWithinBudget(client, { body: body as CreatePodParams["body"] }, options),
       waitForPod: (client, id, options) => waitForPod(client, id, options),
-      podAction: (client, id, action, options) => operations.podAction(client, { path: { id: id }, body: { action } }, options),
+      podAction: (client, id, action, options) => operations.podAction(client, { path: { id: id }, body: { action } as PodActionParams["body"] }, options),
       listGpuTypes: (client, options) => operations.listGpuTypes(client, { query: { include: ["AVAILABILITY"], product: ["POD"] } }, options),
-      podLogs: (client, id, query, options) => operations.getPodLogs(client, { path: { id: id }, query }, options),
+      podLogs: (client, id, query, options) => operations.getPodLogs(client, { path: { id: id }, query: query as GetPodLogsParams["query"] }, options),
     },
   }),
 ]).then((code) => {

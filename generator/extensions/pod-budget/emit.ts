@@ -144,10 +144,11 @@ function binContribution(model: PodBudgetModel): BinContribution {
     ...(readiness ? [code`    getPod: (client, id, options) => ${call(readiness.read, `{ path: ${pathOf(readiness.read, "id")} }`)},`] : []),
     ...(cost ? [code`    createPodWithinBudget: (client, body, options) => createPodWithinBudget(client, { body: body as ${raw(cost.create.paramsType)}["body"] }, options),`] : []),
     ...(readiness ? [raw("    waitForPod: (client, id, options) => waitForPod(client, id, options),")] : []),
-    ...(commands.action ? [code`    podAction: (client, id, action, options) => ${call(commands.action, `{ path: ${pathOf(commands.action, "id")}, body: { action } }`)},`] : []),
+    // The command line gives strings: a contract whose sets are closed gets them as its types say (the service checks them).
+    ...(commands.action ? [code`    podAction: (client, id, action, options) => ${call(commands.action, `{ path: ${pathOf(commands.action, "id")}, body: { action } as ${commands.action.paramsType}["body"] }`)},`] : []),
     ...(commands.gpuTypes ? [code`    listGpuTypes: (client, options) => ${call(commands.gpuTypes, stock)},`] : []),
     ...(commands.logs
-      ? [code`    podLogs: (client, id, ${raw(commands.logs.filters.length > 0 ? "query" : "_query")}, options) => operations.${raw(commands.logs.operation.methodName)}(client, { path: ${raw(pathOf(commands.logs.operation, "id"))}${raw(commands.logs.filters.length > 0 ? ", query" : "")} }, options),`]
+      ? [code`    podLogs: (client, id, ${raw(commands.logs.filters.length > 0 ? "query" : "_query")}, options) => operations.${raw(commands.logs.operation.methodName)}(client, { path: ${raw(pathOf(commands.logs.operation, "id"))}${raw(commands.logs.filters.length > 0 ? `, query: query as ${commands.logs.operation.paramsType}["query"]` : "")} }, options),`]
       : []),
   ];
   const fromPods = [...(cost ? ["POD_COST", "createPodWithinBudget"] : []), ...(readiness ? ["POD_READINESS", "waitForPod"] : [])];
@@ -156,7 +157,7 @@ function binContribution(model: PodBudgetModel): BinContribution {
       raw('import { podCommands } from "./runtime/pod-budget/cli.js";'),
       raw(`import { ${fromPods.join(", ")} } from "./pods.js";`),
       ...(commands.list || commands.action || commands.gpuTypes || commands.logs || readiness ? [raw('import * as operations from "./operations.js";')] : []),
-      ...(cost ? [raw(`import type { ${cost.create.paramsType} } from "./client.js";`)] : []),
+      ...paramsTypeImports(model),
     ],
     group: [
       raw("podCommands({"),
@@ -171,4 +172,13 @@ function binContribution(model: PodBudgetModel): BinContribution {
       raw("})"),
     ],
   };
+}
+
+/** The params types the command bindings cast to: the create body's, the action's and the log filters'. */
+function paramsTypeImports({ cost, commands }: PodBudgetModel): Code[] {
+  const names = new Set<string>();
+  if (cost) names.add(cost.create.paramsType);
+  if (commands.action) names.add(commands.action.paramsType);
+  if (commands.logs && commands.logs.filters.length > 0) names.add(commands.logs.operation.paramsType);
+  return names.size === 0 ? [] : [raw(`import type { ${[...names].join(", ")} } from "./client.js";`)];
 }
