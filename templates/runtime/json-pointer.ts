@@ -1,7 +1,7 @@
 /**
  * JSON pointers (RFC 6901), the runtime's one home for them: escaping a segment (the generated
- * validators build issue paths with it), undoing that, and the field path (`body.input.duration`)
- * messages show for a pointer. No imports: the validators' runtime stays free of the client's.
+ * validators build issue paths with it), undoing that, the field path (`body.input.duration`)
+ * messages show for a pointer, and reading the value a pointer names. No imports: the validators' runtime stays free of the client's.
  */
 
 /** Escapes a property name for a JSON pointer (RFC 6901): `~` → `~0`, `/` → `~1`. */
@@ -20,4 +20,19 @@ export function unescapeSegment(segment: string): string {
 export function fieldPath(prefix: string, pointer: string): string {
   const segments = pointer.split("/").slice(1).map(unescapeSegment);
   return [prefix, ...segments].filter(Boolean).join(".");
+}
+
+/** The value at `segments` (a pointer's segments, unescaped) in `document`, or undefined when a step is missing (own properties only). */
+export function valueAtSegments(document: unknown, segments: readonly string[]): unknown {
+  let node: unknown = document;
+  for (const segment of segments) {
+    if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return node;
+}
+
+/** The value at `pointer` in `document`, or undefined when a step is missing. */
+export function valueAt(document: unknown, pointer: string): unknown {
+  return pointer === "" ? document : valueAtSegments(document, pointer.split("/").slice(1).map(unescapeSegment));
 }

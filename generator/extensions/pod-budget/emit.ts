@@ -3,7 +3,7 @@
  * contract's operations and pointers), the runtime folder, its exports, its commands (`pods`,
  * `gpus`) and its README section.
  */
-import { propertyKeyForValue } from "../../common/escape.ts";
+import { propertyKeyForValue, stringLiteral } from "../../common/escape.ts";
 import { code, join, raw, type Code } from "../../emit/code.ts";
 import { moduleText } from "../../emit/typescript.ts";
 import { hasParams } from "../../emit/operation-docs.ts";
@@ -165,7 +165,7 @@ function binContribution(model: PodBudgetModel): BinContribution {
       raw("  createClient,"),
       ...(cost ? [raw("  cost: POD_COST,")] : []),
       ...(readiness ? [raw("  readiness: POD_READINESS,")] : []),
-      ...(commands.logs ? [raw(`  logFilters: [${commands.logs.filters.map((filter) => JSON.stringify(filter)).join(", ")}],`)] : []),
+      ...(commands.logs ? [raw(`  logFilters: [${commands.logs.filters.map(stringLiteral).join(", ")}],`)] : []),
       raw("  calls: {"),
       ...calls,
       raw("  },"),

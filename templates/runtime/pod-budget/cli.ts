@@ -14,7 +14,7 @@ import { PodCostLimitError } from "./cost.js";
 import type { PodCostEstimate, PodCostSpec } from "./cost.js";
 import { printPodLogs, POD_LOGS_QUIET_MS } from "./logs.js";
 import type { PodLogQuery, PodLogStreamEvent, PodLogStreamOptions } from "./logs.js";
-import { valueAt } from "./pointer.js";
+import { valueAt } from "../json-pointer.js";
 import { DEFAULT_POD_WAIT_TIMEOUT_MS, PodWaitError } from "./wait.js";
 import type { PodReadinessSpec, PodState, PodWaitOptions } from "./wait.js";
 

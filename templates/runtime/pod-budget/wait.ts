@@ -7,7 +7,7 @@ import type { ApiResult, RequestOptions } from "../client-core.js";
 import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { checkNumber } from "../option-checks.js";
 import { checkTimeout, sleep as abortableSleep } from "../signals.js";
-import { valueAt } from "./pointer.js";
+import { valueAt } from "../json-pointer.js";
 
 /** `x-pod-readiness`, as the generator read it. */
 export interface PodReadinessSpec {

@@ -216,9 +216,10 @@ export class ClientCore {
   static async openStream(client: ClientCore, spec: OperationSpec, given: OperationParams = {}, options: RequestOptions = {}): Promise<OpenedStream> {
     const { call, baseUrl, url, sent } = await client.#prepare(spec, given, options, true);
     const answer = await call.fetch(url, sent);
-    if (!answer.ok) throw (await loadErrorResponse()).errorFromAnswer(answer, client.describe(spec, answer, baseUrl));
+    const described = client.describe(spec, answer, baseUrl);
+    if (!answer.ok) throw (await loadErrorResponse()).errorFromAnswer(answer, described);
     const stream = answer.stream ?? { body: null, release: () => undefined };
-    return { status: answer.status, headers: answer.headers, url: sanitizeUrl(client.describe(spec, answer, baseUrl).url, client.#auth.secrets), ...stream };
+    return { status: answer.status, headers: answer.headers, url: sanitizeUrl(described.url, client.#auth.secrets), ...stream };
   }
 
   /** The request of one call, checked and built, and its prepared transport. */

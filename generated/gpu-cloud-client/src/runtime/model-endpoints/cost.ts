@@ -6,7 +6,7 @@
 import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { InvalidRequestError } from "../errors.js";
 import type { ModelCatalog } from "./types.js";
-import { fieldPath } from "../json-pointer.js";
+import { fieldPath, valueAtSegments } from "../json-pointer.js";
 import { checkNumber } from "../option-checks.js";
 
 /** The estimate is above `maxCostUsd`, or cannot be made (`reason` says why): nothing was sent. */
@@ -93,10 +93,10 @@ export function costEstimate(catalog: ModelCatalog, model: string, input: unknow
   let usd: number;
   if (pricing.tokens !== undefined) {
     if (typeof rate === "number") return { reason: "the contract's token pricing has no input and output rates" };
-    const text = valueAt(given, pricing.tokens.inputFrom);
+    const text = valueAtSegments(given, pricing.tokens.inputFrom);
     const inputTokens = tokenBound(text);
     if (inputTokens === undefined) return { reason: `input.${pricing.tokens.inputFrom.join(".")} is not text or a list of messages` };
-    const maxOutput = valueAt(given, pricing.tokens.maxOutputFrom) ?? pricing.tokens.maxOutputDefault;
+    const maxOutput = valueAtSegments(given, pricing.tokens.maxOutputFrom) ?? pricing.tokens.maxOutputDefault;
     if (typeof maxOutput !== "number" || !Number.isFinite(maxOutput)) return { reason: `input.${pricing.tokens.maxOutputFrom.join(".")} is not a number` };
     usd = (inputTokens * rate.input + maxOutput * rate.output) / pricing.unitsPer;
   } else {
@@ -125,14 +125,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function valueAt(root: Record<string, unknown>, path: readonly string[]): unknown {
-  let value: unknown = root;
-  for (const segment of path) {
-    if (!isRecord(value) || !Object.hasOwn(value, segment)) return undefined;
-    value = value[segment];
-  }
-  return value;
-}
 
 /** At most one token per UTF-8 byte, plus the template's allowance per message (a prompt is one). */
 function tokenBound(text: unknown): number | undefined {

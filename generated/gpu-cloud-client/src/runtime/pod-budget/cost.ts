@@ -7,7 +7,7 @@
 import type { ApiResult, RequestOptions } from "../client-core.js";
 import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { checkNumber } from "../option-checks.js";
-import { valueAt } from "./pointer.js";
+import { valueAt } from "../json-pointer.js";
 
 /** `x-pod-cost`, as the generator read it: JSON pointers into the create body and the price answer. */
 export interface PodCostSpec {

@@ -7,4 +7,4 @@ export { PodCostLimitError, attemptPodCost, createPodWithinBudget, estimatePodCo
 export type { EstimateAttempt, PodCostEstimate, PodCostSpec, PriceReader } from "./cost.js";
 export { DEFAULT_POD_POLL_INTERVAL_MS, DEFAULT_POD_WAIT_TIMEOUT_MS, PodWaitError, podState, waitForPod } from "./wait.js";
 export type { PodReadinessSpec, PodState, PodWaitOptions, PodWaitReason } from "./wait.js";
-export { valueAt } from "./pointer.js";
+export { valueAt } from "../json-pointer.js";

@@ -7,7 +7,7 @@
  */
 import { redactRegisteredSecrets } from "../redact.js";
 import { linkSignals, sleep as abortableSleep } from "../signals.js";
-import { valueAt } from "./pointer.js";
+import { valueAt } from "../json-pointer.js";
 
 /** How long the stream may stay silent, without `--follow`, before the command counts it done (milliseconds). */
 export const POD_LOGS_QUIET_MS = 2_000;
