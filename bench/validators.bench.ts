@@ -58,15 +58,15 @@ async function importBundle(contents: string, loader: "ts" | "js"): Promise<Reco
   return import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`) as Promise<Record<string, any>>;
 }
 
-// Generated: emitted for every schema of the contract, transpiled and bundled with its runtime.
+// Generated: emitted for every schema of the contract, bundled with its runtime.
 const generated = await importBundle(
   emitValidators({
     document,
     entries: schemaNames.map((name) => ({ name, pointer: `/components/schemas/${name}` })),
     runtimeImport: path.join(repoRoot, "templates/runtime/validation.ts"),
     formatsImport: path.join(repoRoot, "templates/runtime/formats.ts"),
-  }),
-  "ts",
+  }).js,
+  "js",
 );
 
 // Diagnostic: the video input with its two `format: uri` checks left out, on both sides (below).
@@ -78,8 +78,8 @@ const generatedWithoutUris = await importBundle(
     entries: [{ name: "ImageToVideoInput", pointer: "/components/schemas/ImageToVideoInput" }],
     runtimeImport: path.join(repoRoot, "templates/runtime/validation.ts"),
     formatsImport: path.join(repoRoot, "templates/runtime/formats.ts"),
-  }),
-  "ts",
+  }).js,
+  "js",
 );
 
 // ajv compiled at run time (the whole document registered so internal $refs resolve as written).

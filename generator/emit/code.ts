@@ -201,12 +201,12 @@ export interface Declaration {
   names: Iterable<string>;
 }
 
-/** `function name(params): returns { body }` as a declaration. */
-export function functionDeclaration(declared: string, params: Code, returns: string, body: Block): Declaration {
+/** `function name(params) { body }` (JavaScript: the validators are emitted without types) as a declaration. */
+export function functionDeclaration(declared: string, params: Code, body: Block): Declaration {
   return {
     name: declared,
     // One string per declaration, not one per line: a large contract's module has millions of lines.
-    text: [`function ${declared}(${params.text}): ${returns} {`, ...body.indented(1), "}"].join("\n"),
+    text: [`function ${declared}(${params.text}) {`, ...body.indented(1), "}"].join("\n"),
     names: [...params.names, ...body.names],
   };
 }

@@ -12,7 +12,7 @@ import { emitClient } from "./client.ts";
 import { emitIndex } from "./index-module.ts";
 import { emitOperationFunctions } from "./operations.ts";
 import { emitOperationSpecs } from "./operation-specs.ts";
-import type { OutputFile } from "./output-file.ts";
+import { moduleFiles, type OutputFile } from "./output-file.ts";
 import { emitPackageFiles, type PackageDependencies } from "./package.ts";
 import { runtimeFiles } from "./runtime.ts";
 import { emitSchemaTypes, type SchemaTypesEmitter } from "./schema-types/index.ts";
@@ -47,8 +47,8 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
   const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources });
   const bins = extensions.flatMap((extension) => (extension.bin === undefined ? [] : [extension.bin]));
   const files: OutputFile[] = [
-    { path: "src/validators.ts", contents: validators.source },
-    ...(validators.responseSource === undefined ? [] : [{ path: "src/response-validators.ts", contents: validators.responseSource }]),
+    ...moduleFiles("src/validators", validators.source),
+    ...(validators.responseSource === undefined ? [] : moduleFiles("src/response-validators", validators.responseSource)),
     { path: "src/client.ts", contents: emitClient(api, validators.names, extensions) },
     { path: "src/operation-specs.ts", contents: emitOperationSpecs(api, validators.names, extensions) },
     { path: "src/operations.ts", contents: emitOperationFunctions(api, extensions) },

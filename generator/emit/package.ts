@@ -112,6 +112,7 @@ export function emitPackageFiles(
     { path: "tsconfig.cjs.json", contents: renderTemplate("tsconfig.cjs.json.hbs", data) },
     { path: "README.md", contents: renderTemplate("README.md.hbs", data) },
     { path: "LICENSE", contents: renderTemplate("LICENSE.hbs", data) },
+    { path: "scripts/build-javascript.mjs", contents: renderTemplate("build-javascript.mjs.hbs", data) },
   ];
   // Every JSON file the generator writes must parse: a template mistake fails here, not at `npm pack`.
   for (const file of files.slice(0, 3)) JSON.parse(file.contents);

@@ -1,6 +1,6 @@
 /**
  * The Handlebars templates of `templates/package/` (the package's non-TypeScript files: manifest,
- * tsconfigs, README, LICENSE), rendered with the escaping helpers only: a template with `{{{ }}}`
+ * tsconfigs, README, LICENSE, the build's script), rendered with the escaping helpers only: a template with `{{{ }}}`
  * is refused before rendering.
  */
 import fs from "node:fs";

@@ -1,6 +1,7 @@
 /** What an extension's emit-stage side adds to the package (see `reader.ts` for what an extension is). */
 import type { Block, Code } from "../emit/code.ts";
 import type { RenderedMarkdown } from "../emit/markdown.ts";
+import type { EmittedModule } from "../emit/output-file.ts";
 import type { ExportSpec, ImportSpec } from "../emit/typescript.ts";
 import type { ValidatorNames } from "../emit/validators/validator-names.ts";
 import type { OperationModel } from "../model/types.ts";
@@ -10,7 +11,7 @@ export interface EmitContext {
   /** The validators' exported names (per schema and per operation). */
   validators: ValidatorNames;
   /** The modules of the validators asked for standalone, by stem (see `standaloneValidators`). */
-  standaloneValidators: ReadonlyMap<string, string>;
+  standaloneValidators: ReadonlyMap<string, EmittedModule>;
 }
 
 /** What an extension adds to the package. */

@@ -40,7 +40,7 @@ export function header({ contractHash, generatorName, commentStyle }: HeaderOpti
 }
 
 /**
- * Each file with its header: TypeScript after a shebang line if it has one (an executable's
+ * Each file with its header: TypeScript and JavaScript after a shebang line if it has one (an executable's
  * shebang must stay first), Markdown as an HTML comment, formats without comments (JSON, LICENSE)
  * as they are.
  */
@@ -49,7 +49,7 @@ export function withHeaders(files: readonly OutputFile[], contractHash: string, 
   const markdown = header({ contractHash, generatorName, commentStyle: "markdown" });
   return files.map((file) => {
     if (file.path.endsWith(".md")) return { path: file.path, contents: markdown + file.contents };
-    if (!file.path.endsWith(".ts")) return file;
+    if (!/\.(ts|js|mjs)$/.test(file.path)) return file;
     const shebang = file.contents.startsWith("#!") ? file.contents.slice(0, file.contents.indexOf("\n") + 1) : "";
     return { path: file.path, contents: shebang + ts + file.contents.slice(shebang.length) };
   });

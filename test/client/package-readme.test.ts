@@ -56,7 +56,7 @@ describe("the package README", () => {
     const generated = path.join(repoRoot, "generated/gpu-cloud-client/src");
     const source = readmeExamplesSource(rest, "GpuCloudClient")
       .replaceAll('from "gpu-cloud-client/operations"', `from ${JSON.stringify(path.join(generated, "operations.ts"))}`)
-      .replaceAll('from "gpu-cloud-client/validators"', `from ${JSON.stringify(path.join(generated, "validators.ts"))}`)
+      .replaceAll('from "gpu-cloud-client/validators"', `from ${JSON.stringify(path.join(generated, "validators.js"))}`)
       .replaceAll('from "gpu-cloud-client"', `from ${JSON.stringify(path.join(generated, "index.ts"))}`);
     const file = path.join(repoRoot, "test/client/.tmp-package-readme-all.ts");
     fs.writeFileSync(file, source);

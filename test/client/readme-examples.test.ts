@@ -13,7 +13,7 @@ const validatorsDoc = fs.readFileSync(path.join(repoRoot, "docs/validators.md"),
 const sections = [clientDoc.slice(clientDoc.indexOf("## Using the client")), validatorsDoc];
 const examples = sections.flatMap((section) => [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!));
 const generatedIndex = path.join(repoRoot, "generated/gpu-cloud-client/src/index.ts");
-const generatedValidators = path.join(repoRoot, "generated/gpu-cloud-client/src/validators.ts");
+const generatedValidators = path.join(repoRoot, "generated/gpu-cloud-client/src/validators.js");
 
 let prism: RunningPrism;
 const realFetch = globalThis.fetch;

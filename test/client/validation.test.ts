@@ -12,7 +12,7 @@ import {
   validateModelInput,
   withModelDefaults,
 } from "../../generated/gpu-cloud-client/src/index.ts";
-import { isPod, validateImageToVideoInput, withDefaultsImageToVideoInput } from "../../generated/gpu-cloud-client/src/validators.ts";
+import { isPod, validateImageToVideoInput, withDefaultsImageToVideoInput } from "../../generated/gpu-cloud-client/src/validators.js";
 import { loadContractDocument } from "../support/contract.ts";
 
 const examplePod = loadContractDocument().components.examples.PodListWithClusterPods.value.pods[0];

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { isPod, validatePod } from "../../generated/gpu-cloud-client/src/validators.ts";
+import { isPod, validatePod } from "../../generated/gpu-cloud-client/src/validators.js";
 import { contractValidator, loadContractDocument } from "../support/contract.ts";
 import { repoRoot } from "../support/prism.ts";
 

@@ -100,8 +100,8 @@ export async function checkDocument(document: string, file: string, outDir: stri
   } catch (error) {
     result.client = `not constructed: ${String((error as Error)?.message).split("\n")[0]}`;
   }
-  const validators = await import(path.join(outDir, "src/validators.ts"));
-  const responsesFile = path.join(outDir, "src/response-validators.ts");
+  const validators = await import(path.join(outDir, "src/validators.js"));
+  const responsesFile = path.join(outDir, "src/response-validators.js");
   const responses = fs.existsSync(responsesFile) ? (await import(responsesFile)).RESPONSE_VALIDATORS : undefined;
   const oracle = documentOracle(contract.document);
   for (const example of collectExamples(contract.document, api, validatorNames(api))) {

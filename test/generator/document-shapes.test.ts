@@ -88,15 +88,15 @@ describe("document shapes the client has little to say about", { timeout: 120_00
     expect(generated.warnings).toEqual([`${generated.spec}#: the document has no paths, so the client has no operations`]);
     expect(generated.api.operations).toEqual([]);
     expect(generated.files.map((f) => f.path).filter((p) => !p.startsWith("src/runtime/"))).toEqual([
-      "LICENSE", "README.md", "package.json", "src/client.ts", "src/index.ts", "src/operation-specs.ts", "src/operations.ts", "src/schema.ts", "src/types.ts", "src/validators.ts", "tsconfig.cjs.json", "tsconfig.json",
+      "LICENSE", "README.md", "package.json", "scripts/build-javascript.mjs", "src/client.ts", "src/index.ts", "src/operation-specs.ts", "src/operations.ts", "src/schema.ts", "src/types.ts", "src/validators.d.ts", "src/validators.js", "tsconfig.cjs.json", "tsconfig.json",
     ]);
     expect(file(generated, "src/types.ts")).toContain('export type Thing = components["schemas"]["Thing"];');
-    expect(file(generated, "src/validators.ts")).toContain("export function withDefaultsThing(");
+    expect(file(generated, "src/validators.js")).toContain("export function withDefaultsThing(");
     expect(file(generated, "README.md")).toContain("The contract documents no operations, so the client has no methods");
     expect(typeCheckPackages([generated.outDir]).get(generated.outDir)).toEqual([]);
     const instance = await construct(generated.outDir);
     expect(instance.constructor.name).toBe("HooksOnlyClient");
-    const validators = await import(path.join(generated.outDir, "src/validators.ts"));
+    const validators = await import(path.join(generated.outDir, "src/validators.js"));
     expect([validators.isThing({ id: "a" }), validators.isThing({})]).toEqual([true, false]);
     // The models, jobs and terminal command need the operations they call: without any, a located refusal.
     const models = NO_PATHS.replace("webhooks:", "x-model-endpoints:\n  echo-1: { kind: text, input: { $ref: '#/components/schemas/Thing' }, output: { $ref: '#/components/schemas/Thing' } }\nwebhooks:");
@@ -134,7 +134,7 @@ components:
     const generated = await generate("parameter-schema-ref", text);
     expect(file(generated, "src/schema.ts")).toContain('id: components["parameters"]["thingId"];');
     expect(typeCheckPackages([generated.outDir]).get(generated.outDir)).toEqual([]);
-    const validators = await import(path.join(generated.outDir, "src/validators.ts"));
+    const validators = await import(path.join(generated.outDir, "src/validators.js"));
     expect([validators.isThing({ id: "0b5c1c6e-5f0a-4c8e-9d5e-2f1d3c4b5a69" }), validators.isThing({ id: "not a uuid" })]).toEqual([true, false]);
   });
 });

@@ -268,12 +268,12 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const clashing = `${MINIMAL}components:\n  schemas:\n    GetThingParams: { type: string, minLength: 2 }\n`;
     const { files } = await generateFiles({ spec: writeContract("alias-clash.yaml", clashing) });
     const types = files.find((file) => file.path === "src/types.ts")?.contents ?? "";
-    const validators = files.find((file) => file.path === "src/validators.ts")?.contents ?? "";
+    const validators = files.find((file) => file.path === "src/validators.d.ts")?.contents ?? "";
     // The operation keeps GetThingParams; the schema becomes GetThingParams2, its guard isGetThingParams2.
     expect(types).toContain('export type GetThingParams2 = components["schemas"]["GetThingParams"];');
-    expect(validators).toMatch(/export function isGetThingParams2\(value: unknown\): value is components\["schemas"\]\["GetThingParams"\]/);
-    expect(validators).toMatch(/export function validateGetThingParams\(value: unknown\)[^{]*\{[\s\S]*?\n\}/);
-    expect(validators).not.toMatch(/export function isGetThingParams\(value: unknown\): value is components/);
+    expect(validators).toMatch(/export declare function isGetThingParams2\(value: unknown\): value is components\["schemas"\]\["GetThingParams"\]/);
+    expect(validators).toMatch(/export declare function validateGetThingParams\(value: unknown\)/);
+    expect(validators).not.toMatch(/export declare function isGetThingParams\(value: unknown\): value is components/);
   });
 
   it("refuses x-server-wait anywhere but on a query integer with limits, naming the pointer", async () => {
@@ -350,13 +350,13 @@ describe("npm run generate", { timeout: 120_000 }, () => {
   it("takes a JSON response without a schema as any body", async () => {
     const open = MINIMAL.replace("content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } }", "content: { application/json: {} }");
     const { files } = await generateFiles({ spec: writeContract("no-schema.yaml", open) });
-    expect(files.find((file) => file.path === "src/response-validators.ts")).toBeUndefined();
+    expect(files.find((file) => file.path === "src/response-validators.js")).toBeUndefined();
   });
 
   it("takes a JSON request body without a schema as any body, still required when the body is", async () => {
     const open = MINIMAL.replace("      responses:", "      requestBody:\n        required: true\n        content: { application/json: { examples: { one: { value: { any: thing } } } } }\n      responses:");
     const { files } = await generateFiles({ spec: writeContract("no-body-schema.yaml", open) });
-    const validators = files.find((file) => file.path === "src/validators.ts")!.contents;
+    const validators = files.find((file) => file.path === "src/validators.js")!.contents;
     // The body is checked for presence only: its rule in the parameter table has no schema functions.
     expect(validators).toContain('["body", true, null, null, ""]');
   });
@@ -383,7 +383,7 @@ components:
     const { files } = await generateFiles({ spec: writeContract("path-item-ref.yaml", referenced) });
     const client = files.find((file) => file.path === "src/operation-specs.ts")?.contents ?? "";
     expect(client).toContain('export const getThing = { operationId: "getThing", method: "GET", path: "/things/{id}"');
-    const validators = files.find((file) => file.path === "src/response-validators.ts")?.contents ?? "";
+    const validators = files.find((file) => file.path === "src/response-validators.js")?.contents ?? "";
     expect(validators).toContain('"/components/pathItems/Thing/get/responses/200/content/application~1json/schema"');
   });
 });

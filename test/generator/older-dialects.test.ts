@@ -64,7 +64,7 @@ async function generated(options: { unknownFormats?: "warn" | "error" } = {}) {
   });
   const files = [
     { path: "src/schema.ts", contents: await emitSchemaTypes(contract) },
-    { path: "src/validators.ts", contents: validators },
+    { path: "src/validators.js", contents: validators.js },
   ];
   return { files, warnings: warnings.lines("tiny.yaml"), untouched: document };
 }
@@ -96,7 +96,7 @@ describe("a 3.1 document with 3.0 leftovers and annotations", { timeout: 120_000
     const text = (file: string) => files.find((f) => f.path === file)!.contents;
     expect(text("src/schema.ts")).toMatch(/name\?: string \| null;/);
     expect(text("src/schema.ts")).toMatch(/kind\?: "a" \| "b" \| null;/);
-    const module = loadValidators(text("src/validators.ts"));
+    const module = loadValidators(text("src/validators.js"));
     const isThing = module["isThing"]!;
     expect([{ name: null }, { kind: null }, { kind: "a" }, { size: 10 }, { size: 1 }, { phone: "not a phone" }, { tag: "-:" }].map(isThing)).toEqual([
       true, true, true, true, true, true, true,
@@ -145,7 +145,7 @@ async function refusal(name: string, text: string): Promise<ContractError> {
 }
 
 function validatorsOf(generated: Generated) {
-  return loadValidators(generated.files.find((f) => f.path === "src/validators.ts")!.contents);
+  return loadValidators(generated.files.find((f) => f.path === "src/validators.js")!.contents);
 }
 
 describe("draft-07 definitions inside a schema", { timeout: 120_000 }, () => {

@@ -144,9 +144,9 @@ export const CONSUMER_TSCONFIG = {
  */
 /** The first guard (`isX`) of the package's `./validators` entry point. */
 export function firstGuard(generated: Generated): string {
-  const validators = generated.files.find((file) => file.path === "src/validators.ts");
+  const validators = generated.files.find((file) => file.path === "src/validators.js");
   const guard = validators === undefined ? undefined : /^export function (is\w+)\(/m.exec(validators.contents)?.[1];
-  if (guard === undefined) throw new Error("the package has no guard in src/validators.ts");
+  if (guard === undefined) throw new Error("the package has no guard in src/validators.js");
   return guard;
 }
 

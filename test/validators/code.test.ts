@@ -15,7 +15,7 @@ import { DefaultsCompiler } from "../../generator/emit/validators/defaults/index
 import { emitValidators } from "../../generator/emit/validators/modules.ts";
 import { loadContract } from "../../generator/load/contract.ts";
 import { schema as randomSchema } from "./arbitraries.ts";
-import { diagnosticsOf, virtualRuntimeFiles } from "./support.ts";
+import { diagnosticsOf, moduleFiles, virtualRuntimeFiles } from "./support.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -117,11 +117,12 @@ describe("property names are data", () => {
   const source = emitValidators({ document, entries: [{ name: "X", pointer: "" }] });
 
   it("import only the helpers the code calls", () => {
-    expect(source.split("\n")[0]).toBe('import { addIssue, issuesOf, type ValidationIssue } from "./runtime/validation.js";');
+    expect(source.js.split("\n")[0]).toBe('import { addIssue, issuesOf } from "./runtime/validation.js";');
+    expect(source.dts.split("\n")[0]).toBe('import type { ValidationIssue } from "./runtime/validation.js";');
   });
 
   it("compile with zero diagnostics", () => {
-    const files = new Map([["/virtual/validators.ts", source], ...virtualRuntimeFiles()]);
+    const files = new Map([...moduleFiles("/virtual/validators", source), ...virtualRuntimeFiles()]);
     expect(diagnosticsOf(files)).toEqual([]);
   });
 });

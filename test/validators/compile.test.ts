@@ -15,7 +15,8 @@ import { loadContract, type LoadedContract } from "../../generator/load/contract
 import * as esbuild from "esbuild";
 import fc from "fast-check";
 import { schema as randomSchema } from "./arbitraries.ts";
-import { diagnosticsOf, loadValidators, transpile, virtualRuntimeFiles, runtime } from "./support.ts";
+import { diagnosticsOf, loadValidators, moduleFiles, transpile, virtualRuntimeFiles, runtime } from "./support.ts";
+import type { EmittedModule } from "../../generator/emit/output-file.ts";
 
 const repoRoot = path.resolve(import.meta.dirname, "../..");
 
@@ -29,9 +30,9 @@ function codeOnly(source: string): string {
   return code;
 }
 
-function modules(validators: string, types?: string): Map<string, string> {
+function modules(validators: EmittedModule, types?: string): Map<string, string> {
   const files = new Map([
-    ["/virtual/validators.ts", validators],
+    ...moduleFiles("/virtual/validators", validators),
     ...virtualRuntimeFiles(),
   ]);
   if (types !== undefined) files.set("/virtual/schema.ts", types);
@@ -40,7 +41,7 @@ function modules(validators: string, types?: string): Map<string, string> {
 
 describe("the contract's validators", () => {
   let contract: LoadedContract;
-  let source: string;
+  let source: EmittedModule;
   let types: string;
 
   beforeAll(async () => {
@@ -56,8 +57,10 @@ describe("the contract's validators", () => {
 
   it("cover every schema", () => {
     for (const name of Object.keys(contract.document.components?.schemas ?? {})) {
-      expect(source).toContain(`export function is${name}(value: unknown): value is components["schemas"][${JSON.stringify(name)}] {`);
-      expect(source).toContain(`export function validate${name}(value: unknown): ValidationIssue[] {`);
+      expect(source.js).toContain(`export function is${name}(value) {`);
+      expect(source.js).toContain(`export function validate${name}(value) {`);
+      expect(source.dts).toContain(`export declare function is${name}(value: unknown): value is components["schemas"][${JSON.stringify(name)}];`);
+      expect(source.dts).toContain(`export declare function validate${name}(value: unknown): ValidationIssue[];`);
     }
   });
 
@@ -65,10 +68,13 @@ describe("the contract's validators", () => {
     expect(diagnosticsOf(modules(source, types))).toEqual([]);
   });
 
-  it("would report a type error (the check can fail)", () => {
-    const broken = source.replace("return c_Pod(value);", "return c_Pod(value) as unknown as string;");
-    expect(broken).not.toBe(source);
-    expect(diagnosticsOf(modules(broken, types)).length).toBeGreaterThan(0);
+  it("would report TypeScript left in the JavaScript, or a type error in the declarations (the check can fail)", () => {
+    const typedJs = { ...source, js: source.js.replace("return c_Pod(value);", "return c_Pod(value) as unknown as string;") };
+    expect(typedJs.js).not.toBe(source.js);
+    expect(diagnosticsOf(modules(typedJs, types)).join("\n")).toMatch(/can only be used in TypeScript files/);
+    const wrongType = { ...source, dts: source.dts.replace('value is components["schemas"]["Pod"]', 'value is components["schemas"]["NoSuchSchema"]') };
+    expect(wrongType.dts).not.toBe(source.dts);
+    expect(diagnosticsOf(modules(wrongType, types)).length).toBeGreaterThan(0);
   });
 
   it("tree-shake: a bundle using one guard keeps only what it needs", async () => {
@@ -84,7 +90,7 @@ describe("the contract's validators", () => {
           setup(build) {
             build.onResolve({ filter: /.*/ }, (args) => ({ path: path.posix.resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")), namespace: "virtual" }));
             build.onLoad({ filter: /.*/, namespace: "virtual" }, (args) => {
-              const files: Record<string, string> = { "/virtual/validators.ts": source, ...Object.fromEntries(virtualRuntimeFiles()), "/virtual/schema.ts": types };
+              const files: Record<string, string> = { "/virtual/validators.ts": source.js, ...Object.fromEntries(virtualRuntimeFiles()), "/virtual/schema.ts": types };
               return { contents: files[args.path] ?? "", loader: "ts", resolveDir: path.posix.dirname(args.path) };
             });
           },
@@ -97,7 +103,7 @@ describe("the contract's validators", () => {
   });
 
   it("never evaluate code", () => {
-    expect(codeOnly(source)).not.toMatch(/\beval\b|new Function|\bFunction\(/);
+    expect(codeOnly(source.js)).not.toMatch(/\beval\b|new Function|\bFunction\(/);
     for (const [file, runtimeSource] of virtualRuntimeFiles()) expect(codeOnly(runtimeSource), file).not.toMatch(/\beval\b|new Function|\bFunction\(|\bimport\s*\(|\brequire\(/);
   });
 });
@@ -173,20 +179,24 @@ describe("a hostile schema", () => {
   });
 
   it("keeps line separators and bidi controls escaped, and contract text in doc comments only", () => {
-    expect(source).not.toMatch(/[\u2028\u2029\u202A-\u202E\u2066-\u2069]/);
-    const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, source);
-    const comments: string[] = [];
-    for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
-      if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) comments.push(scanner.getTokenText());
-    }
-    // One doc comment per exported function (is, validate, withDefaults) and pure-call annotations, nothing else.
-    const docs = comments.filter((comment) => comment !== "/* @__PURE__ */");
+    for (const text of [source.js, source.dts]) expect(text).not.toMatch(/[\u2028\u2029\u202A-\u202E\u2066-\u2069]/);
+    const comments = (text: string): string[] => {
+      const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, text);
+      const found: string[] = [];
+      for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+        if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) found.push(scanner.getTokenText());
+      }
+      return found;
+    };
+    // The code has pure-call annotations only; the declarations one doc comment per exported function (is, validate, withDefaults).
+    expect(comments(source.js).filter((comment) => comment !== "/* @__PURE__ */")).toEqual([]);
+    const docs = comments(source.dts);
     expect(docs.length).toBe(3);
     for (const comment of docs) expect(comment.startsWith("/**\n") && comment.endsWith("\n */")).toBe(true);
   });
 
   it("runs without injecting anything, and validates by the hostile names", () => {
-    const js = transpile(source);
+    const js = transpile(source.js);
     const exports: Record<string, (value: unknown) => any> = {};
     const context = vm.createContext({
       exports,
@@ -280,7 +290,7 @@ describe("edge-case and random schemas", () => {
       ...virtualRuntimeFiles(),
     ]);
     samples.forEach((sample, index) => {
-      files.set(`/virtual/schema${index}.ts`, emitValidators({ document: sample as object, entries: [{ name: "X", pointer: "" }] }));
+      for (const [file, text] of moduleFiles(`/virtual/schema${index}`, emitValidators({ document: sample as object, entries: [{ name: "X", pointer: "" }] }))) files.set(file, text);
     });
     expect(diagnosticsOf(files)).toEqual([]);
   }, 600_000);
@@ -294,7 +304,7 @@ describe("the suite's unevaluated* schemas", () => {
       const groups = JSON.parse(fs.readFileSync(path.join(suite, file), "utf8")) as Array<{ description: string; schema: object }>;
       groups.forEach((group, index) => {
         if (JSON.stringify(group.schema).includes("$dynamicRef")) return;
-        files.set(`/virtual/${file.replace(".json", "")}${index}.ts`, emitValidators({ document: group.schema, entries: [{ name: "X", pointer: "" }] }));
+        for (const [name, text] of moduleFiles(`/virtual/${file.replace(".json", "")}${index}`, emitValidators({ document: group.schema, entries: [{ name: "X", pointer: "" }] }))) files.set(name, text);
       });
     }
     expect(files.size).toBeGreaterThan(60);

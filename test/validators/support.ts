@@ -1,6 +1,6 @@
 /**
  * Test helpers: run emitted validator modules in memory. Tests may evaluate code (the generated
- * modules themselves never do): the module is transpiled to CommonJS and run with
+ * modules themselves never do): the module's JavaScript is transpiled to CommonJS and run with
  * `new Function`, its one import answered with the runtime module.
  */
 import fs from "node:fs";
@@ -9,6 +9,7 @@ import ts from "typescript";
 import * as formats from "../../templates/runtime/formats.ts";
 import * as validation from "../../templates/runtime/validation.ts";
 import type { ValidationIssue } from "../../templates/runtime/validation.ts";
+import type { EmittedModule } from "../../generator/emit/output-file.ts";
 
 export type { ValidationIssue };
 
@@ -30,8 +31,8 @@ export const runtime = { ...validation, ...formats };
  * Evaluates an emitted module; `./runtime/validation.js` and `./runtime/formats.js` resolve to the
  * runtime under test (or to `runtimeModule`).
  */
-export function loadValidators(source: string, runtimeSpecifier = "./runtime/validation.js", runtimeModule: object = runtime): LoadedValidators {
-  const js = transpile(source);
+export function loadValidators(module: EmittedModule | string, runtimeSpecifier = "./runtime/validation.js", runtimeModule: object = runtime): LoadedValidators {
+  const js = transpile(typeof module === "string" ? module : module.js);
   const exports: Record<string, unknown> = {};
   const require = (specifier: string): unknown => {
     if (specifier === runtimeSpecifier || specifier === "./runtime/formats.js") return runtimeModule;
@@ -41,7 +42,21 @@ export function loadValidators(source: string, runtimeSpecifier = "./runtime/val
   return exports as LoadedValidators;
 }
 
-/** Type-checks modules (under /virtual/) together in memory: strict and then some, ES2022 library only. */
+/**
+ * An emitted module as the files of a virtual program: `<path>.js` (read as JavaScript: its
+ * syntax is checked, not its types) and `<path>.d.ts` (type-checked).
+ */
+export function moduleFiles(pathWithoutExtension: string, module: EmittedModule): Array<[string, string]> {
+  return [
+    [`${pathWithoutExtension}.js`, module.js],
+    [`${pathWithoutExtension}.d.ts`, module.dts],
+  ];
+}
+
+/**
+ * Type-checks modules (under /virtual/) together in memory: strict and then some, ES2022 library
+ * only; declaration files are checked too, JavaScript files for their syntax (no TypeScript in them).
+ */
 export function diagnosticsOf(modules: Map<string, string>, extra: ts.CompilerOptions = {}): string[] {
   const options: ts.CompilerOptions = {
     strict: true,
@@ -61,6 +76,9 @@ export function diagnosticsOf(modules: Map<string, string>, extra: ts.CompilerOp
     lib: ["lib.es2022.d.ts"],
     types: [],
     noEmit: true,
+    allowJs: true,
+    checkJs: false,
+    skipLibCheck: false,
     ...extra,
   };
   const host = ts.createCompilerHost(options);

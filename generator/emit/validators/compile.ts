@@ -166,13 +166,13 @@ export class ValidatorCompiler implements Env {
 
   private checkFunction(unit: Unit): Declaration {
     const body = this.unitBody(unit, "bool").add(raw("return true;"));
-    return functionDeclaration(unit.check, code`${parameter(body, VALUE)}: any`, "boolean", body);
+    return functionDeclaration(unit.check, parameter(body, VALUE), body);
   }
 
   private collectFunction(unit: Unit): Declaration {
     const body = this.unitBody(unit, "collect");
-    const params = code`${parameter(body, VALUE)}: any, ${parameter(body, PATH)}: string, ${parameter(body, ISSUES)}: ${runtime("ValidationIssue")}[], ${parameter(body, SCHEMA_AT)}: string`;
-    return functionDeclaration(unit.collect, params, "void", body);
+    const params = code`${parameter(body, VALUE)}, ${parameter(body, PATH)}, ${parameter(body, ISSUES)}, ${parameter(body, SCHEMA_AT)}`;
+    return functionDeclaration(unit.collect, params, body);
   }
 
   private unitBody(unit: Unit, mode: Ctx["mode"]): Block {

@@ -13,6 +13,7 @@ export class ModuleConstants {
   readonly declarations: Declaration[] = [];
   private readonly patterns = new Map<string, string>();
   private readonly json = new Map<string, string>();
+  private readonly sets = new Map<string, string>();
 
   /** A constant holding a copy of JSON data (parsed, so `__proto__` stays data). */
   jsonValue(value: unknown): Code {
@@ -21,16 +22,20 @@ export class ModuleConstants {
     if (declared === undefined) {
       declared = `k_${this.json.size}`;
       this.json.set(text, declared);
-      this.declare(declared, code`const ${raw(declared)}: unknown = /* @__PURE__ */ JSON.parse(${text});`);
+      this.declare(declared, code`const ${raw(declared)} = /* @__PURE__ */ JSON.parse(${text});`);
     }
     return name(declared);
   }
 
-  /** A `ReadonlySet` of JSON primitives (one per call: enums rarely repeat). */
+  /** A `Set` of JSON primitives, one per distinct list: a large API repeats its enums in many schemas. */
   primitiveSet(values: readonly unknown[]): Code {
-    const declared = `set_${this.declarations.length}`;
-    const members = raw(values.map(primitiveLiteral).join(", "));
-    this.declare(declared, code`const ${raw(declared)}: ReadonlySet<unknown> = /* @__PURE__ */ new Set<unknown>([${members}]);`);
+    const members = values.map(primitiveLiteral).join(", ");
+    let declared = this.sets.get(members);
+    if (declared === undefined) {
+      declared = `set_${this.sets.size}`;
+      this.sets.set(members, declared);
+      this.declare(declared, code`const ${raw(declared)} = /* @__PURE__ */ new Set([${raw(members)}]);`);
+    }
     return name(declared);
   }
 
@@ -50,7 +55,7 @@ export class ModuleConstants {
         this.declare(declared, code`const ${raw(declared)} = /* @__PURE__ */ new RegExp(${source}, ${unicode ? "u" : ""});`);
       } else {
         // The scan's own locals (`s`, `i`, `n`, …) reference nothing outside it.
-        this.declarations.push({ name: declared, text: [`function ${declared}(s: string): boolean {`, ...indent(patternScan(scan)), "}"].join("\n"), names: [] });
+        this.declarations.push({ name: declared, text: [`function ${declared}(s) {`, ...indent(patternScan(scan)), "}"].join("\n"), names: [] });
       }
     }
     return tester(name(declared));

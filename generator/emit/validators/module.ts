@@ -1,11 +1,21 @@
 /**
- * Assembles an emitted module: the declarations its exports reach, then the exports, after the
- * imports of the runtime helpers that kept code references. Reachability and imports come from
- * the names each fragment carries (code.ts), so unused code is left out without reading any text.
+ * Assembles an emitted module: JavaScript (the declarations its exports reach, then the exports,
+ * after the imports of the runtime helpers that kept code references) and a declaration file of
+ * its exports. The code is JavaScript so that a package's type-check reads only the declarations:
+ * on a large API the validators are most of the package, and checking them again in every build
+ * cost more than the rest of it. Reachability and imports come from the names each fragment
+ * carries (code.ts), so unused code is left out without reading any text.
  */
 import { stringLiteral } from "../../common/escape.ts";
 import type { Block, Declaration } from "../code.ts";
+import type { EmittedModule } from "../output-file.ts";
 import { FORMAT_VALUES, RUNTIME_TYPES, RUNTIME_VALUES } from "./runtime-helpers.ts";
+
+/** The exports of a module: their code, and their declarations (with their doc comments). */
+export interface Exports {
+  code: Block;
+  declarations: Block;
+}
 
 /** Module specifiers of the runtime helpers. */
 export interface RuntimeImports {
@@ -16,28 +26,40 @@ export interface RuntimeImports {
 /**
  * A module: the declarations the exports reach (code behind a check that always fails, or a schema
  * compiled only to be checked, an `if` without `then`/`else`, leaves nothing unused behind), then
- * the exports, after the type import (when given) and the runtime imports.
+ * the exports, after the runtime imports; and its declaration file, after the type import (when
+ * given) and the runtime types its declarations name.
  */
-export function moduleText(available: readonly Declaration[], exported: Block, typeImport: string | undefined, runtime: RuntimeImports): string {
-  const { kept, names } = reachable(available, exported.names);
+export function moduleText(available: readonly Declaration[], exported: Exports, typeImport: string | undefined, runtime: RuntimeImports): EmittedModule {
+  const { kept, names } = reachable(available, exported.code.names);
   const code: string[] = [];
   for (const declaration of kept) {
     code.push(declaration.text);
     code.push("");
   }
-  for (const line of exported.indented(0)) code.push(line);
+  for (const line of exported.code.indented(0)) code.push(line);
   const values = RUNTIME_VALUES.filter((name) => names.has(name));
-  const types = RUNTIME_TYPES.filter((name) => names.has(name)).map((name) => `type ${name}`);
-  const imported = [...values, ...types];
   const formats = FORMAT_VALUES.filter((name) => names.has(name));
 
   const lines: string[] = [];
-  if (typeImport !== undefined && typeImport !== "") lines.push(typeImport);
-  if (imported.length > 0) lines.push(`import { ${imported.join(", ")} } from ${stringLiteral(runtime.validation)};`);
+  if (values.length > 0) lines.push(`import { ${values.join(", ")} } from ${stringLiteral(runtime.validation)};`);
   if (formats.length > 0) lines.push(`import { ${formats.join(", ")} } from ${stringLiteral(runtime.formats)};`);
   if (lines.length > 0) lines.push("");
   // A loop, not push(...code): a large contract's module has more lines than a call takes arguments.
   for (const line of code) lines.push(line);
+  return { js: joined(lines), dts: declarationText(exported.declarations, typeImport, runtime) };
+}
+
+function declarationText(declarations: Block, typeImport: string | undefined, runtime: RuntimeImports): string {
+  const types = RUNTIME_TYPES.filter((name) => declarations.names.has(name));
+  const lines: string[] = [];
+  if (typeImport !== undefined && typeImport !== "") lines.push(typeImport);
+  if (types.length > 0) lines.push(`import type { ${types.join(", ")} } from ${stringLiteral(runtime.validation)};`);
+  if (lines.length > 0) lines.push("");
+  for (const line of declarations.indented(0)) lines.push(line);
+  return joined(lines);
+}
+
+function joined(lines: string[]): string {
   while (lines.at(-1) === "") lines.pop();
   return `${lines.join("\n")}\n`;
 }

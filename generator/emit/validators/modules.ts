@@ -1,6 +1,6 @@
 /**
- * The validator emitter: JSON Schemas (2020-12, as OpenAPI 3.1 uses them) in, one TypeScript
- * module out, with for each entry `X`
+ * The validator emitter: JSON Schemas (2020-12, as OpenAPI 3.1 uses them) in, one JavaScript
+ * module and its declaration file out (module.ts says why not TypeScript), with for each entry `X`
  *
  * - `isX(value): value is T` — a fast guard (short-circuits, allocates nothing);
  * - `validateX(value): ValidationIssue[]` — every problem, with the value's and the contract's
@@ -24,7 +24,8 @@ import type { UnknownFormats } from "./keyword-definition.ts";
 import { ValidatorCompiler } from "./compile.ts";
 import type { Unit } from "./unit.ts";
 import { DefaultsCompiler } from "./defaults/index.ts";
-import { moduleText } from "./module.ts";
+import { moduleText, type Exports } from "./module.ts";
+import type { EmittedModule } from "../output-file.ts";
 import { ParameterTables, type ParameterTableSpec } from "./parameters.ts";
 import { isIdentifierName } from "./property-access.ts";
 import { runtime } from "./runtime-helpers.ts";
@@ -83,14 +84,14 @@ export interface ValidatorView {
 
 export interface ValidatorModules {
   /** The module with every entry's exports. */
-  source: string;
+  source: EmittedModule;
   /** Per view name, its module. */
-  views: Record<string, string>;
+  views: Record<string, EmittedModule>;
   /** The entries (by name) that have a `withDefaults…` function, in entry order. */
   withDefaults: string[];
 }
 
-export function emitValidators(options: EmitValidatorsOptions): string {
+export function emitValidators(options: EmitValidatorsOptions): EmittedModule {
   return emitValidatorModules(options).source;
 }
 
@@ -102,23 +103,23 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
   const roots = entryRoots(options, compiler, tables);
   const declarations: Declaration[] = compiler.compilePending().concat(tables.declarations);
 
-  const exported = new Block();
+  const exported = exportsBlock();
   /** Per entry name, its `validateX` function: what a view exports. */
-  const validateFunctions = new Map<string, Block>();
-  const withDefaultsFunctions = new Map<string, Block>();
+  const validateFunctions = new Map<string, Exports>();
+  const withDefaultsFunctions = new Map<string, Exports>();
   const withDefaults: string[] = [];
   for (const root of roots) {
     const { entry } = root;
     const validate = validateFunction(root);
     validateFunctions.set(entry.name, validate);
-    exported.append(guardFunction(root)).append(validate);
+    appendExports(appendExports(exported, guardFunction(root)), validate);
     // A parameter table's schema gets its unit only now: its functions are never compiled.
     const unit = root.unit ?? compiler.unitAt(root.at, entry.name);
     if (!defaults.unitHasDefaults(unit)) continue;
     withDefaults.push(entry.name);
     const fill = withDefaultsFunction(entry, unit, defaults);
     withDefaultsFunctions.set(entry.name, fill);
-    exported.append(fill);
+    appendExports(exported, fill);
   }
   if (withDefaults.length > 0) {
     // Writing a fill function may create units (a `$ref` only the defaults walk follows): by index, until none is new.
@@ -130,7 +131,7 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
   }
 
   const available = compiler.constants.declarations.concat(declarations);
-  const views: Record<string, string> = {};
+  const views: Record<string, EmittedModule> = {};
   for (const [view, spec] of Object.entries(options.views ?? {})) {
     if (Array.isArray(spec)) {
       // A view's own functions: it needs no type import (validateX takes unknown).
@@ -141,7 +142,7 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
     const functions = viewFunctions(view, names, validateFunctions);
     for (const name of names) {
       const fill = withDefaultsFunctions.get(name);
-      if (fill !== undefined) functions.append(fill);
+      if (fill !== undefined) appendExports(functions, fill);
     }
     views[view] = moduleText(available, functions, typeImport, { validation: runtimeImport, formats: formatsImport });
   }
@@ -181,14 +182,24 @@ function entryRoots(options: EmitValidatorsOptions, compiler: ValidatorCompiler,
   });
 }
 
-function viewFunctions(view: string, names: readonly string[], validateFunctions: ReadonlyMap<string, Block>): Block {
-  const functions = new Block();
+function viewFunctions(view: string, names: readonly string[], validateFunctions: ReadonlyMap<string, Exports>): Exports {
+  const functions = exportsBlock();
   for (const name of names) {
     const validate = validateFunctions.get(name);
     if (validate === undefined) throw new TypeError(`view ${JSON.stringify(view)} names ${JSON.stringify(name)}, which is not an entry`);
-    functions.append(validate);
+    appendExports(functions, validate);
   }
   return functions;
+}
+
+function exportsBlock(): Exports {
+  return { code: new Block(), declarations: new Block() };
+}
+
+function appendExports(to: Exports, more: Exports): Exports {
+  to.code.append(more.code);
+  to.declarations.append(more.declarations);
+  return to;
 }
 
 /** Where the entry's schema is, for doc comments: `` `Pod` (`#/components/schemas/Pod`) ``. */
@@ -196,49 +207,39 @@ function described(entry: ValidatorEntry, at: string): string {
   return `\`${entry.name}\` (\`#${at}\`)`;
 }
 
-function guardFunction({ entry, at, schema, passes }: Root): Block {
+/** An exported function `exported(value)`: its code, and its declaration (`typed` is what follows the name) after its doc comment. */
+function exportedFunction(doc: string, exported: string, typed: Code, body: readonly Code[]): Exports {
+  return {
+    code: new Block().add(raw(`export function ${exported}(value) {`), ...body, raw("}"), raw("")),
+    declarations: new Block().add(raw(jsDoc(doc)), code`export declare function ${raw(exported)}${typed};`, raw("")),
+  };
+}
+
+function guardFunction({ entry, at, schema, passes }: Root): Exports {
   const description = isObject(schema) && typeof schema["description"] === "string" ? schema["description"] : undefined;
-  return new Block().add(
-    raw(jsDoc(`Whether a value matches the schema ${described(entry, at)}; agrees with \`validate${entry.name}\`, faster.${description === undefined ? "" : `\n\n${description}`}`)),
-    code`export function is${raw(entry.name)}(value: unknown): value is ${raw(entry.typeName ?? "unknown")} {`,
-    code`  return ${passes};`,
-    raw("}"),
-    raw(""),
+  return exportedFunction(
+    `Whether a value matches the schema ${described(entry, at)}; agrees with \`validate${entry.name}\`, faster.${description === undefined ? "" : `\n\n${description}`}`,
+    `is${entry.name}`,
+    code`(value: unknown): value is ${raw(entry.typeName ?? "unknown")}`,
+    [code`  return ${passes};`],
   );
 }
 
-function validateFunction({ entry, at, issues }: Root): Block {
-  const issue = runtime("ValidationIssue");
-  return new Block().add(
-    raw(jsDoc(`Every way a value breaks the schema ${described(entry, at)}; empty when it matches.`)),
-    code`export function validate${raw(entry.name)}(value: unknown): ${issue}[] {`,
-    code`  return ${issues};`,
-    raw("}"),
-    raw(""),
-  );
+function validateFunction({ entry, at, issues }: Root): Exports {
+  return exportedFunction(`Every way a value breaks the schema ${described(entry, at)}; empty when it matches.`, `validate${entry.name}`, code`(value: unknown): ${runtime("ValidationIssue")}[]`, [code`  return ${issues};`]);
 }
 
-function withDefaultsFunction(entry: ValidatorEntry, unit: Unit, defaults: DefaultsCompiler): Block {
+function withDefaultsFunction(entry: ValidatorEntry, unit: Unit, defaults: DefaultsCompiler): Exports {
   const type = raw(entry.typeName ?? "unknown");
   const optional = defaults.topLevelDefaults(unit);
   const omitted = raw(optional.length === 0 ? "never" : optional.map(stringLiteral).join(" | "));
-  const signature =
-    entry.typeName === undefined
-      ? code`withDefaults${raw(entry.name)}<T>(value: T): T`
-      : code`withDefaults${raw(entry.name)}(value: ${runtime("DefaultsInput")}<${type}, ${omitted}>): ${type}`;
+  const typed = entry.typeName === undefined ? code`<T>(value: T): T` : code`(value: ${runtime("DefaultsInput")}<${type}, ${omitted}>): ${type}`;
   const topLevel = defaults.describeTopLevel(unit);
-  return new Block().add(
-    raw(
-      jsDoc(
-        "A deep copy of `value` with the schema's defaults filled in where properties are missing (nested objects too); `value` itself is not changed." +
-          (topLevel.length === 0 ? "" : `\nTop-level defaults: ${topLevel.join(", ")}.`),
-      ),
-    ),
-    code`export function ${signature} {`,
-    code`  const copy: any = ${runtime("cloneJson")}(value);`,
-    code`  ${name(defaults.fillName(unit))}(copy);`,
-    raw("  return copy;"),
-    raw("}"),
-    raw(""),
+  return exportedFunction(
+    "A deep copy of `value` with the schema's defaults filled in where properties are missing (nested objects too); `value` itself is not changed." +
+      (topLevel.length === 0 ? "" : `\nTop-level defaults: ${topLevel.join(", ")}.`),
+    `withDefaults${entry.name}`,
+    typed,
+    [code`  const copy = ${runtime("cloneJson")}(value);`, code`  ${name(defaults.fillName(unit))}(copy);`, raw("  return copy;")],
   );
 }

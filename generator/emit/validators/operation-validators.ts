@@ -1,10 +1,10 @@
 /**
- * `src/validators.ts`: validators for every component schema, for each operation's parameters
+ * `src/validators.js` (with `validators.d.ts`): validators for every component schema, for each operation's parameters
  * (`{ path, query, header, cookie, body }`, a schema this stage composes from `$ref`s to the contract's own
  * parameter and body schemas, so issues still point into the contract) and for each JSON success
  * response. The emitting itself is `modules.ts`.
  *
- * `src/response-validators.ts`: the response validators again, from the same compilation, in a
+ * `src/response-validators.js` (and `.d.ts`): the response validators again, from the same compilation, in a
  * module of their own that the client imports only once `validateResponses` is on (bundlers split
  * by module, so code the startup graph imports, even unused, would ship with every app).
  */
@@ -14,6 +14,7 @@ import { propertyKey, propertyKeyForValue, stringLiteral, uniqueIdentifiers } fr
 import type { LoadedContract } from "../../load/index.ts";
 import type { ApiModel, OperationModel } from "../../model/types.ts";
 import { emitValidatorModules, type ValidatorEntry } from "./modules.ts";
+import type { EmittedModule } from "../output-file.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 import { compareStrings } from "../../common/compare.ts";
 import { Warnings } from "../../common/warnings.ts";
@@ -83,15 +84,15 @@ function parameterSchema(spec: ParameterTableSpec): object {
 }
 
 export interface OperationValidators {
-  /** `src/validators.ts`. */
-  source: string;
-  /** `src/response-validators.ts`, when an operation has a JSON success response. */
-  responseSource: string | undefined;
+  /** `src/validators.js` and its declarations. */
+  source: EmittedModule;
+  /** `src/response-validators.js` and its declarations, when an operation has a JSON success response. */
+  responseSource: EmittedModule | undefined;
   /**
-   * Per stem of a schema asked for standalone (`src/<folder>/<stem>.ts`), a module of its own with
-   * its `validateX` and `withDefaultsX`, importing nothing of `src/validators.ts`.
+   * Per stem of a schema asked for standalone (`src/<folder>/<stem>.js`), a module of its own with
+   * its `validateX` and `withDefaultsX`, importing nothing of `src/validators.js`.
    */
-  standaloneSources: Map<string, string>;
+  standaloneSources: Map<string, EmittedModule>;
   names: ValidatorNames;
 }
 
@@ -150,8 +151,8 @@ export function emitOperationValidators(
     unknownFormats,
   });
   for (const stem of modules.withDefaults) names.withDefaults.add(stem);
-  const responseSource = table.size === 0 ? undefined : responseModule(modules.views["responses"] as string, table);
-  const standaloneSources = new Map(standaloneStems(standalone, names).map((stem) => [stem, modules.views[`standalone:${stem}`] as string]));
+  const responseSource = table.size === 0 ? undefined : responseModule(modules.views["responses"]!, table);
+  const standaloneSources = new Map(standaloneStems(standalone, names).map((stem) => [stem, modules.views[`standalone:${stem}`]!]));
   return { source: modules.source, responseSource, standaloneSources, names };
 }
 
@@ -263,19 +264,18 @@ function responseTable(operations: readonly OperationModel[], stems: Stems, json
   return table;
 }
 
-/** `src/response-validators.ts`: the view of the response validators, then the table the client reads. */
-function responseModule(view: string, table: ReadonlyMap<string, readonly ResponseValidator[]>): string {
+/** `src/response-validators.js`: the view of the response validators, then the table the client reads. */
+function responseModule(view: EmittedModule, table: ReadonlyMap<string, readonly ResponseValidator[]>): EmittedModule {
   const row = (list: readonly ResponseValidator[]) =>
     list.map((response) => `${propertyKey(response.status)}: ${response.stem === undefined ? "null" : `validate${response.stem}`}`).join(", ");
-  return [
-    view,
+  const doc = [
     "/**",
     " * Per operation id and success status (`200`, `2XX`), the validator of that response's JSON body",
     " * (loaded by the client only with `validateResponses: true`).",
     " */",
-    "export const RESPONSE_VALIDATORS: Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>> = {",
-    ...[...table].map(([operationId, list]) => `  ${propertyKeyForValue(operationId)}: { ${row(list)} },`),
-    "};",
-    "",
-  ].join("\n");
+  ];
+  const js = [view.js, ...doc, "export const RESPONSE_VALIDATORS = {", ...[...table].map(([operationId, list]) => `  ${propertyKeyForValue(operationId)}: { ${row(list)} },`), "};", ""];
+  // The view's declarations name ValidationIssue (every `validateX` returns it), so its import is there.
+  const dts = [view.dts, ...doc, "export declare const RESPONSE_VALIDATORS: Readonly<Record<string, Readonly<Record<string, ((body: unknown) => ValidationIssue[]) | null>>>>;", ""];
+  return { js: js.join("\n"), dts: dts.join("\n") };
 }

@@ -47,7 +47,7 @@ export class ParameterTables {
     const known = this.byText.get(value.text);
     if (known !== undefined) return known;
     const declared = `pt_${stem}`;
-    const line = code`const ${raw(declared)}: ${runtime("ParameterTable")} = ${value};`;
+    const line = code`const ${raw(declared)} = ${value};`;
     this.declarations.push({ name: declared, text: line.text, names: line.names });
     this.byText.set(value.text, name(declared));
     return name(declared);

@@ -67,7 +67,7 @@ export function sameValueCode(schema: unknown, at: string, ctx: Ctx): Block {
   const alias = ctx.scope.local("v");
   const inner = schemaCode(schema, at, { ...ctx, v: alias });
   if (!inner.uses(alias)) return inner;
-  return new Block().add(code`const ${alias}: any = ${ctx.v};`).append(inner);
+  return new Block().add(code`const ${alias} = ${ctx.v};`).append(inner);
 }
 
 /**

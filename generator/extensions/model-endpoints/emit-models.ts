@@ -7,6 +7,7 @@ import { jsonLiteral } from "../../common/escape.ts";
 import { code, join, raw, type Code } from "../../emit/code.ts";
 import { constant, importStatement, interfaceDeclaration, moduleText, typeAlias, typeKey, valueKey } from "../../emit/typescript.ts";
 import type { ValidatorNames } from "../../emit/validators/index.ts";
+import { moduleFiles, type EmittedModule, type OutputFile } from "../../emit/output-file.ts";
 import type { EndpointPricing, ModelEndpointsModel } from "./types.ts";
 
 export function emitModelsModule(model: ModelEndpointsModel, validators: ValidatorNames): string {
@@ -108,7 +109,7 @@ function withoutFormula(pricing: EndpointPricing): Omit<EndpointPricing, "formul
   return terms;
 }
 
-/** Each model's loader of its input schema's checks module (`model-inputs/<stem>.ts`). */
+/** Each model's loader of its input schema's checks module (`model-inputs/<stem>.js`). */
 function lazyTable(stems: Array<{ id: string; stem: string }>, withDefaults: ReadonlySet<string>): Code {
   const entries = stems.map(({ id, stem }) => {
     const fill = withDefaults.has(stem) ? `, withDefaults: m.withDefaults${stem}` : "";
@@ -117,9 +118,9 @@ function lazyTable(stems: Array<{ id: string; stem: string }>, withDefaults: Rea
   return entries.length === 0 ? raw("{}") : code`{ ${join(entries, ", ")} }`;
 }
 
-/** `src/model-inputs/<stem>.ts`: each model input's validator and defaults in a module of its own, which imports nothing of `src/validators.ts`. */
-export function emitModelInputModules(standalone: ReadonlyMap<string, string>): Array<{ path: string; contents: string }> {
-  return [...standalone].map(([stem, contents]) => ({ path: `src/model-inputs/${stem}.ts`, contents }));
+/** `src/model-inputs/<stem>.js` (and `.d.ts`): each model input's validator and defaults in a module of its own, which imports nothing of `src/validators.js`. */
+export function emitModelInputModules(standalone: ReadonlyMap<string, EmittedModule>): OutputFile[] {
+  return [...standalone].flatMap(([stem, module]) => moduleFiles(`src/model-inputs/${stem}`, module));
 }
 
 /**

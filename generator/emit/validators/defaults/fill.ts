@@ -28,11 +28,11 @@ export class FillFunctions {
     private readonly reach: DefaultsReach,
   ) {}
 
-  /** `function f_X(o: any): void { … }` */
+  /** `function f_X(o) { … }` */
   declaration(unit: Unit): Declaration {
     const body = this.fill(unit.schema, unit.pointer, OBJECT, new Scope());
     const o = body.uses(OBJECT) ? OBJECT : name("_o");
-    return functionDeclaration(fillName(unit), code`${o}: any`, "void", body);
+    return functionDeclaration(fillName(unit), o, body);
   }
 
   private fill(schema: unknown, at: string, o: Code, scope: Scope): Block {

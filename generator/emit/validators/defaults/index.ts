@@ -45,7 +45,7 @@ export class DefaultsCompiler {
     return this.topLevel.describe(unit);
   }
 
-  /** `function f_X(o: any): void { … }` */
+  /** `function f_X(o) { … }` */
   fillFunction(unit: Unit): Declaration {
     return this.fills.declaration(unit);
   }

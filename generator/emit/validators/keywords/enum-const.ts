@@ -69,7 +69,7 @@ function notAnyOf(values: readonly unknown[], ctx: Ctx): Code {
   } else {
     // Compared as unknown: a comparison narrows `v`, and a second check on it (enum then const, two
     // allOf branches) against a value the first excluded would not compile ("no overlap").
-    for (const value of primitives) parts.push(code`(${v} as unknown) !== ${raw(primitiveLiteral(value))}`);
+    for (const value of primitives) parts.push(code`${v} !== ${raw(primitiveLiteral(value))}`);
   }
   for (const value of composites) parts.push(code`!${runtime("deepEqual")}(${v}, ${ctx.env.constants.jsonValue(value)})`);
   return join(parts, " && ");

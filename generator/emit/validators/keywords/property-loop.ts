@@ -61,7 +61,7 @@ function propertyNames(names: unknown, namesAt: string, k: Code, ctx: Ctx, body:
   // The key goes through an `any` alias: as a string, TypeScript would reject `enum: [1]`'s comparison.
   const alias = ctx.scope.local("v");
   const checks = ctx.env.gen(names, namesAt, child(ctx, alias, ctx.path));
-  const aliased = checks.uses(alias) ? new Block().add(code`const ${alias}: any = ${k};`).append(checks) : checks;
+  const aliased = checks.uses(alias) ? new Block().add(code`const ${alias} = ${k};`).append(checks) : checks;
   if (ctx.mode === "bool") {
     body.append(aliased);
     return;

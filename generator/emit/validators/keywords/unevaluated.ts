@@ -100,7 +100,7 @@ function unevaluatedPropertiesCode(schema: SchemaObject, at: string, ctx: Ctx, b
   if (unevaluated.length === 0) body.append(inner);
   else body.wrap(code`if (${join(unevaluated, " && ")}) {`, inner);
   if (body.isEmpty) return;
-  if (!ev.dynamic.isEmpty) b.add(code`const ${e} = new Set<string>();`).append(ev.dynamic);
+  if (!ev.dynamic.isEmpty) b.add(code`const ${e} = new Set();`).append(ev.dynamic);
   const loop = body.uses(x) ? new Block().add(code`const ${x} = ${ctx.v}[${k}];`).append(body) : body;
   if (loop.uses(k)) b.wrap(code`for (const ${k} in ${ctx.v}) {`, loop);
   else b.wrap(code`if (${runtime("countProperties")}(${ctx.v}) !== 0) {`, loop);
@@ -129,7 +129,7 @@ function unevaluatedItemsCode(schema: SchemaObject, at: string, ctx: Ctx, b: Blo
   if (ev.dynamic.isEmpty) body.append(inner);
   else body.wrap(code`if (!${e}.has(${i})) {`, inner);
   if (body.isEmpty) return;
-  if (!ev.dynamic.isEmpty) b.add(code`const ${e} = new Set<number>();`).append(ev.dynamic);
+  if (!ev.dynamic.isEmpty) b.add(code`const ${e} = new Set();`).append(ev.dynamic);
   const loop = body.uses(x) ? new Block().add(code`const ${x} = ${v}[${i}];`).append(body) : body;
   b.wrap(code`for (let ${i} = ${ev.prefix}; ${i} < ${v}.length; ${i}++) {`, loop);
 }
