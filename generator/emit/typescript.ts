@@ -144,7 +144,8 @@ export function moduleText(groups: ReadonlyArray<ReadonlyArray<Block | Code>>): 
     const groupLines = group.flatMap((statement) => (statement instanceof Block ? statement.indented(0) : statement.text.split("\n")));
     if (groupLines.length === 0) continue;
     if (lines.length > 0) lines.push("");
-    lines.push(...groupLines);
+    // A loop, not push(...groupLines): a large API's client has more lines than a call takes arguments.
+    for (const line of groupLines) lines.push(line);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -16,6 +16,8 @@ import { emitValidators, type ValidatorEntry } from "../../generator/emit/valida
 import { ValidatorCompiler } from "../../generator/emit/validators/compile.ts";
 import { DefaultsCompiler } from "../../generator/emit/validators/defaults/index.ts";
 import { Stems } from "../../generator/emit/validators/stems.ts";
+import { Block, raw } from "../../generator/emit/code.ts";
+import { moduleText } from "../../generator/emit/typescript.ts";
 import { loadValidators } from "./support.ts";
 
 type Method = (this: unknown, ...args: unknown[]) => unknown;
@@ -155,6 +157,13 @@ describe("no limit on sizes but memory", () => {
     const properties = Object.fromEntries(Array.from({ length: 30_000 }, (_, i) => [`p${i}`, { type: "string", minLength: 1 }]));
     const source = emitValidators({ document: { $defs: { X: { type: "object", properties } } }, entries: [{ name: "X", pointer: "/$defs/X" }] }).js;
     expect(source.split("\n").length).toBeGreaterThan(200_000);
+  });
+
+  it("a TypeScript module (the client's, Graph's) with more lines than a call takes arguments", () => {
+    const lines = Array.from({ length: 300_000 }, (_, i) => raw(`const a${i} = ${i};`));
+    const text = moduleText([[raw("// first")], [new Block().add(...lines.slice(0, 10))], lines]);
+    expect(text.split("\n").length).toBe(300_014);
+    expect(text.endsWith("const a299999 = 299999;\n")).toBe(true);
   });
 
   it("an allOf chain deeper than the call stack (15,000 schemas), defaults at its end", () => {

@@ -126,7 +126,7 @@ export function emitValidatorModules(options: EmitValidatorsOptions): ValidatorM
     const units = compiler.functionUnits();
     for (let next = 0; next < units.length; next++) {
       if (defaults.unitHasDefaults(units[next]!)) declarations.push(defaults.fillFunction(units[next]!));
-      if (next === units.length - 1) units.push(...compiler.functionUnits().slice(units.length));
+      if (next === units.length - 1) for (const added of compiler.functionUnits().slice(units.length)) units.push(added);
     }
   }
 
