@@ -71,7 +71,7 @@ describe("corpusReport", () => {
   });
 
   it("puts the package's size and type-check beside openapi-typescript's output for the ten largest", () => {
-    const section = report.slice(report.indexOf("### The 10 largest"));
+    const section = report.slice(report.indexOf("### The 10 largest (5 measured)"));
     const d127 = row(section, "d127.json");
     expect(d127.slice(1, 4)).toEqual(["9.8 KiB", "9.8 KiB", "1.00×"]);
     expect(d127.at(-1)).toBe("no: 3 diagnostics");
@@ -106,6 +106,8 @@ describe("corpusReport", () => {
     const partial = corpusReport({ corpus, scope: everything, scopeLabel: "the corpus", lines: [lines[0]!, lines[4]!] });
     const partialGoals = partial.slice(partial.indexOf("### Goals"));
     expect(partial).toContain("**2 of 130 documents measured**");
+    expect(row(partialGoals, "every document openapi-typescript accepts").at(-1)).toBe("open");
+    expect(partial).toContain("### The 20 largest documents of the corpus (1 measured)");
     expect(row(partialGoals, "median time ≤ 1.3×")).toEqual(["median time ≤ 1.3× openapi-typescript's command (stable sample, ratio of medians)", "1.00× (2 documents accepted by both; 2 of 7 measured)", "open"]);
     expect(row(partialGoals, "peak RSS ≤ 2×")).toEqual(["peak RSS ≤ 2× openapi-typescript's on each of the 10 largest documents", "worst 1.20×, 0 over; 1 compared, 1 of 10 measured", "open"]);
   });
@@ -118,6 +120,13 @@ describe("corpusReport", () => {
 
   it("says so when nothing is measured yet", () => {
     expect(corpusReport({ corpus, scope: everything, scopeLabel: "the corpus", lines: [] })).toContain("**0 of 130 documents measured**");
+  });
+
+  it("says yes to a goal over every document only when every document in scope is measured", () => {
+    const clean = [lines[0]!, lines[1]!, lines[2]!];
+    const whole = corpusReport({ corpus, scope: clean.map((l) => l.document), scopeLabel: "three", lines: clean });
+    expect(row(whole.slice(whole.indexOf("### Goals")), "every document openapi-typescript accepts").at(-1)).toBe("yes");
+    expect(whole).toContain("### Accepted by openapi-typescript, refused here (0): first line of the refusal, grouped\n\nNone.");
   });
 });
 
