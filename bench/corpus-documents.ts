@@ -56,10 +56,10 @@ export function largestOf(documents: readonly CorpusDocument[], count: number): 
   return [...documents].sort((a, b) => b.sizeBytes - a.sizeBytes || (a.path < b.path ? -1 : 1)).slice(0, count);
 }
 
-/** Every `every`-th document by path, plus the `largest` largest: a sample that stays the same between runs. */
+/** Every `every`-th document by path (none when 0), plus the `largest` largest: a sample that stays the same between runs. */
 export function sampleOf(documents: readonly CorpusDocument[], every: number, largest: number): CorpusDocument[] {
   const sorted = [...documents].sort((a, b) => (a.path < b.path ? -1 : 1));
-  const chosen = new Set([...sorted.filter((_, index) => index % every === 0), ...largestOf(sorted, largest)]);
+  const chosen = new Set([...sorted.filter((_, index) => every > 0 && index % every === 0), ...largestOf(sorted, largest)]);
   return sorted.filter((d) => chosen.has(d));
 }
 

@@ -108,7 +108,7 @@ function treeBytes(dir: string): number {
   return total;
 }
 
-export async function measure(document: string, scratch: string, index: number, limits: Limits, identity: Pick<ResultLine, "commit" | "machine">): Promise<ResultLine> {
+export async function measure(document: string, scratch: string, index: number, limits: Limits, identity: Pick<ResultLine, "commit" | "machine" | "jobs">): Promise<ResultLine> {
   const spec = path.join(NODE_MODULES, document);
   const outDir = path.join(scratch, `ours-${index}`);
   const otsFile = path.join(scratch, `ots-${index}`, "schema.ts");

@@ -64,7 +64,7 @@ export function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
     const value = () => argv[++i];
     given.add(arg);
     if (arg === "--all") options.all = true;
-    else if (arg === "--every") options.every = wholeNumber("every", value());
+    else if (arg === "--every") options.every = wholeNumber("every", value(), 0);
     else if (arg === "--largest") options.largest = wholeNumber("largest", value(), 0);
     else if (arg === "--jobs") options.jobs = wholeNumber("jobs", value());
     else if (arg === "--timeout") options.timeoutS = wholeNumber("timeout", value());

@@ -211,6 +211,7 @@ function provenance(lines: readonly ResultLine[]): string {
   return [
     `Generator commits: ${counted(lines.map((l) => l.commit))}.`,
     `Measured ${dates[0]}${dates.at(-1) !== dates[0] ? ` to ${dates.at(-1)}` : ""} on ${counted(lines.map((l) => l.machine))}.`,
+    `Documents at a time: ${counted(lines.map((l) => String(l.jobs ?? 1)))} (above 1, the figures shared the cores).`,
     `Type-checks in Node's default heap (${heaps.length > 0 ? heaps.map((h) => `${integer(h!)} MiB`).join(", ") : "–"}).`,
   ].join(" ");
 }

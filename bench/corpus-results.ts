@@ -40,6 +40,8 @@ export interface ResultLine {
   date: string;
   /** CPU, cores, memory and Node of the machine that measured it. */
   machine: string;
+  /** Documents measured at a time: above 1, the figures shared the cores. */
+  jobs: number;
   ours: ToolResult;
   ots: ToolResult;
 }

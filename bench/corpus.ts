@@ -36,14 +36,14 @@ async function measureRun(options: CorpusOptions): Promise<void> {
   const { lines: recorded, skipped: unreadable } = readResultLines(options.results);
   if (unreadable > 0) progress(`${unreadable} unreadable line(s) in the results left out (a run killed while writing)`);
   const { todo, skipped } = toMeasure(sharded, latestByDocument(recorded), options, commit);
-  const what = `${options.all ? "every document" : `the sample (every ${options.every}th and the ${options.largest} largest)`}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ""}`;
+  const what = `${options.all ? "every document" : `the sample (${options.every > 0 ? `every ${options.every}th and ` : ""}the ${options.largest} largest)`}${options.shard ? `, shard ${options.shard.index}/${options.shard.count}` : ""}`;
   progress(`corpus: ${what}: ${sharded.length} of ${corpus.length} documents; ${skipped} already in the results, ${todo.length} to measure on ${commit}, ${options.jobs} at a time; results to ${path.relative(process.cwd(), resultsFile)}`);
 
   const started = performance.now();
   if (todo.length > 0) {
     const limits: Limits = { timeoutMs: options.timeoutS * 1000, heapMiB: defaultHeapMiB() };
     const machine = machineDescription();
-    const identity = { commit, machine: `${machine.cpu}, ${machine.cores} cores, ${machine.memory}, Node ${machine.node}` };
+    const identity = { commit, machine: `${machine.cpu}, ${machine.cores} cores, ${machine.memory}, Node ${machine.node}`, jobs: options.jobs };
     fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
     endPartialLine(resultsFile);
     fs.mkdirSync(path.join(REPO_ROOT, ".tmp"), { recursive: true });

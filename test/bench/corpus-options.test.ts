@@ -22,6 +22,7 @@ describe("parseCorpusArgs", () => {
     [["--shard", "4/3"], "--shard takes K/N"],
     [["--shard", "2"], "--shard takes K/N"],
     [["--jobs", "0"], "--jobs takes a whole number of at least 1"],
+    [["--largest", "-1"], "--largest takes a whole number of at least 0"],
     [["--every", "x"], "--every takes a whole number"],
     [["--results"], "--results takes a file name"],
     [["--rerun-older"], "--rerun-older goes with --resume"],

@@ -16,7 +16,7 @@ function refused(refusal: string): ToolResult {
 }
 
 function line(index: number, ours: ToolResult, ots: ToolResult): ResultLine {
-  return { document: corpus[index]!.path, sizeBytes: corpus[index]!.sizeBytes, commit: "abc1234", date: "2026-11-28T12:00:00.000Z", machine: "Test CPU, 2 cores", ours, ots };
+  return { document: corpus[index]!.path, sizeBytes: corpus[index]!.sizeBytes, commit: "abc1234", date: "2026-11-28T12:00:00.000Z", machine: "Test CPU, 2 cores", jobs: 1, ours, ots };
 }
 
 const lines: ResultLine[] = [

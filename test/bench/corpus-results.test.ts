@@ -18,7 +18,7 @@ function scratchFile(): string {
 
 function line(document: string, commit: string, accepted = true): ResultLine {
   const tool = { accepted, ms: 10, maxRssKiB: 1000, ...(accepted ? {} : { refusal: "no" }) };
-  return { document, sizeBytes: 1, commit, date: "2026-11-28T00:00:00.000Z", machine: "test", ours: tool, ots: { ...tool, accepted: true } };
+  return { document, sizeBytes: 1, commit, date: "2026-11-28T00:00:00.000Z", machine: "test", jobs: 1, ours: tool, ots: { ...tool, accepted: true } };
 }
 
 describe("the results file", () => {
