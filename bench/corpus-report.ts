@@ -228,7 +228,8 @@ export function corpusReport(input: ReportInput): string {
 
   const out: string[] = [];
   out.push("## Corpus: this generator beside openapi-typescript on real documents", "");
-  out.push(`**${integer(lines.length)} of ${integer(input.scope.length)} documents measured** (${input.scopeLabel}; the corpus has ${integer(input.corpus.length)} OpenAPI 3.x documents).`);
+  const corpusSize = input.scope.length === input.corpus.length ? "" : `; the corpus has ${integer(input.corpus.length)} OpenAPI 3.x documents`;
+  out.push(`**${integer(lines.length)} of ${integer(input.scope.length)} documents measured** (${input.scopeLabel}${corpusSize}).`);
   if (lines.length === 0) return `${out.join("\n")}\n`;
   out.push(provenance(lines), "");
   out.push(
