@@ -45,11 +45,18 @@ function nonEmptyLines(text: string): string[] {
     .filter((line) => line !== "" && !line.startsWith("warning:"));
 }
 
+/** The person running the bench stopped it (Ctrl-C reaches the children too): nothing to record. */
+export class Interrupted extends Error {}
+
+function stopIfInterrupted(result: ChildResult): void {
+  if (!result.timedOut && (result.signal === "SIGINT" || result.signal === "SIGTERM")) throw new Interrupted(`a step ended by ${result.signal}`);
+}
+
 /** Why a child gave no figures: out of heap, out of time, or its exit and last line. */
 export function crash(result: ChildResult, timeoutMs: number, heapMiB: number): string {
   if (/JavaScript heap out of memory|Reached heap limit/.test(result.stderr)) return `heap exhausted (default heap, ${heapMiB} MiB)`;
   if (result.timedOut) return `timed out after ${timeoutMs / 1000} s`;
-  return `crashed (exit ${result.code ?? "by signal"}): ${(nonEmptyLines(result.stderr).pop() ?? "").slice(0, 300)}`;
+  return `crashed (${result.code !== null ? `exit ${result.code}` : (result.signal ?? "no exit code")}): ${(nonEmptyLines(result.stderr).pop() ?? "").slice(0, 300)}`;
 }
 
 /** The refusal's first line: the first `error:` (or openapi-typescript's `✘`) line, else the last line. */
@@ -72,6 +79,7 @@ export interface Limits {
 /** One tool's command line on one document (bench/cli-child.mjs). */
 async function command(tool: "ours" | "ots", spec: string, out: string, limits: Limits): Promise<ToolResult> {
   const result = await runProcess(process.execPath, [path.join(REPO_ROOT, "bench/cli-child.mjs"), tool, spec, out], { env: childEnv(), timeoutMs: limits.timeoutMs });
+  stopIfInterrupted(result);
   let figures: StepReport;
   try {
     figures = lastJsonLine<StepReport>(result.stdout);
@@ -85,6 +93,7 @@ async function command(tool: "ours" | "ots", spec: string, out: string, limits: 
 /** The strict type-check of a package folder or of one file (bench/corpus-child.ts), in the default heap. */
 async function typeCheck(target: string, limits: Limits): Promise<TypeCheckResult> {
   const result = await runProcess(process.execPath, ["--import", "tsx", path.join(REPO_ROOT, "bench/corpus-child.ts"), "typecheck", target], { env: childEnv(), timeoutMs: limits.timeoutMs });
+  stopIfInterrupted(result);
   let step: StepReport;
   try {
     step = lastJsonLine<StepReport>(result.stdout);

@@ -18,7 +18,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { corpusDocuments, sampleOf } from "./corpus-documents.ts";
-import { defaultHeapMiB, generatorCommit, type Limits, measure, summary, warmUp } from "./corpus-measure.ts";
+import { defaultHeapMiB, generatorCommit, Interrupted, type Limits, measure, summary, warmUp } from "./corpus-measure.ts";
 import { type CorpusOptions, CorpusUsageError, DEFAULT_REPORT, parseCorpusArgs, shardOf, toMeasure, USAGE } from "./corpus-options.ts";
 import { corpusReport } from "./corpus-report.ts";
 import { appendResult, endPartialLine, latestByDocument, readResultLines } from "./corpus-results.ts";
@@ -49,21 +49,27 @@ async function measureRun(options: CorpusOptions): Promise<void> {
     fs.mkdirSync(path.join(REPO_ROOT, ".tmp"), { recursive: true });
     const scratch = fs.mkdtempSync(path.join(REPO_ROOT, ".tmp", "bench-corpus-"));
     const cleanUp = () => fs.rmSync(scratch, { recursive: true, force: true });
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => (cleanUp(), process.exit(130)));
-    await warmUp(scratch, limits);
-    let next = 0;
-    let done = 0;
-    await Promise.all(
-      Array.from({ length: options.jobs }, async () => {
-        while (next < todo.length) {
-          const index = next++;
-          const line = await measure(todo[index]!, scratch, index, limits, identity);
-          appendResult(resultsFile, line);
-          progress(`${++done}/${todo.length} ${summary(line)}`);
-        }
-      }),
-    );
-    cleanUp();
+    // Stopping loses the document in progress only: what is done is in the results file already.
+    let stopping = false;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => ((stopping = true), cleanUp(), process.exit(130)));
+    try {
+      await warmUp(scratch, limits);
+      let next = 0;
+      let done = 0;
+      await Promise.all(
+        Array.from({ length: options.jobs }, async () => {
+          while (next < todo.length && !stopping) {
+            const index = next++;
+            const line = await measure(todo[index]!, scratch, index, limits, identity);
+            if (stopping) return;
+            appendResult(resultsFile, line);
+            progress(`${++done}/${todo.length} ${summary(line)}`);
+          }
+        }),
+      );
+    } finally {
+      cleanUp();
+    }
   }
   progress(`corpus: measured ${todo.length} in ${((performance.now() - started) / 60_000).toFixed(1)} min`);
   const lines = [...latestByDocument(readResultLines(options.results).lines).values()];
@@ -90,7 +96,11 @@ try {
   if (options.report) reportRun(options);
   else await measureRun(options);
 } catch (error) {
-  if (!(error instanceof CorpusUsageError)) throw error;
-  process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
-  process.exitCode = 2;
+  if (error instanceof Interrupted) {
+    progress(`stopped (${error.message}); the results file holds every document done`);
+    process.exitCode = 130;
+  } else if (error instanceof CorpusUsageError) {
+    process.stderr.write(`error: ${error.message}\n${USAGE}\n`);
+    process.exitCode = 2;
+  } else throw error;
 }

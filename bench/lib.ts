@@ -90,6 +90,8 @@ export function progress(message: string): void {
 
 export interface ChildResult {
   code: number | null;
+  /** The signal that ended it, if one did. */
+  signal: NodeJS.Signals | null;
   /** Killed because it ran past `timeoutMs`. */
   timedOut: boolean;
   stdout: string;
@@ -126,9 +128,9 @@ export function runProcess(
             child.kill("SIGKILL");
           }, options.timeoutMs);
     child.on("error", reject);
-    child.on("close", (code) => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, timedOut, stdout, stderr, wallMs: performance.now() - started });
+      resolve({ code, signal, timedOut, stdout, stderr, wallMs: performance.now() - started });
     });
   });
 }

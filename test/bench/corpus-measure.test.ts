@@ -3,7 +3,7 @@ import { crash, refusalLine } from "../../bench/corpus-measure.ts";
 import type { ChildResult } from "../../bench/lib.ts";
 
 function child(stderr: string, code: number | null, timedOut = false): ChildResult {
-  return { code, timedOut, stdout: "", stderr, wallMs: 1 };
+  return { code, signal: code === null ? (timedOut ? "SIGKILL" : "SIGABRT") : null, timedOut, stdout: "", stderr, wallMs: 1 };
 }
 
 describe("why a step gave no figures", () => {
@@ -16,8 +16,9 @@ describe("why a step gave no figures", () => {
     expect(crash(child("", null, true), 180_000, 4144)).toBe("timed out after 180 s");
   });
 
-  it("otherwise gives the exit and the last line", () => {
+  it("otherwise gives the exit code or signal and the last line", () => {
     expect(crash(child("warning: x\nTypeError: boom\n    at f (a.js:1:1)\n", 1), 180_000, 4144)).toBe("crashed (exit 1): at f (a.js:1:1)");
+    expect(crash({ ...child("", null), signal: "SIGKILL" }, 180_000, 4144)).toBe("crashed (SIGKILL): ");
   });
 });
 
