@@ -11,8 +11,8 @@ describe("parseCorpusArgs", () => {
   });
 
   it("reads every option", () => {
-    const options = parseCorpusArgs(["--all", "--shard", "3/7", "--resume", "--rerun-older", "--jobs", "2", "--timeout", "60", "--results", "a.jsonl", "--results", "b.jsonl"]);
-    expect(options).toMatchObject({ all: true, shard: { index: 3, count: 7 }, resume: true, rerunOlder: true, jobs: 2, timeoutS: 60 });
+    const options = parseCorpusArgs(["--all", "--shard", "3/7", "--resume", "--rerun-older", "--rerun-failed", "--jobs", "2", "--timeout", "60", "--results", "a.jsonl", "--results", "b.jsonl"]);
+    expect(options).toMatchObject({ all: true, shard: { index: 3, count: 7 }, resume: true, rerunOlder: true, rerunFailed: true, jobs: 2, timeoutS: 60 });
     expect(options.results).toEqual([path.resolve("a.jsonl"), path.resolve("b.jsonl")]);
     expect(parseCorpusArgs(["--report", "--write", "--results", "x.jsonl"])).toMatchObject({ report: true, write: true });
   });
@@ -26,6 +26,7 @@ describe("parseCorpusArgs", () => {
     [["--every", "x"], "--every takes a whole number"],
     [["--results"], "--results takes a file name"],
     [["--rerun-older"], "--rerun-older goes with --resume"],
+    [["--rerun-failed"], "--rerun-failed goes with --resume"],
     [["--write"], "--write goes with --report"],
     [["--report", "--shard", "1/2"], "--report measures nothing"],
     [["--all", "--every", "10"], "--all takes every document"],
@@ -64,21 +65,29 @@ describe("shardOf", () => {
 });
 
 describe("toMeasure", () => {
+  const fine = { accepted: true, ms: 1, maxRssKiB: 1, typecheck: { ok: true, ms: 1, maxRssKiB: 1 } };
   const recorded = new Map([
-    ["api/doc-01.json", { commit: "aaaaaaa" }],
-    ["api/doc-02.json", { commit: "bbbbbbb" }],
+    ["api/doc-01.json", { commit: "aaaaaaa", ours: fine, ots: fine }],
+    ["api/doc-02.json", { commit: "bbbbbbb", ours: fine, ots: fine }],
+    ["api/doc-03.json", { commit: "aaaaaaa", ours: { ...fine, typecheck: { ok: false, error: "timed out after 180 s", ms: null, maxRssKiB: null } }, ots: fine }],
+    ["api/doc-04.json", { commit: "aaaaaaa", ours: { ...fine, typecheck: { ok: false, error: "heap exhausted (default heap, 4144 MiB)", ms: null, maxRssKiB: null } }, ots: fine }],
+    ["api/doc-05.json", { commit: "aaaaaaa", ours: fine, ots: { accepted: false, refusal: "crashed (SIGKILL): ", ms: null, maxRssKiB: null } }],
   ]);
-  const chosen = ["api/doc-00.json", "api/doc-01.json", "api/doc-02.json", "api/doc-03.json"];
+  const chosen = ["api/doc-00.json", "api/doc-01.json", "api/doc-02.json", "api/doc-03.json", "api/doc-04.json", "api/doc-05.json", "api/doc-06.json"];
 
   it("measures every chosen document without --resume", () => {
-    expect(toMeasure(chosen, recorded, { resume: false, rerunOlder: false }, "aaaaaaa")).toEqual({ todo: chosen, skipped: 0 });
+    expect(toMeasure(chosen, recorded, { resume: false, rerunOlder: false, rerunFailed: false }, "aaaaaaa")).toEqual({ todo: chosen, skipped: 0 });
   });
 
   it("with --resume skips the documents already recorded, whatever commit measured them", () => {
-    expect(toMeasure(chosen, recorded, { resume: true, rerunOlder: false }, "aaaaaaa")).toEqual({ todo: ["api/doc-00.json", "api/doc-03.json"], skipped: 2 });
+    expect(toMeasure(chosen, recorded, { resume: true, rerunOlder: false, rerunFailed: false }, "aaaaaaa")).toEqual({ todo: ["api/doc-00.json", "api/doc-06.json"], skipped: 5 });
   });
 
   it("with --rerun-older measures again those another commit recorded", () => {
-    expect(toMeasure(chosen, recorded, { resume: true, rerunOlder: true }, "aaaaaaa")).toEqual({ todo: ["api/doc-00.json", "api/doc-02.json", "api/doc-03.json"], skipped: 1 });
+    expect(toMeasure(chosen, recorded, { resume: true, rerunOlder: true, rerunFailed: false }, "aaaaaaa")).toEqual({ todo: ["api/doc-00.json", "api/doc-02.json", "api/doc-06.json"], skipped: 4 });
+  });
+
+  it("with --rerun-failed measures again those with a step that timed out or crashed, not those out of heap", () => {
+    expect(toMeasure(chosen, recorded, { resume: true, rerunOlder: false, rerunFailed: true }, "aaaaaaa").todo).toEqual(["api/doc-00.json", "api/doc-03.json", "api/doc-05.json", "api/doc-06.json"]);
   });
 });

@@ -57,7 +57,7 @@ describe("the results file", () => {
     appendResult(file, line("a.json", "old"));
     appendResult(file, line("c.json", "new"));
     const recorded = latestByDocument(readResultLines([file]).lines);
-    expect(toMeasure(["a.json", "b.json", "c.json"], recorded, { resume: true, rerunOlder: false }, "new").todo).toEqual(["b.json"]);
-    expect(toMeasure(["a.json", "b.json", "c.json"], recorded, { resume: true, rerunOlder: true }, "new").todo).toEqual(["a.json", "b.json"]);
+    expect(toMeasure(["a.json", "b.json", "c.json"], recorded, { resume: true, rerunOlder: false, rerunFailed: false }, "new").todo).toEqual(["b.json"]);
+    expect(toMeasure(["a.json", "b.json", "c.json"], recorded, { resume: true, rerunOlder: true, rerunFailed: false }, "new").todo).toEqual(["a.json", "b.json"]);
   });
 });
