@@ -70,6 +70,7 @@ export function reasonGroup(text: string): string {
     .replace(/"[^"]*"/g, '"…"')
     .replace(/'[^']*'/g, "'…'")
     .replace(/#\/\S+/g, "#/…")
+    .replace(/\{[^{}\s]*\}/g, "{…}")
     .slice(0, 120);
 }
 

@@ -135,5 +135,6 @@ describe("reasonGroup", () => {
     expect(reasonGroup('#/components/schemas/A: "$recursiveAnchor" (draft 2019-09) is not supported')).toBe('"…" (draft 2019-09) is not supported');
     expect(reasonGroup("src/client.ts:4410: Duplicate identifier 'x'.")).toBe("src/client.ts: Duplicate identifier '…'.");
     expect(reasonGroup("the $ref #/components/schemas/B is missing")).toBe("the $ref #/… is missing");
+    expect(reasonGroup("#/paths/~1a?term={term}/get: path parameter {term} is in the path but not declared")).toBe("path parameter {…} is in the path but not declared");
   });
 });
