@@ -1,12 +1,14 @@
 /**
  * The type-check step of the corpus benchmark (generation is bench/cli-child.mjs), in a fresh
- * process. Prints one JSON line: { ok, error?, ms, maxRssKiB, diagnostics? }.
+ * process. Prints one JSON line: { ok, error?, ms, maxRssKiB, heapLimitMiB, diagnostics?, firstDiagnostic? }
+ * (heapLimitMiB: this process's heap limit, so the results show the check ran in the default heap).
  *
  *   node --import tsx bench/corpus-child.ts typecheck DIR_OR_FILE     # strict, zero diagnostics?
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import v8 from "node:v8";
 import type * as Typescript from "typescript";
 import { typeCheckPackages } from "../test/corpus/typecheck.ts";
 
@@ -15,6 +17,7 @@ export interface StepReport {
   error?: string;
   ms: number;
   maxRssKiB: number;
+  heapLimitMiB?: number;
   diagnostics?: number;
   firstDiagnostic?: string;
 }
@@ -45,4 +48,4 @@ try {
   const message = String((error as Error)?.message ?? error).split("\n")[0]!;
   report = { ok: false, error: message.slice(0, 300), ms: NaN };
 }
-process.stdout.write(`\n${JSON.stringify({ ...report, maxRssKiB: process.resourceUsage().maxRSS })}\n`);
+process.stdout.write(`\n${JSON.stringify({ ...report, maxRssKiB: process.resourceUsage().maxRSS, heapLimitMiB: Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20) })}\n`);

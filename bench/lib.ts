@@ -90,6 +90,10 @@ export function progress(message: string): void {
 
 export interface ChildResult {
   code: number | null;
+  /** The signal that ended it, if one did. */
+  signal: NodeJS.Signals | null;
+  /** Killed because it ran past `timeoutMs`. */
+  timedOut: boolean;
   stdout: string;
   stderr: string;
   wallMs: number;
@@ -110,6 +114,7 @@ export function runProcess(
     });
     let stdout = "";
     let stderr = "";
+    let timedOut = false;
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
@@ -119,12 +124,13 @@ export function runProcess(
       options.timeoutMs === undefined
         ? undefined
         : setTimeout(() => {
+            timedOut = true;
             child.kill("SIGKILL");
           }, options.timeoutMs);
     child.on("error", reject);
-    child.on("close", (code) => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, wallMs: performance.now() - started });
+      resolve({ code, signal, timedOut, stdout, stderr, wallMs: performance.now() - started });
     });
   });
 }
