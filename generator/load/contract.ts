@@ -96,10 +96,12 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
       config,
       externalRefResolver: resolver,
       dereference: false,
-      // Component names become exported type names: refuse rather than silently publish "Pod-2".
-      componentRenamingConflicts: "error",
+      // Two files' components of one name: the bundler keeps both, the later one renamed ("Pod-2"),
+      // and says so as a warning, passed on (`reportRenames`) since the name becomes an exported type's.
+      componentRenamingConflicts: "warn",
     });
     await throwFirstError(bundled.problems, resolver, sourcePath);
+    reportRenames(bundled.problems, warnings, sourcePath);
     written = toFrozenJson(bundled.bundle.parsed, [], sourcePath, copy);
   } else if (isPlainObject(written) && written["components"] === undefined) {
     written = Object.freeze({ ...written, components: Object.freeze({}) });
@@ -283,6 +285,26 @@ async function throwFirstError(problems: NormalizedProblem[], resolver: BaseReso
   const ref = unresolved ? await refAt(resolver, file, at) : undefined;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? "s" : ""})` : "";
   throw new ContractError(at, `${first.message}${ref === undefined ? "" : ` [$ref: ${JSON.stringify(ref)}]`}${more}`, file);
+}
+
+/**
+ * Redocly's "Two schemas are referenced with the same name but different content. Renamed Pod to
+ * Pod-2." (said of any kind of component): one warning each, at the `$ref` that got the new name.
+ */
+function reportRenames(problems: NormalizedProblem[], warnings: Warnings, rootFile: string): void {
+  for (const problem of problems) {
+    const renamed = /^Two schemas are referenced with the same name but different content\. Renamed (.+) to (.+)\.$/.exec(problem.message);
+    if (problem.severity === "error" || !renamed) continue;
+    const location = problem.location[0];
+    const file = location?.source.absoluteRef ?? rootFile;
+    const at = location?.pointer?.replace(/^#/, "") ?? "";
+    warnings.add(
+      `bundle:renamed:${file}#${at}`,
+      at,
+      `the bundler renamed the component ${renamed[1]} to ${renamed[2]} for this $ref: another file's ${renamed[1]} has other content`,
+      file,
+    );
+  }
 }
 
 /** The `$ref` string of the node at `at` in an already loaded file, if that node is a reference. */

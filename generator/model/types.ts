@@ -58,6 +58,7 @@ export interface ParameterStyle {
 }
 
 export interface OperationModel {
+  /** Unique: the document's, unless another operation has it first (`operation-names.ts`). */
   operationId: string;
   /** Method name on the client: a safe identifier. */
   methodName: string;

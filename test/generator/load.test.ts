@@ -144,7 +144,6 @@ describe("loadContract", () => {
     },
     { given: "yaml-syntax-error.yaml", want: { pointer: "", reason: /YAML syntax error at line 4, column 1/ } },
     { given: "not-json-value.yaml", want: { pointer: "/x-limit", reason: /not representable in JSON/ } },
-    { given: "conflict/openapi.yaml", want: { pointer: "/paths/~1b/get/responses/200/content/application~1json/schema", reason: /Renamed Pod/ } },
     { given: "no-such-contract.yaml", want: { pointer: "", reason: /cannot read the contract/ } },
   ])("refuses $given", async ({ given, want }) => {
     const error = await loadError(given);
