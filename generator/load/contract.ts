@@ -60,7 +60,7 @@ export interface LoadedContract {
   /**
    * Follows a chain of `$ref`s from `node` (found at `at`) to the first value that is not a
    * reference, and where that value is: `at` itself when `node` is no reference, else the last
-   * `$ref`'s fragment without its "#". A chain that comes back to a `$ref` it followed names no
+   * `$ref`'s fragment as a JSON pointer (percent-decoded). A chain that comes back to a `$ref` it followed names no
    * value: loading refuses such a contract already, and `deref` refuses one too rather than loop,
    * as it refuses an external `$ref` (none survives bundling). Its ContractErrors carry no file:
    * the caller names it (a split contract's pointers are into the bundle).
@@ -144,7 +144,8 @@ export function followRefs<T>(resolve: (ref: string) => unknown, node: unknown, 
     if (seen.has(ref)) throw new ContractError(where, `reference cycle through ${ref}`);
     seen.add(ref);
     current = resolve(ref);
-    where = ref.slice(1);
+    // A fragment may be percent-encoded (`~1%7Bid%7D`); pointers into the document are not.
+    where = pointer(...parsePointer(ref));
   }
   return { value: current as T, pointer: where };
 }

@@ -2,7 +2,6 @@
  * The operations of the document: where each is served, its parameters, body and responses, its
  * documented limits and examples, and the method and type names it gets.
  */
-import { ContractError } from "../common/errors.ts";
 import { pointer } from "../common/json-pointer.ts";
 import type { Warnings } from "../common/warnings.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "../load/index.ts";
@@ -30,13 +29,16 @@ export function readOperations(contract: LoadedContract, servers: ServerRegistry
       if (!operation) continue;
       const at = `${itemPointer}${pointer(method)}`;
       // fetch refuses TRACE before sending anything: a method for it could never succeed.
-      if (method === "trace") throw new ContractError(at, "TRACE operations are not supported: fetch cannot send them");
+      if (method === "trace") {
+        warnings?.add("operation:trace", at, "a TRACE operation is left out of the client: fetch cannot send one (its types stay in src/schema.ts)");
+        continue;
+      }
       const serverList: ServerObject[] | undefined = operation.servers ?? itemServers;
       const server = serverList?.length
         ? servers.register(serverList[0]!, operation.servers ? `${at}${pointer("servers", 0)}` : `${itemPointer}${pointer("servers", 0)}`)
         : servers.first();
       const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at, warnings);
-      const requestBody = readRequestBody(contract, operation.requestBody, at);
+      const requestBody = readRequestBody(contract, operation.requestBody, at, warnings);
       drafts.push({
         operationId: operation.operationId,
         method,

@@ -51,7 +51,11 @@ export function readParameters(
     list.forEach((raw, index) => {
       const { value: parameter, pointer: where } = contract.deref<any>(raw, `${base}/parameters/${index}`);
       if (!["path", "query", "header", "cookie"].includes(parameter.in)) throw new ContractError(`${where}/in`, `unknown parameter location ${JSON.stringify(parameter.in)}`);
-      if (typeof parameter.name !== "string" || parameter.name === "") throw new ContractError(`${where}/name`, "a parameter needs a name");
+      if (typeof parameter.name !== "string") throw new ContractError(`${where}/name`, "a parameter needs a name");
+      if (parameter.name === "") {
+        warnings?.add("parameter:no-name", `${where}/name`, "a parameter whose name is empty is left out: the client cannot send it");
+        return;
+      }
       if (parameter.in === "cookie") {
         warnings?.add("parameter:cookie", where, "cookie parameters are sent in a Cookie header, which browsers do not let a page set: a browser sends the request without them (Node, Deno and Bun send them)");
       }
