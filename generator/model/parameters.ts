@@ -74,10 +74,16 @@ export function readParameters(
   read(operationParameters, at);
   const parameters = [...byKey.values()];
   const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  for (const name of templated) {
-    if (!parameters.some((p) => p.in === "path" && p.name === name)) {
-      throw new ContractError(at, `path parameter {${name}} is in the path but not declared`);
-    }
+  for (const name of new Set(templated)) {
+    if (parameters.some((p) => p.in === "path" && p.name === name)) continue;
+    // Without it the URL would hold "{name}" as written: the caller gives it, as a path parameter.
+    const elsewhere = parameters.find((p) => p.name === name);
+    warnings?.add(
+      "parameter:undeclared-path",
+      at,
+      `path parameter {${name}} is in the path but not declared${elsewhere ? ` (a ${elsewhere.in} parameter has its name)` : ""}: read as a required path parameter whose value is any string`,
+    );
+    parameters.push({ name, in: "path", required: true, pointer: at, schemaPointer: undefined, style: { style: "simple", explode: false, allowReserved: false }, undeclared: true });
   }
   for (const parameter of parameters) {
     if (parameter.in === "path" && !templated.includes(parameter.name)) {

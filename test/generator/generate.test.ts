@@ -238,7 +238,6 @@ describe("npm run generate", { timeout: 120_000 }, () => {
   });
 
   it.each([
-    ["an undeclared path parameter", MINIMAL.replace("- { name: id, in: path, required: true, schema: { type: string } }", "- { name: other, in: query, schema: { type: string } }"), "/paths/~1things~1{id}/get: path parameter {id} is in the path but not declared"],
     ["a server variable without default", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: [{ url: 'https://{region}.example.test', variables: { region: { enum: [eu] } } }]"), "/servers/0/variables/region: The field `default` must be present on this level."],
     ["a pattern that is no regular expression", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, pattern: '(' } }"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/pattern: not a valid ECMAScript regular expression"],
     ["a keyword the validators cannot compile", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string } }, $dynamicRef: '#x'"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/$dynamicRef"],
