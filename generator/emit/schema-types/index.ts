@@ -35,11 +35,6 @@ function load(): NonNullable<typeof libraries> {
   return libraries;
 }
 
-/**
- * `src/schema.ts` of a loaded contract (without the header). The document is changed on the way
- * (see above), and openapi-typescript may annotate it: a copy of it is made, unless `owned` says
- * the caller hands over a copy of its own (the worker's, which came through `postMessage`).
- */
 /** An operation's operationId as the model names it (`OperationModel.operationId`), and where it is. */
 export interface OperationKey {
   pointer: string;
@@ -49,6 +44,12 @@ export interface OperationKey {
 /** How `src/schema.ts` is emitted: `emitSchemaTypes` in this thread, or a worker's (`thread.ts`). */
 export type SchemaTypesEmitter = (contract: Pick<LoadedContract, "document">, operations?: readonly OperationKey[]) => Promise<string>;
 
+/**
+ * `src/schema.ts` of a loaded contract (without the header). The document is changed on the way
+ * (see above), and openapi-typescript may annotate it: a copy of it is made, unless `owned` says
+ * the caller hands over a copy of its own (the worker's, which came through `postMessage`).
+ * `operations` are the model's operationIds (`uniqueOperationIds`).
+ */
 export async function emitSchemaTypes(
   contract: Pick<LoadedContract, "document">,
   operations: readonly OperationKey[] = [],
