@@ -3,6 +3,7 @@
  * configuration, for the standalone functions) and the client class with a one-line method per
  * operation, plus what the contract's extensions add to it.
  */
+import { propertyKey } from "../common/escape.ts";
 import { mediaTypeKind } from "../common/media-types.ts";
 import type { ApiModel, OperationModel } from "../model/index.ts";
 import type { ExtensionOutput } from "../extensions/output.ts";
@@ -114,7 +115,10 @@ function operationTypes(operation: OperationModel): Block[] {
       const present = operation.parameters.filter((p) => p.in === location);
       if (present.length === 0) continue;
       const required = present.some((p) => p.required);
-      members.push(code`${raw(location)}${raw(required ? "" : "?")}: ${base}["parameters"][${location}];`);
+      const undeclared = present.filter((p) => p.undeclared);
+      const declared = undeclared.length < present.length ? [code`${base}["parameters"][${location}]`] : [];
+      const added = undeclared.length > 0 ? [code`{ ${join(undeclared.map((p) => code`${raw(propertyKey(p.name))}: string;`), " ")} }`] : [];
+      members.push(code`${raw(location)}${raw(required ? "" : "?")}: ${join([...declared, ...added], " & ")};`);
     }
     if (operation.requestBody) {
       // The type emitter gives bytes as `string` (format binary) or `unknown`: the client takes bytes.

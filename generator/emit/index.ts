@@ -39,7 +39,7 @@ export interface EmitOptions {
 /** Every file of the package, sorted by path, without headers. */
 export async function emit(contract: LoadedContract, api: ApiModel, options: EmitOptions): Promise<OutputFile[]> {
   // Started first: with a worker it runs beside the emitters below.
-  const schemaSource = (options.emitSchemaTypes ?? emitSchemaTypes)(contract);
+  const schemaSource = (options.emitSchemaTypes ?? emitSchemaTypes)(contract, api.operations.map(({ pointer, operationId }) => ({ pointer, operationId })));
   // Until it is awaited below, a failure must not count as unhandled.
   schemaSource.catch(() => undefined);
 

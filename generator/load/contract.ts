@@ -60,7 +60,7 @@ export interface LoadedContract {
   /**
    * Follows a chain of `$ref`s from `node` (found at `at`) to the first value that is not a
    * reference, and where that value is: `at` itself when `node` is no reference, else the last
-   * `$ref`'s fragment without its "#". A chain that comes back to a `$ref` it followed names no
+   * `$ref`'s fragment as a JSON pointer (percent-decoded). A chain that comes back to a `$ref` it followed names no
    * value: loading refuses such a contract already, and `deref` refuses one too rather than loop,
    * as it refuses an external `$ref` (none survives bundling). Its ContractErrors carry no file:
    * the caller names it (a split contract's pointers are into the bundle).
@@ -96,10 +96,12 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
       config,
       externalRefResolver: resolver,
       dereference: false,
-      // Component names become exported type names: refuse rather than silently publish "Pod-2".
-      componentRenamingConflicts: "error",
+      // Two files' components of one name: the bundler keeps both, the later one renamed ("Pod-2"),
+      // and says so as a warning, passed on (`reportRenames`) since the name becomes an exported type's.
+      componentRenamingConflicts: "warn",
     });
     await throwFirstError(bundled.problems, resolver, sourcePath);
+    reportRenames(bundled.problems, warnings, sourcePath);
     written = toFrozenJson(bundled.bundle.parsed, [], sourcePath, copy);
   } else if (isPlainObject(written) && written["components"] === undefined) {
     written = Object.freeze({ ...written, components: Object.freeze({}) });
@@ -142,7 +144,8 @@ export function followRefs<T>(resolve: (ref: string) => unknown, node: unknown, 
     if (seen.has(ref)) throw new ContractError(where, `reference cycle through ${ref}`);
     seen.add(ref);
     current = resolve(ref);
-    where = ref.slice(1);
+    // A fragment may be percent-encoded (`~1%7Bid%7D`); pointers into the document are not.
+    where = pointer(...parsePointer(ref));
   }
   return { value: current as T, pointer: where };
 }
@@ -283,6 +286,26 @@ async function throwFirstError(problems: NormalizedProblem[], resolver: BaseReso
   const ref = unresolved ? await refAt(resolver, file, at) : undefined;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? "s" : ""})` : "";
   throw new ContractError(at, `${first.message}${ref === undefined ? "" : ` [$ref: ${JSON.stringify(ref)}]`}${more}`, file);
+}
+
+/**
+ * Redocly's "Two schemas are referenced with the same name but different content. Renamed Pod to
+ * Pod-2." (said of any kind of component): one warning each, at the `$ref` that got the new name.
+ */
+function reportRenames(problems: NormalizedProblem[], warnings: Warnings, rootFile: string): void {
+  for (const problem of problems) {
+    const renamed = /^Two schemas are referenced with the same name but different content\. Renamed (.+) to (.+)\.$/.exec(problem.message);
+    if (problem.severity === "error" || !renamed) continue;
+    const location = problem.location[0];
+    const file = location?.source.absoluteRef ?? rootFile;
+    const at = location?.pointer?.replace(/^#/, "") ?? "";
+    warnings.add(
+      `bundle:renamed:${file}#${at}`,
+      at,
+      `the bundler renamed the component ${renamed[1]} to ${renamed[2]} for this $ref: another file's ${renamed[1]} has other content`,
+      file,
+    );
+  }
 }
 
 /** The `$ref` string of the node at `at` in an already loaded file, if that node is a reference. */

@@ -131,6 +131,9 @@ function where(problem: NormalizedProblem, root: Document): { file: string; at: 
 }
 
 function isFatal(problem: NormalizedProblem, types: Map<string, string>): boolean {
+  // Inside a top-level extension (`x-webhooks`, which Redocly types as 3.1's webhooks in a 3.0
+  // document): the model reads nothing there, whatever its type.
+  if (/^#?\/x-/.test(problem.location[0]?.pointer ?? "")) return false;
   // The node itself is of the wrong kind: "Expected type `Operation` (object) but got `string`".
   const wrongNode = /^Expected type `(\w+)` \((?:object|array)\)/.exec(problem.message);
   if (wrongNode) return wrongNode[1]! in READ_BY_MODEL;

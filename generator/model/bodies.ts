@@ -32,12 +32,16 @@ function requestMediaRank(mediaType: string): number {
   }
 }
 
-export function readRequestBody(contract: LoadedContract, raw: unknown, at: string): OperationModel["requestBody"] {
+export function readRequestBody(contract: LoadedContract, raw: unknown, at: string, warnings: Warnings | undefined): OperationModel["requestBody"] {
   if (raw === undefined) return undefined;
   const { value: body, pointer: where } = contract.deref<any>(raw, `${at}/requestBody`);
   const mediaTypes = Object.keys(body.content ?? {});
   const mediaType = pickMediaType(mediaTypes);
-  if (!mediaType) throw new ContractError(`${where}/content`, "a request body needs a media type in its content");
+  if (!mediaType) {
+    // Nothing says what to send, nor how: the call is made without a body.
+    warnings?.add("request-body:no-media-type", `${where}/content`, "a request body without a media type in its content is left out: the client sends none");
+    return undefined;
+  }
   return {
     required: body.required === true,
     mediaType,

@@ -2,14 +2,13 @@
  * The operations of the document: where each is served, its parameters, body and responses, its
  * documented limits and examples, and the method and type names it gets.
  */
-import { uniqueIdentifiers } from "../common/escape.ts";
-import { ContractError } from "../common/errors.ts";
 import { pointer } from "../common/json-pointer.ts";
 import type { Warnings } from "../common/warnings.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "../load/index.ts";
 import { readRequestBody, readResponses } from "./bodies.ts";
 import { exampleParams } from "./examples.ts";
 import { readParameters } from "./parameters.ts";
+import { operationNames } from "./operation-names.ts";
 import { readRequestLimits } from "./request-limits.ts";
 import type { ServerRegistry } from "./servers.ts";
 import { HTTP_METHODS, type OperationModel } from "./types.ts";
@@ -20,7 +19,7 @@ import { HTTP_METHODS, type OperationModel } from "./types.ts";
  */
 export function readOperations(contract: LoadedContract, servers: ServerRegistry, reservedMethodNames: readonly string[], warnings: Warnings | undefined): Array<Omit<OperationModel, "security">> {
   const { document } = contract;
-  const drafts: Array<Omit<OperationModel, "methodName" | "typeName" | "paramsType" | "responseType" | "security">> = [];
+  const drafts: Array<Omit<OperationModel, "operationId" | "methodName" | "typeName" | "paramsType" | "responseType" | "security"> & { operationId: string | undefined }> = [];
   for (const [path, rawItem] of Object.entries(document.paths ?? {})) {
     // A path item may be a `$ref` (to `components/pathItems`): its operations live, and are pointed at, there.
     const { value: item, pointer: itemPointer } = contract.deref<any>(rawItem, pointer("paths", path));
@@ -30,16 +29,18 @@ export function readOperations(contract: LoadedContract, servers: ServerRegistry
       if (!operation) continue;
       const at = `${itemPointer}${pointer(method)}`;
       // fetch refuses TRACE before sending anything: a method for it could never succeed.
-      if (method === "trace") throw new ContractError(at, "TRACE operations are not supported: fetch cannot send them");
+      if (method === "trace") {
+        warnings?.add("operation:trace", at, "a TRACE operation is left out of the client: fetch cannot send one (its types stay in src/schema.ts)");
+        continue;
+      }
       const serverList: ServerObject[] | undefined = operation.servers ?? itemServers;
       const server = serverList?.length
         ? servers.register(serverList[0]!, operation.servers ? `${at}${pointer("servers", 0)}` : `${itemPointer}${pointer("servers", 0)}`)
         : servers.first();
-      const operationId = operation.operationId ?? `${method}${path}`;
       const parameters = readParameters(contract, path, itemPointer, item.parameters ?? [], operation.parameters ?? [], at, warnings);
-      const requestBody = readRequestBody(contract, operation.requestBody, at);
+      const requestBody = readRequestBody(contract, operation.requestBody, at, warnings);
       drafts.push({
-        operationId,
+        operationId: operation.operationId,
         method,
         path,
         pointer: at,
@@ -56,21 +57,9 @@ export function readOperations(contract: LoadedContract, servers: ServerRegistry
       });
     }
   }
-  refuseDuplicateOperationIds(drafts);
-  const methodNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "camel", taken: reservedMethodNames });
-  const typeNames = uniqueIdentifiers(drafts.map((d) => d.operationId), { case: "pascal" });
+  const names = operationNames(drafts, reservedMethodNames, warnings);
   return drafts.map((draft, index) => {
-    const typeName = typeNames[index]!;
-    return { ...draft, methodName: methodNames[index]!, typeName, paramsType: `${typeName}Params`, responseType: `${typeName}Response` };
+    const { operationId, methodName, typeName } = names[index]!;
+    return { ...draft, operationId, methodName, typeName, paramsType: `${typeName}Params`, responseType: `${typeName}Response` };
   });
-}
-
-/** OpenAPI makes operationIds unique; two alike would give one method and one type for two calls. */
-function refuseDuplicateOperationIds(drafts: ReadonlyArray<Pick<OperationModel, "operationId" | "pointer">>): void {
-  const first = new Map<string, string>();
-  for (const { operationId, pointer: at } of drafts) {
-    const earlier = first.get(operationId);
-    if (earlier !== undefined) throw new ContractError(`${at}/operationId`, `operationId ${JSON.stringify(operationId)} is also the operationId of #${earlier}; each operation needs its own`);
-    first.set(operationId, at);
-  }
 }

@@ -51,7 +51,11 @@ export function readParameters(
     list.forEach((raw, index) => {
       const { value: parameter, pointer: where } = contract.deref<any>(raw, `${base}/parameters/${index}`);
       if (!["path", "query", "header", "cookie"].includes(parameter.in)) throw new ContractError(`${where}/in`, `unknown parameter location ${JSON.stringify(parameter.in)}`);
-      if (typeof parameter.name !== "string" || parameter.name === "") throw new ContractError(`${where}/name`, "a parameter needs a name");
+      if (typeof parameter.name !== "string") throw new ContractError(`${where}/name`, "a parameter needs a name");
+      if (parameter.name === "") {
+        warnings?.add("parameter:no-name", `${where}/name`, "a parameter whose name is empty is left out: the client cannot send it");
+        return;
+      }
       if (parameter.in === "cookie") {
         warnings?.add("parameter:cookie", where, "cookie parameters are sent in a Cookie header, which browsers do not let a page set: a browser sends the request without them (Node, Deno and Bun send them)");
       }
@@ -70,10 +74,16 @@ export function readParameters(
   read(operationParameters, at);
   const parameters = [...byKey.values()];
   const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  for (const name of templated) {
-    if (!parameters.some((p) => p.in === "path" && p.name === name)) {
-      throw new ContractError(at, `path parameter {${name}} is in the path but not declared`);
-    }
+  for (const name of new Set(templated)) {
+    if (parameters.some((p) => p.in === "path" && p.name === name)) continue;
+    // Without it the URL would hold "{name}" as written: the caller gives it, as a path parameter.
+    const elsewhere = parameters.find((p) => p.name === name);
+    warnings?.add(
+      "parameter:undeclared-path",
+      at,
+      `path parameter {${name}} is in the path but not declared${elsewhere ? ` (a ${elsewhere.in} parameter has its name)` : ""}: read as a required path parameter whose value is any string`,
+    );
+    parameters.push({ name, in: "path", required: true, pointer: at, schemaPointer: undefined, style: { style: "simple", explode: false, allowReserved: false }, undeclared: true });
   }
   for (const parameter of parameters) {
     if (parameter.in === "path" && !templated.includes(parameter.name)) {

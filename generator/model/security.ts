@@ -81,7 +81,8 @@ export function readSecurity<T extends OperationRef>(
       if (typeof requirement !== "object" || requirement === null || Array.isArray(requirement)) throw new ContractError(`${at}/${index}`, "a security requirement must be an object");
       const names = Object.keys(requirement);
       for (const name of names) {
-        if (!(name in declared)) throw new ContractError(`${at}/${index}${pointer(name)}`, `no security scheme "${name}" in components.securitySchemes`);
+        // Unusable as an unknown kind of scheme is: the alternative is left out, below.
+        if (!(name in declared)) options.warnings?.add(`security:undeclared:${name}`, `${at}/${index}${pointer(name)}`, `no security scheme "${name}" in components.securitySchemes: the client never satisfies a requirement naming it`);
       }
       // An alternative needing a scheme the client cannot send can never be satisfied by it.
       if (names.every((name) => usable.has(name))) alternatives.push(names);

@@ -47,6 +47,8 @@ export interface ParameterModel {
   mediaType?: string;
   /** How the parameter's arrays and objects are written (OpenAPI's `style`, `explode`, `allowReserved`, read with their defaults). */
   style: ParameterStyle;
+  /** A path template's variable no parameter declares: typed a string here, the schema module knowing nothing of it. */
+  undeclared?: true;
 }
 
 /** A parameter's serialisation, as OpenAPI's `style`, `explode` and `allowReserved` say. */
@@ -58,6 +60,7 @@ export interface ParameterStyle {
 }
 
 export interface OperationModel {
+  /** Unique: the document's, unless another operation has it first (`operation-names.ts`). */
   operationId: string;
   /** Method name on the client: a safe identifier. */
   methodName: string;

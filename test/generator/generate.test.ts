@@ -5,6 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
+import type { ApiModel } from "../../generator/model/index.ts";
 import { checkOutput, GENERATED_MARK } from "../../generator/write/index.ts";
 import { repoRoot } from "../support/prism.ts";
 
@@ -201,8 +202,42 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect((await cli("--spec", spec, "--unknown-formats", "maybe")).code).toBe(1);
   });
 
+  it("generates a repeated operationId under another name, with a warning naming both places, the worker's schema.ts included", async () => {
+    const spec = writeContract("twice.yaml", MINIMAL.replace("paths:\n", "paths:\n  /other:\n    get:\n      operationId: getThing\n      responses: { '204': { description: ok } }\n"));
+    const out = path.join(scratch, "twice-out");
+    const result = await cli("--spec", spec, "--out", out);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`warning: ${spec}#/paths/~1things~1{id}/get/operationId: operationId "getThing" is also the operationId of #/paths/~1other/get, which keeps it; this operation is generated as "getThing_get/things/{id}" (method getThingGetThingsId, types GetThingGetThingsId…)`);
+    expect(fs.readFileSync(path.join(out, "src/schema.ts"), "utf8")).toContain('get: operations["getThing_get/things/{id}"];');
+  });
+
   it.each([
-    ["an undeclared path parameter", MINIMAL.replace("- { name: id, in: path, required: true, schema: { type: string } }", "- { name: other, in: query, schema: { type: string } }"), "/paths/~1things~1{id}/get: path parameter {id} is in the path but not declared"],
+    [
+      "a TRACE operation (fetch cannot send one)",
+      MINIMAL.replace("    get:\n      operationId: getThing", "    trace:\n      operationId: traceThing\n      responses: { '200': { description: ok } }\n    get:\n      operationId: getThing"),
+      "/paths/~1things~1{id}/trace: a TRACE operation is left out of the client: fetch cannot send one (its types stay in src/schema.ts)",
+      (api: ApiModel) => expect(api.operations.map((o) => o.methodName)).toEqual(["getThing"]),
+    ],
+    [
+      "a request body without a media type",
+      MINIMAL.replace("      responses:", "      requestBody:\n        content: {}\n      responses:"),
+      "/paths/~1things~1{id}/get/requestBody/content: a request body without a media type in its content is left out: the client sends none",
+      (api: ApiModel) => expect(api.operations[0]!.requestBody).toBeUndefined(),
+    ],
+    [
+      "a parameter whose name is empty",
+      MINIMAL.replace("- { name: id, in: path, required: true, schema: { type: string } }", "- { name: id, in: path, required: true, schema: { type: string } }\n        - { name: '', in: query, schema: { type: string } }"),
+      "/paths/~1things~1{id}/get/parameters/1/name: a parameter whose name is empty is left out: the client cannot send it",
+      (api: ApiModel) => expect(api.operations[0]!.parameters.map((p) => p.name)).toEqual(["id"]),
+    ],
+  ])("leaves out %s, with a warning at its pointer", async (_, text, warning, check) => {
+    const spec = writeContract(`left-out-${warning.length}.yaml`, text);
+    const generated = await generateFiles({ spec });
+    expect(generated.warnings).toContain(`${spec}#${warning}`);
+    check(generated.api);
+  });
+
+  it.each([
     ["a server variable without default", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: [{ url: 'https://{region}.example.test', variables: { region: { enum: [eu] } } }]"), "/servers/0/variables/region: The field `default` must be present on this level."],
     ["a pattern that is no regular expression", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string, pattern: '(' } }"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/id/pattern: not a valid ECMAScript regular expression"],
     ["a keyword the validators cannot compile", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string } }, $dynamicRef: '#x'"), "/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/$dynamicRef"],
@@ -212,11 +247,8 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     ["a property named like an Object.prototype method", MINIMAL.replace("properties: { id: { type: string } }", "properties: { valueOf: { type: string } }"), '/paths/~1things~1{id}/get/responses/200/content/application~1json/schema/properties/valueOf: the key "valueOf" is named like a method of Object.prototype'],
     ["an operationId that is not a string (the document's shape is checked first)", MINIMAL.replace("operationId: getThing", "operationId: 42"), "/paths/~1things~1{id}/get/operationId: Expected type `string` but got `integer`"],
     ["servers given as an object", MINIMAL.replace("servers: [{ url: 'https://tiny.example.test' }]", "servers: { url: 'https://tiny.example.test' }"), "/servers: Expected type `ServerList` (array) but got `object`"],
-    ["a duplicated operationId, with both places", MINIMAL.replace("paths:\n", "paths:\n  /other:\n    get:\n      operationId: getThing\n      responses: { '204': { description: ok } }\n"), '/paths/~1things~1{id}/get/operationId: operationId "getThing" is also the operationId of #/paths/~1other/get; each operation needs its own'],
     ["x-sdk.packageName that is not a string", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\nx-sdk: { packageName: 5 }"), "/x-sdk/packageName: must be a string"],
-    ["a TRACE operation (fetch cannot send one)", MINIMAL.replace("    get:\n      operationId: getThing", "    trace:\n      operationId: traceThing\n      responses: { '200': { description: ok } }\n    get:\n      operationId: getThing"), "/paths/~1things~1{id}/trace: TRACE operations are not supported"],
     ["a default dialect other than 2020-12 and the drafts read as it", MINIMAL.replace("openapi: 3.1.0", "openapi: 3.1.0\njsonSchemaDialect: 'https://example.test/my-dialect'"), '/jsonSchemaDialect: "https://example.test/my-dialect" is not JSON Schema 2020-12'],
-    ["a request body without a media type", MINIMAL.replace("      responses:", "      requestBody:\n        content: {}\n      responses:"), "/paths/~1things~1{id}/get/requestBody/content: a request body needs a media type in its content"],
   ])("names the pointer of %s", async (_, text, expected) => {
     const result = await cli("--spec", writeContract(`bad-${expected.length}.yaml`, text), "--out", path.join(scratch, "never"));
     expect(result.code).toBe(1);

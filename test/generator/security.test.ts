@@ -9,7 +9,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { ContractError } from "../../generator/common/errors.ts";
 import { loadContract } from "../../generator/load/contract.ts";
 import { buildModel } from "../../generator/model/index.ts";
 import { Warnings } from "../../generator/common/warnings.ts";
@@ -23,7 +22,7 @@ async function model(file: string) {
 }
 
 /** A one-operation contract with the given security pieces. */
-async function modelOf(document: { security?: unknown; operationSecurity?: unknown; schemes?: unknown }) {
+async function modelOf(document: { security?: unknown; operationSecurity?: unknown; schemes?: unknown }, warnings?: Warnings) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "security-"));
   const file = path.join(dir, "api.yaml");
   const get: Record<string, unknown> = { operationId: "ping", responses: { "204": { description: "ok" } } };
@@ -40,7 +39,7 @@ async function modelOf(document: { security?: unknown; operationSecurity?: unkno
     }),
   );
   try {
-    return buildModel(await loadContract(file));
+    return buildModel(await loadContract(file), { warnings });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -89,11 +88,13 @@ describe("security in the model", () => {
     expect(api.security.schemes).toEqual([]);
   });
 
-  it("refuses a requirement naming no declared scheme, with its pointer (shapes are refused by the loader)", async () => {
-    const error = await modelOf({ security: [{ nope: [] }] }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ContractError);
-    expect((error as ContractError).pointer).toBe("/security/0/nope");
-    expect((error as Error).message).toMatch(/no security scheme "nope"/);
+  it("leaves out an alternative naming no declared scheme, with a warning at its pointer", async () => {
+    const warnings = new Warnings();
+    const api = await modelOf({ security: [{ nope: [] }, { bearer: [] }], schemes: { bearer: { type: "http", scheme: "bearer" } } }, warnings);
+    expect(api.operations[0]!.security).toEqual([["bearer"]]);
+    expect(warnings.groups().map((g) => [g.pointer, g.message])).toEqual([["/security/0/nope", 'no security scheme "nope" in components.securitySchemes: the client never satisfies a requirement naming it']]);
+    // Its only alternative left out: sent without credentials, for the server to judge.
+    expect((await modelOf({ security: [{ nope: [] }] })).operations[0]!.security).toEqual([]);
   });
 
   it("an HTTP scheme other than bearer and basic is left out: its operations go without credentials", async () => {

@@ -9,8 +9,9 @@
  * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
  *   TypeScript resolves it.
  *
- * One change to its input: a `$ref` into a parameter's schema is handed to it as one to the
- * parameter (see `refsIntoParameters`).
+ * Two changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
+ * parameter (see `refsIntoParameters`), and operations get the operationIds the model gave them, so
+ * that its `operations` has one member per name (see `uniqueOperationIds`).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
@@ -34,19 +35,31 @@ function load(): NonNullable<typeof libraries> {
   return libraries;
 }
 
+/** An operation's operationId as the model names it (`OperationModel.operationId`), and where it is. */
+export interface OperationKey {
+  pointer: string;
+  operationId: string;
+}
+
+/** How `src/schema.ts` is emitted: `emitSchemaTypes` in this thread, or a worker's (`thread.ts`). */
+export type SchemaTypesEmitter = (contract: Pick<LoadedContract, "document">, operations?: readonly OperationKey[]) => Promise<string>;
+
 /**
  * `src/schema.ts` of a loaded contract (without the header). The document is changed on the way
  * (see above), and openapi-typescript may annotate it: a copy of it is made, unless `owned` says
  * the caller hands over a copy of its own (the worker's, which came through `postMessage`).
+ * `operations` are the model's operationIds (`uniqueOperationIds`).
  */
-/** How `src/schema.ts` is emitted: `emitSchemaTypes` in this thread, or a worker's (`thread.ts`). */
-export type SchemaTypesEmitter = (contract: Pick<LoadedContract, "document">) => Promise<string>;
-
-export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">, { owned = false }: { owned?: boolean } = {}): Promise<string> {
+export async function emitSchemaTypes(
+  contract: Pick<LoadedContract, "document">,
+  operations: readonly OperationKey[] = [],
+  { owned = false }: { owned?: boolean } = {},
+): Promise<string> {
   const { openapiTypescript, ts } = load();
   const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
   typeJsonContentParameters(document);
   refsIntoParameters(document);
+  uniqueOperationIds(document, operations);
   let ast: Typescript.Node[];
   try {
     ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document));
@@ -99,6 +112,46 @@ function transformContext(openapiTypescript: typeof OpenapiTypescript, document:
 }
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * openapi-typescript types an operation with an operationId as a member of `operations` under that
+ * name (`#` read as `/`), so two alike would be one member declared twice. In place: each operation
+ * the model names takes its name (`operations`, where a repeated operationId was renamed; the first
+ * name given to an operation object wins, as when two paths `$ref` one path item); then any that
+ * still shares a member with an earlier one (a webhook's, `a#b` beside `a/b`) loses its
+ * operationId and is typed where it stands (`paths[path][method]`, as the client refers to it).
+ */
+export function uniqueOperationIds(document: any, operations: readonly OperationKey[]): void {
+  const named = new Set<unknown>();
+  for (const { pointer: at, operationId } of operations) {
+    const operation = nodeAt(document, at);
+    if (typeof operation?.operationId !== "string" || named.has(operation)) continue;
+    named.add(operation);
+    operation.operationId = operationId;
+  }
+  const members = new Set<string>();
+  const seen = new Set<unknown>();
+  const pathItem = (item: any): void => {
+    if (item === null || typeof item !== "object" || seen.has(item)) return;
+    seen.add(item);
+    if (typeof item.$ref === "string") return pathItem(nodeAt(document, item.$ref.replace(/^#/, "")));
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (typeof operation?.operationId !== "string") continue;
+      const member = operation.operationId.replace(/#/g, "/");
+      if (members.has(member)) delete operation.operationId;
+      else members.add(member);
+    }
+  };
+  // The order the model reads them in first, so its names are the ones kept.
+  for (const group of [document.paths, document.components?.pathItems, document.webhooks]) for (const item of Object.values<any>(group ?? {})) pathItem(item);
+}
+
+function nodeAt(document: unknown, at: string): any {
+  let node: any = document;
+  for (const segment of parsePointer(at)) node = node !== null && typeof node === "object" && Object.hasOwn(node, segment) ? node[segment] : undefined;
+  return node;
+}
 
 /**
  * Gives every parameter described by JSON `content` that content's schema as its `schema` (any

@@ -5,10 +5,11 @@
 import type { Worker } from "node:worker_threads";
 import { ContractError, EmitterError } from "../../common/errors.ts";
 import type { LoadedContract } from "../../load/index.ts";
-import type { WorkerAnswer } from "./worker.ts";
+import type { OperationKey } from "./index.ts";
+import type { SchemaTypesRequest, WorkerAnswer } from "./worker.ts";
 
 export interface SchemaTypesThread {
-  emit(contract: Pick<LoadedContract, "document">): Promise<string>;
+  emit(contract: Pick<LoadedContract, "document">, operations?: readonly OperationKey[]): Promise<string>;
   /** Stops the worker if it is still running (a run that failed before emitting). */
   close(): Promise<void>;
 }
@@ -23,7 +24,7 @@ export function schemaTypesThread(worker: Worker, earlierErrors: readonly unknow
   worker.once("error", (error) => (startError ??= error));
   let used = false;
   return {
-    emit(contract) {
+    emit(contract, operations = []) {
       if (used) return Promise.reject(new Error("the schema types worker emits once"));
       used = true;
       if (startError !== undefined) return Promise.reject(failed(startError));
@@ -37,7 +38,7 @@ export function schemaTypesThread(worker: Worker, earlierErrors: readonly unknow
           else reject(failed(Object.assign(new Error(answer.message), answer.stack === undefined ? {} : { stack: answer.stack })));
           void worker.terminate();
         });
-        worker.postMessage(contract.document);
+        worker.postMessage({ document: contract.document, operations } satisfies SchemaTypesRequest);
       });
     },
     async close() {

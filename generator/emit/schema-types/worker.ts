@@ -4,13 +4,19 @@
  * runs the other emitters. `generator/run.mjs` bundles this file beside the CLI; the CLI starts the worker
  * first thing (see `startSchemaTypesWorker`).
  *
- * Protocol: the main thread posts the bundled document once; the worker answers
+ * Protocol: the main thread posts the bundled document and the model's operationIds once
+ * (`SchemaTypesRequest`); the worker answers
  * `{ ok: true, text }` or `{ ok: false, message, stack }` and is then terminated.
  */
 import { parentPort } from "node:worker_threads";
 import { ContractError } from "../../common/errors.ts";
 import type { OpenApiDocument } from "../../load/index.ts";
-import { emitSchemaTypes } from "./index.ts";
+import { emitSchemaTypes, type OperationKey } from "./index.ts";
+
+export interface SchemaTypesRequest {
+  document: OpenApiDocument;
+  operations: readonly OperationKey[];
+}
 
 /** A failure carries `pointer` and `reason` when it is located (a ContractError), to be one again on the other side. */
 export type WorkerAnswer = { ok: true; text: string } | { ok: false; message: string; stack?: string; pointer?: string; reason?: string };
@@ -18,9 +24,9 @@ export type WorkerAnswer = { ok: true; text: string } | { ok: false; message: st
 // openapi-typescript prints its findings before throwing them; the error comes back in the answer.
 console.error = () => undefined;
 
-parentPort?.once("message", (document: OpenApiDocument) => {
+parentPort?.once("message", ({ document, operations }: SchemaTypesRequest) => {
   // The message is this thread's own copy: no need for another.
-  emitSchemaTypes({ document }, { owned: true }).then(
+  emitSchemaTypes({ document }, operations, { owned: true }).then(
     (text) => parentPort?.postMessage({ ok: true, text } satisfies WorkerAnswer),
     (error: unknown) =>
       parentPort?.postMessage({
