@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { realpathSync } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { lstat, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { UsageError } from "../common/errors.ts";
@@ -196,9 +196,12 @@ async function listFiles(root: string, prefix = ""): Promise<string[]> {
   const files: string[] = [];
   for (const entry of entries) {
     const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) {
+    // A link is listed as itself, never followed (`node_modules` linked from elsewhere is common).
+    const linkedFolder = entry.isSymbolicLink() && (await stat(path.join(root, relative)).catch(() => undefined))?.isDirectory() === true;
+    if (entry.isDirectory() || linkedFolder) {
       if (prefix === "" && UNMANAGED_FOLDERS.has(entry.name)) continue;
-      files.push(...(await listFiles(root, relative)));
+      if (linkedFolder) files.push(relative);
+      else for (const file of await listFiles(root, relative)) files.push(file);
     } else {
       files.push(relative);
     }
@@ -224,8 +227,9 @@ async function assertOnlyGenerated(target: string, files: readonly OutputFile[])
   );
 }
 
-/** Whether the file's first bytes hold the generated header. */
+/** Whether the file's first bytes hold the generated header (a linked folder holds none). */
 async function startsWithMark(file: string): Promise<boolean> {
+  if ((await stat(file).catch(() => undefined))?.isFile() !== true) return false;
   const handle = await open(file, "r");
   try {
     const buffer = Buffer.alloc(512);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -110,6 +110,18 @@ describe("writeOutput", () => {
       "src/index.ts": "export const v = 2;\n",
     });
     expect(await leftovers()).toEqual([]);
+  });
+
+  it("keeps a node_modules that is a link to a folder elsewhere, and refuses a linked folder of the user's, naming it", async () => {
+    const elsewhere = path.join(outDir, "..", `linked-${path.basename(outDir)}`);
+    await mkdir(elsewhere, { recursive: true });
+    await writeOutput(outDir, FILES);
+    await symlink(elsewhere, path.join(outDir, "node_modules"));
+    await writeOutput(outDir, FILES);
+    expect(await readlink(path.join(outDir, "node_modules"))).toBe(elsewhere);
+    await symlink(elsewhere, path.join(outDir, "data"));
+    await expect(writeOutput(outDir, FILES)).rejects.toThrow(/refusing to replace .*a file the generator did not write \(data\)/);
+    await rm(elsewhere, { recursive: true, force: true });
   });
 
   it("refuses to replace a folder holding files it did not write, naming them and changing nothing", async () => {
