@@ -3,6 +3,9 @@
  * `schema` member outside schemas (parameters, media types, headers, wherever they sit) and their
  * subschemas, parents first. Data (`example`, `examples`, `default`, `enum`, `const`) and `x-`
  * extensions are never entered: what looks like a schema there is a value.
+ *
+ * Each schema is told with its top-level schema (the component, or the `schema` member, it sits
+ * in): what a standalone schema file would have had as its root.
  */
 import { pointer } from "./json-pointer.ts";
 
@@ -19,10 +22,11 @@ function isObject(value: unknown): value is Json {
 }
 
 /** Calls `visit` on each schema object; `visit` may change the node's own keywords, not its subschema members. */
-export function forEachSchema(document: unknown, visit: (node: Json, at: string) => void): void {
+export function forEachSchema(document: unknown, visit: (node: Json, at: string, topLevel: string) => void): void {
+  let topLevel = "";
   const schema = (node: unknown, at: string): void => {
     if (!isObject(node)) return;
-    visit(node, at);
+    visit(node, at, topLevel);
     for (const keyword of SCHEMA_MAPS) {
       const map = node[keyword];
       if (isObject(map)) for (const [name, sub] of Object.entries(map)) schema(sub, at + pointer(keyword, name));
@@ -38,9 +42,9 @@ export function forEachSchema(document: unknown, visit: (node: Json, at: string)
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
       if (DATA_MEMBERS.has(key) || key.startsWith("x-")) continue;
-      if (key === "schema") schema(value, at + pointer(key));
+      if (key === "schema") schema(value, (topLevel = at + pointer(key)));
       else if (key === "schemas" && at === "/components" && isObject(value)) {
-        for (const [name, sub] of Object.entries(value)) schema(sub, at + pointer(key, name));
+        for (const [name, sub] of Object.entries(value)) schema(sub, (topLevel = at + pointer(key, name)));
       } else other(value, at + pointer(key));
     }
   };

@@ -9,17 +9,20 @@
  * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
  *   TypeScript resolves it.
  *
- * One change to its input: a `$ref` into a parameter's schema is handed to it as one to the
- * parameter (see `refsIntoParameters`).
+ * Two changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
+ * parameter (see `refsIntoParameters`), and a `$dynamicRef`, which it ignores, as a `$ref` to the
+ * one target it has (see `dynamicRefsAsRefs`).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
 import type * as Typescript from "typescript";
 import { ContractError } from "../../common/errors.ts";
-import { parsePointer } from "../../common/json-pointer.ts";
+import { parsePointer, pointerRef } from "../../common/json-pointer.ts";
 import type { LoadedContract } from "../../load/index.ts";
 import { nameRecursiveArrays } from "./recursion.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
+import { forEachSchema } from "../../common/schema-walk.ts";
+import { RefResolver } from "../validators/resolve.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -47,6 +50,7 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
   typeJsonContentParameters(document);
   refsIntoParameters(document);
+  dynamicRefsAsRefs(document);
   let ast: Typescript.Node[];
   try {
     ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document));
@@ -149,6 +153,26 @@ export function refsIntoParameters(node: unknown): void {
   const ref = members["$ref"];
   if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+)\/schema$/, "$1");
   for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
+}
+
+/**
+ * Each `$dynamicRef` as a `$ref` to its target, in place (beside a `$ref` already there: both in an
+ * `allOf`, each applying). The target is the validators' (`validators/resolve.ts`): one the dynamic
+ * scope cannot change, or a ContractError; so the types and the checks agree.
+ */
+export function dynamicRefsAsRefs(document: unknown): void {
+  const resolver = new RefResolver(document);
+  const found: [node: Record<string, unknown>, target: string][] = [];
+  forEachSchema(document, (node, at) => {
+    if ("$dynamicRef" in node) found.push([node, resolver.resolveDynamic(node["$dynamicRef"], `${at}/$dynamicRef`)]);
+  });
+  // After every target is known: the resolver reads the document as written.
+  for (const [node, target] of found) {
+    const ref = pointerRef(target);
+    delete node["$dynamicRef"];
+    if (!("$ref" in node)) node["$ref"] = ref;
+    else node["allOf"] = [...(Array.isArray(node["allOf"]) ? node["allOf"] : []), { $ref: ref }];
+  }
 }
 
 /**
