@@ -59,12 +59,12 @@ export class RefResolver {
   private resolveDynamicNew(ref: string, at: string, resource: string, resources: Resources): string {
     const hash = ref.indexOf("#");
     const name = hash === -1 ? "" : ref.slice(hash + 1);
-    if (name === "" || name.startsWith("/")) return this.resolve(ref, at);
+    if (name === "" || name.startsWith("/")) return this.resolve(ref, at, "$dynamicRef");
     this.anchors ??= collectAnchors(this.document);
     const declared = this.anchors.get(name) ?? [];
     // The name declared in the `$dynamicRef`'s own resource is the one the fragment means there.
     const own = declared.filter((d) => resources.of(d.at) === resource);
-    if (own.length !== 1) return this.resolve(ref, at);
+    if (own.length !== 1) return this.resolve(ref, at, "$dynamicRef");
     const target = own[0] as Declaration;
     this.checkResource(ref, at);
     if (!target.dynamic) return target.at;
@@ -88,37 +88,37 @@ export class RefResolver {
   }
 
   /** The JSON pointer a `$ref` (found at `at`) leads to, normalized. */
-  resolve(ref: unknown, at: string): string {
-    if (typeof ref !== "string") throw new ContractError(at, "$ref must be a string");
+  resolve(ref: unknown, at: string, keyword: RefKeyword = "$ref"): string {
+    if (typeof ref !== "string") throw new ContractError(at, `${keyword} must be a string`);
     // Only answers are kept: a refused `$ref` is refused again, at each place that uses it.
     const known = this.resolved.get(ref);
     if (known !== undefined) return known;
-    const target = this.resolveNew(ref, at);
+    const target = this.resolveNew(ref, at, keyword);
     this.resolved.set(ref, target);
     return target;
   }
 
-  private resolveNew(ref: string, at: string): string {
+  private resolveNew(ref: string, at: string, keyword: RefKeyword): string {
     const hash = ref.indexOf("#");
     const resource = hash === -1 ? ref : ref.slice(0, hash);
     const fragment = hash === -1 ? "" : ref.slice(hash + 1);
     if (resource !== "" && resource !== this.rootId) {
-      throw new ContractError(at, `$ref ${JSON.stringify(ref)} points outside the document: only internal references ("#/...") are supported`);
+      throw new ContractError(at, `${keyword} ${JSON.stringify(ref)} points outside the document: only internal references ("#/...") are supported`);
     }
-    const target = fragment === "" || fragment.startsWith("/") ? pointer(...parsePointer(`#${fragment}`)) : this.anchorTarget(ref, fragment, at);
+    const target = fragment === "" || fragment.startsWith("/") ? pointer(...parsePointer(`#${fragment}`)) : this.anchorTarget(ref, fragment, at, keyword);
     const schema = valueAt(this.document, parsePointer(target));
-    if (schema === undefined) throw new ContractError(at, `$ref ${JSON.stringify(ref)} points at nothing`);
-    if (typeof schema !== "boolean" && !isObject(schema)) throw new ContractError(at, `$ref ${JSON.stringify(ref)} does not point at a schema`);
+    if (schema === undefined) throw new ContractError(at, `${keyword} ${JSON.stringify(ref)} points at nothing`);
+    if (typeof schema !== "boolean" && !isObject(schema)) throw new ContractError(at, `${keyword} ${JSON.stringify(ref)} does not point at a schema`);
     return target;
   }
 
   /** The pointer of the one schema that declares `$anchor: name` (or `$dynamicAnchor: name`, which is also a plain name). */
-  private anchorTarget(ref: string, name: string, at: string): string {
+  private anchorTarget(ref: string, name: string, at: string, keyword: RefKeyword): string {
     this.anchors ??= collectAnchors(this.document);
     const declared = this.anchors.get(name) ?? [];
-    if (declared.length === 0) throw new ContractError(at, `$ref ${JSON.stringify(ref)}: no $anchor ${JSON.stringify(name)} in the document`);
+    if (declared.length === 0) throw new ContractError(at, `${keyword} ${JSON.stringify(ref)}: no $anchor or $dynamicAnchor ${JSON.stringify(name)} in the document`);
     if (declared.length > 1) {
-      throw new ContractError(at, `$ref ${JSON.stringify(ref)}: $anchor ${JSON.stringify(name)} is declared ${declared.length} times (${declared.map((d) => d.at).join(", ")})`);
+      throw new ContractError(at, `${keyword} ${JSON.stringify(ref)}: the anchor ${JSON.stringify(name)} is declared ${declared.length} times (${declared.map((d) => d.at).join(", ")})`);
     }
     return (declared[0] as Declaration).at;
   }
