@@ -49,8 +49,8 @@ export async function emitSchemaTypes(contract: Pick<LoadedContract, "document">
   const { openapiTypescript, ts } = load();
   const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
   typeJsonContentParameters(document);
-  refsIntoParameters(document);
   dynamicRefsAsRefs(document);
+  refsIntoParameters(document);
   let ast: Typescript.Node[];
   try {
     ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document));
@@ -141,17 +141,19 @@ function typeJsonContentParameters(document: any): void {
 const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
 
 /**
- * openapi-typescript types a parameter (`components["parameters"]["X"]`) as its schema, so its
- * type of a `$ref` to that schema (`#/components/parameters/X/schema`) would index a `schema`
- * member that is not there: the ref loses that segment, in place, and names the same type. (A ref
- * deeper into the schema would then point at nothing, so it is left as it is.)
+ * openapi-typescript types a parameter (`components["parameters"]["X"]`) and a media type
+ * (`…["content"]["application/json"]`) as its schema, so its type of a `$ref` to that schema
+ * (`#/components/parameters/X/schema`, `…/content/application~1json/schema`: a recursive schema
+ * written in place) would index a `schema` member that is not there: the ref loses that segment,
+ * in place, and names the same type. (A ref deeper into the schema would then point at nothing,
+ * so it is left as it is.)
  */
 export function refsIntoParameters(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(refsIntoParameters);
   if (typeof node !== "object" || node === null) return;
   const members = node as Record<string, unknown>;
   const ref = members["$ref"];
-  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+)\/schema$/, "$1");
+  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+|#(?:(?!\/schemas?\/).)*\/content\/[^/]+)\/schema$/, "$1");
   for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
 }
 
