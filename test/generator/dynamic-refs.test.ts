@@ -141,6 +141,29 @@ describe("a tree written with $dynamicAnchor and $dynamicRef", { timeout: 120_00
   });
 });
 
+describe("one text holding a $dynamicRef in two schema resources", { timeout: 120_000 }, () => {
+  it("means each resource's own declaration, for the types and the validators", async () => {
+    const list = { type: "array", items: { $dynamicRef: "#item" } };
+    const spec = writeSpec("same-text", {
+      ...fixture("dynamic-ref-tree.yaml").document,
+      paths: {},
+      components: {
+        schemas: {
+          Numbers: { type: "object", properties: { values: { $ref: "#/components/schemas/Numbers/$defs/list" } }, $defs: { list, item: { $dynamicAnchor: "item", type: "number" } } },
+          Strings: { type: "object", properties: { values: { $ref: "#/components/schemas/Strings/$defs/list" } }, $defs: { list, item: { $dynamicAnchor: "item", type: "string" } } },
+        },
+      },
+    });
+    const { validators, types, outDir } = await generate(spec, "same-text");
+    // Both `list`s are one text, which the validators compile once unless it holds a $dynamicRef.
+    expect([{ values: [1] }, { values: ["a"] }].map(validators["isNumbers"]!)).toEqual([true, false]);
+    expect([{ values: ["a"] }, { values: [1] }].map(validators["isStrings"]!)).toEqual([true, false]);
+    expect(types).toContain(`components["schemas"]["Numbers"]["$defs"]["item"][]`);
+    expect(types).toContain(`components["schemas"]["Strings"]["$defs"]["item"][]`);
+    expect(typeCheckPackages([outDir]).get(outDir)).toEqual([]);
+  });
+});
+
 describe("a $dynamicRef whose target the path of evaluation decides", { timeout: 120_000 }, () => {
   it("is refused at the $dynamicRef, naming both declarations of its anchor", async () => {
     const { spec } = fixture("extensible-tree.yaml");

@@ -39,10 +39,12 @@ const REF_ONLY_KEYWORDS = new Set(["description", "title", "$comment", "deprecat
 /**
  * The text two schemas share when they compile to the same functions: their JSON text (a `$ref`
  * means the same wherever it is written: only the document's root `$id` sets a base), hashed
- * when long so the map stays small.
+ * when long so the map stays small. A `$dynamicRef`'s anchor name means the declaration in its own
+ * schema resource (resolve.ts): text holding one is keyed with that resource too.
  */
-function sameTextKey(schema: unknown): string {
-  const text = JSON.stringify(schema);
+function sameTextKey(schema: unknown, resourceOf: () => string): string {
+  const json = JSON.stringify(schema);
+  const text = json.includes('"$dynamicRef"') ? `${resourceOf()}\n${json}` : json;
   return text.length <= 64 ? text : createHash("sha256").update(text).digest("base64");
 }
 
@@ -102,7 +104,7 @@ export class ValidatorCompiler implements Env {
         this.following.delete(at);
       }
     }
-    const key = sameTextKey(schema);
+    const key = sameTextKey(schema, () => this.refs.resourceOf(at));
     const first = this.byText.get(key);
     if (first !== undefined) {
       const unit: Unit = { pointer: at, schema, stem: first.stem, check: first.check, collect: first.collect, functions: first };

@@ -43,6 +43,12 @@ export class RefResolver {
     this.rootId = isObject(document) && typeof document["$id"] === "string" ? document["$id"].replace(/#$/, "") : undefined;
   }
 
+  /** The schema resource (see above) the schema at `at` is in: its top-level schema's pointer, or "". */
+  resourceOf(at: string): string {
+    this.resources ??= new Resources(this.document, this);
+    return this.resources.of(at);
+  }
+
   /** The JSON pointer a `$dynamicRef` (found at `at`) leads to, normalized; see above. */
   resolveDynamic(ref: unknown, at: string): string {
     if (typeof ref !== "string") throw new ContractError(at, "$dynamicRef must be a string");
