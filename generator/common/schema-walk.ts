@@ -50,3 +50,28 @@ export function forEachSchema(document: unknown, visit: (node: Json, at: string,
   };
   other(document, "");
 }
+
+/**
+ * Whether any object of the document has one of `keys`: a cheap look (no pointers built) before a
+ * walk of the schemas, which a large document makes slow, for keywords most documents never use.
+ * It may say yes for a key that is no keyword (in an example, or a property named so), never no
+ * for one that is; the walk after it is exact.
+ */
+export function hasAnyKey(document: unknown, keys: readonly string[]): boolean {
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const item of node) if (typeof item === "object" && item !== null) stack.push(item);
+      continue;
+    }
+    if (!isObject(node)) continue;
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      if (keys.includes(key)) return true;
+      const value = node[key];
+      if (typeof value === "object" && value !== null) stack.push(value);
+    }
+  }
+  return false;
+}

@@ -21,7 +21,7 @@ import { parsePointer, pointerRef } from "../../common/json-pointer.ts";
 import type { LoadedContract } from "../../load/index.ts";
 import { nameRecursiveArrays } from "./recursion.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
-import { forEachSchema } from "../../common/schema-walk.ts";
+import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
 import { RefResolver } from "../validators/resolve.ts";
 
 /**
@@ -163,6 +163,7 @@ export function refsIntoParameters(node: unknown): void {
  * scope cannot change, or a ContractError; so the types and the checks agree.
  */
 export function dynamicRefsAsRefs(document: unknown): void {
+  if (!hasAnyKey(document, ["$dynamicRef"])) return;
   const resolver = new RefResolver(document);
   const found: [node: Record<string, unknown>, target: string][] = [];
   forEachSchema(document, (node, at) => {

@@ -20,7 +20,7 @@
  */
 import { ContractError } from "../../common/errors.ts";
 import { pointerRef } from "../../common/json-pointer.ts";
-import { forEachSchema } from "../../common/schema-walk.ts";
+import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
 import type { Warnings } from "../../common/warnings.ts";
 import type { Rename } from "./drafts.ts";
 
@@ -29,11 +29,9 @@ type Json = Record<string, unknown>;
 const ANCHOR: Rename = { from: "$recursiveAnchor", to: "$dynamicAnchor" };
 const REF: Rename = { from: "$recursiveRef", to: "$dynamicRef" };
 
-/** Whether a document has either keyword in a schema. */
+/** Whether a document may have either keyword in a schema (see `hasAnyKey`). */
 export function hasRecursiveKeywords(document: unknown): boolean {
-  let found = false;
-  forEachSchema(document, (node) => (found ||= "$recursiveRef" in node || "$recursiveAnchor" in node));
-  return found;
+  return hasAnyKey(document, ["$recursiveRef", "$recursiveAnchor"]);
 }
 
 /**
