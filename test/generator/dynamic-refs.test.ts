@@ -42,7 +42,7 @@ async function generate(spec: string, name: string): Promise<Generated & { outDi
   const generated = await generateFiles({ spec, out: outDir });
   await writeOutput(outDir, generated.files);
   const text = (file: string) => generated.files.find((f) => f.path === file)!.contents;
-  return { ...generated, outDir, types: text("src/schema.ts"), validators: loadValidators(text("src/validators.ts")) };
+  return { ...generated, outDir, types: text("src/schema.ts"), validators: loadValidators(text("src/validators.js")) };
 }
 
 async function refusal(spec: string): Promise<ContractError> {
