@@ -5,11 +5,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { ContractError } from "./common/errors.ts";
 import { REPO_ROOT } from "./common/paths.ts";
 import { Warnings } from "./common/warnings.ts";
 import { emit, type OutputFile, type PackageDependencies, type SchemaTypesEmitter, type UnknownFormats } from "./emit/index.ts";
-import { load, type LoadedContract } from "./load/index.ts";
+import { load, locatedInFile, type LoadedContract } from "./load/index.ts";
 import { buildModel, type ApiModel, type ApiModelOptions } from "./model/index.ts";
 import { checkOutput, normaliseText, withHeaders, writeOutput, type CheckResult } from "./write/index.ts";
 
@@ -65,12 +64,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     if (options.strict && warnings.size > 0) throw warnings.toError(where, contract.sourcePointer);
     return { contract, api, files, timings, warnings: warnings.lines(where, contract.sourcePointer) };
   } catch (error) {
-    // Located by the file, as load errors are; a split contract's pointers are into the bundle, and
-    // an upgraded 3.0 document's into what the user wrote.
-    if (error instanceof ContractError && error.file === undefined) {
-      throw new ContractError(contract.sourcePointer(error.pointer), error.reason, contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath);
-    }
-    throw error;
+    throw locatedInFile(contract, error);
   }
 }
 

@@ -48,3 +48,8 @@ export function unescapeSegment(segment: string): string {
 export function escapeSegment(segment: string): string {
   return segment.replaceAll("~", "~0").replaceAll("/", "~1");
 }
+
+/** A JSON pointer as a `$ref` (a URI fragment): each segment percent-encoded, so `parsePointer` reads it back. */
+export function pointerRef(p: string): string {
+  return `#${p.split("/").map(encodeURIComponent).join("/")}`;
+}

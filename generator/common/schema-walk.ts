@@ -3,6 +3,9 @@
  * `schema` member outside schemas (parameters, media types, headers, wherever they sit) and their
  * subschemas, parents first. Data (`example`, `examples`, `default`, `enum`, `const`) and `x-`
  * extensions are never entered: what looks like a schema there is a value.
+ *
+ * Each schema is told with its top-level schema (the component, or the `schema` member, it sits
+ * in): what a standalone schema file would have had as its root.
  */
 import { pointer } from "./json-pointer.ts";
 
@@ -19,10 +22,11 @@ function isObject(value: unknown): value is Json {
 }
 
 /** Calls `visit` on each schema object; `visit` may change the node's own keywords, not its subschema members. */
-export function forEachSchema(document: unknown, visit: (node: Json, at: string) => void): void {
+export function forEachSchema(document: unknown, visit: (node: Json, at: string, topLevel: string) => void): void {
+  let topLevel = "";
   const schema = (node: unknown, at: string): void => {
     if (!isObject(node)) return;
-    visit(node, at);
+    visit(node, at, topLevel);
     for (const keyword of SCHEMA_MAPS) {
       const map = node[keyword];
       if (isObject(map)) for (const [name, sub] of Object.entries(map)) schema(sub, at + pointer(keyword, name));
@@ -38,11 +42,36 @@ export function forEachSchema(document: unknown, visit: (node: Json, at: string)
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
       if (DATA_MEMBERS.has(key) || key.startsWith("x-")) continue;
-      if (key === "schema") schema(value, at + pointer(key));
+      if (key === "schema") schema(value, (topLevel = at + pointer(key)));
       else if (key === "schemas" && at === "/components" && isObject(value)) {
-        for (const [name, sub] of Object.entries(value)) schema(sub, at + pointer(key, name));
+        for (const [name, sub] of Object.entries(value)) schema(sub, (topLevel = at + pointer(key, name)));
       } else other(value, at + pointer(key));
     }
   };
   other(document, "");
+}
+
+/**
+ * Whether any object of the document has one of `keys`: a cheap look (no pointers built) before a
+ * walk of the schemas, which a large document makes slow, for keywords most documents never use.
+ * It may say yes for a key that is no keyword (in an example, or a property named so), never no
+ * for one that is; the walk after it is exact.
+ */
+export function hasAnyKey(document: unknown, keys: readonly string[]): boolean {
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (const item of node) if (typeof item === "object" && item !== null) stack.push(item);
+      continue;
+    }
+    if (!isObject(node)) continue;
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      if (keys.includes(key)) return true;
+      const value = node[key];
+      if (typeof value === "object" && value !== null) stack.push(value);
+    }
+  }
+  return false;
 }

@@ -5,7 +5,7 @@
  * reads every value as a reference, and stops on a name. A value that names no schema stays as
  * written (a reference, or one the type emitter will report where it is).
  */
-import { pointer } from "../common/json-pointer.ts";
+import { pointer, pointerRef } from "../common/json-pointer.ts";
 import { forEachSchema } from "../common/schema-walk.ts";
 
 /** `document` itself when no mapping value is a schema name, else a copy with each name as its `$ref`. */
@@ -30,5 +30,5 @@ export function mappingNamesAsRefs(document: unknown): unknown {
 
 /** The URI fragment of a component schema: its pointer, each segment percent-encoded (a `$ref` is a URI). */
 function refTo(name: string): string {
-  return `#${pointer("components", "schemas", name).split("/").map(encodeURIComponent).join("/")}`;
+  return pointerRef(pointer("components", "schemas", name));
 }

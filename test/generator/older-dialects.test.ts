@@ -287,8 +287,8 @@ describe("a schema declaring an older draft with $schema", { timeout: 120_000 },
   it("names the place as written in messages, and refuses what 2020-12 cannot say, located", async () => {
     const tuple = { X: { $schema: META["draft-07"], items: [{ type: "string" }, { type: "string", pattern: "(" }] } };
     expect((await refusal("tuple-pattern", documentWith(tuple, "#/components/schemas/X"))).message).toContain("#/components/schemas/X/items/1/pattern: ");
-    const recursive = { X: { $schema: META["2019-09"], properties: { child: { $recursiveRef: "#" } } } };
-    expect((await refusal("recursive-ref", documentWith(recursive, "#/components/schemas/X"))).message).toContain("#/components/schemas/X/properties/child/$recursiveRef: $recursiveRef (draft 2019-09) is not supported");
+    const recursive = { X: { $schema: META["2019-09"], properties: { child: { $recursiveRef: "#/properties" } } } };
+    expect((await refusal("recursive-ref", documentWith(recursive, "#/components/schemas/X"))).message).toContain('#/components/schemas/X/properties/child/$recursiveRef: $recursiveRef must be "#"');
     const id = { X: { $schema: "http://json-schema.org/draft-04/schema#", id: "http://example.test/x", type: "string" } };
     expect((await refusal("draft-04-id", documentWith(id, "#/components/schemas/X"))).message).toContain("#/components/schemas/X/id: id is draft-04's $id: a change of base URI, which is not supported");
     const unknown = { X: { $schema: "https://example.test/my-dialect", type: "string" } };

@@ -15,8 +15,8 @@ const jsonValue = (self: string): SchemaObject => ({
   oneOf: [{ type: "string" }, { type: "number" }, { type: "boolean" }, { type: "object" }, { type: "array", items: { $ref: `#/components/schemas/${self}` } }],
 });
 
-/** Per case: component schemas, and code using `components` (imported from the case's schema.ts). */
-const CASES: Record<string, { schemas: Record<string, SchemaObject>; usage: string }> = {
+/** Per case: component schemas (and paths), and code using `components` and `paths` (imported from the case's schema.ts). */
+const CASES: Record<string, { schemas: Record<string, SchemaObject>; paths?: OpenApiDocument["paths"]; usage: string }> = {
   jsonValue: {
     schemas: { JsonValue: jsonValue("JsonValue") },
     usage: `type V = components["schemas"]["JsonValue"];
@@ -46,6 +46,18 @@ export type NeverAValue = components["schemas"]["NullAnd"];`,
     schemas: { Category: { type: "object", properties: { children: { type: "array", items: { $ref: "#/components/schemas/Category" } } } } },
     usage: `export const c: components["schemas"]["Category"] = { children: [{ children: [] }] };`,
   },
+  // A bundler's way of writing a schema used twice: a `$ref` to the first place, a media type's schema.
+  refIntoMediaType: {
+    schemas: {},
+    paths: {
+      "/a": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { x: { type: "string" } } } } } } } } },
+      "/b": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/paths/~1a/get/responses/200/content/application~1json/schema" } } } } } } },
+    },
+    usage: `type B = paths["/b"]["get"]["responses"]["200"]["content"]["application/json"];
+export const b: B = { x: "y" };
+// @ts-expect-error x is a string
+export const wrong: B = { x: 1 };`,
+  },
 };
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "schema-types-"));
@@ -55,13 +67,13 @@ const found = new Map<string, string[]>(Object.keys(CASES).map((name) => [name, 
 
 beforeAll(async () => {
   const files: string[] = [];
-  for (const [name, { schemas, usage }] of Object.entries(CASES)) {
-    const document: OpenApiDocument = { openapi: "3.1.0", info: { title: name, version: "1" }, paths: {}, components: { schemas } };
+  for (const [name, { schemas, paths = {}, usage }] of Object.entries(CASES)) {
+    const document: OpenApiDocument = { openapi: "3.1.0", info: { title: name, version: "1" }, paths, components: { schemas } };
     const text = await emitSchemaTypes({ document });
     texts.set(name, text);
     fs.mkdirSync(path.join(scratch, name));
     fs.writeFileSync(path.join(scratch, name, "schema.ts"), text);
-    fs.writeFileSync(path.join(scratch, name, "usage.ts"), `import type { components } from "./schema.js";\n${usage}\n`);
+    fs.writeFileSync(path.join(scratch, name, "usage.ts"), `import type { components, paths } from "./schema.js";\n${usage}\n`);
     files.push(path.join(scratch, name, "schema.ts"), path.join(scratch, name, "usage.ts"));
   }
   // The generated package's settings; declarations too, as its build emits them.
@@ -91,6 +103,11 @@ describe("schema types TypeScript can resolve", () => {
 
   it("does so for a cycle through two schemas, for arrays of arrays, and beside a contradicting type", () => {
     expect(found.get("cycles")).toEqual([]);
+  });
+
+  it("types a $ref to a media type's schema as the media type, which openapi-typescript types as its schema", () => {
+    expect(found.get("refIntoMediaType")).toEqual([]);
+    expect(texts.get("refIntoMediaType")).toContain('"application/json": paths["/a"]["get"]["responses"]["200"]["content"]["application/json"];');
   });
 
   it("leaves recursion through an object's property as openapi-typescript writes it", () => {

@@ -94,13 +94,22 @@ function schemaAt(depth: number): fc.Arbitrary<unknown> {
   return fc.oneof({ arbitrary: object, weight: 12 }, { arbitrary: fc.boolean(), weight: 1 });
 }
 
-/** Sometimes a recursive `$defs` structure around the drawn schema. */
+/** Sometimes a recursive `$defs` structure (or a tree of `$dynamicRef`s) around the drawn schema. */
 export const schema: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: schemaAt(2), weight: 4 },
   {
     arbitrary: schemaAt(1).map((inner) => ({
       $defs: { node: { type: "object", properties: { a: inner, c: { type: "array", items: { $ref: "#/$defs/node" } } } } },
       $ref: "#/$defs/node",
+    })),
+    weight: 1,
+  },
+  {
+    // The same tree with a dynamic reference: one declaration of its anchor, so the static target.
+    arbitrary: schemaAt(1).map((inner) => ({
+      $dynamicAnchor: "node",
+      type: "object",
+      properties: { a: inner, c: { type: "array", items: { $dynamicRef: "#node" } } },
     })),
     weight: 1,
   },

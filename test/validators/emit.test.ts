@@ -399,7 +399,10 @@ describe("unevaluatedProperties and unevaluatedItems", () => {
 describe("refusals", () => {
   it.each([
     { document: { properties: { a: { type: "string", nullable: true } } }, pointer: "/properties/a/nullable", reason: /OpenAPI 3\.0/ },
-    { document: { $dynamicRef: "#meta" }, pointer: "/$dynamicRef", reason: /not supported/ },
+    { document: { $dynamicRef: "#meta" }, pointer: "/$dynamicRef", reason: /^\$dynamicRef "#meta": no \$anchor or \$dynamicAnchor "meta"/ },
+    { document: { $defs: { a: { $dynamicAnchor: "n" }, b: { $dynamicAnchor: "n" } }, $dynamicRef: "#n" }, pointer: "/$dynamicRef", reason: /the anchor "n" is declared 2 times \(\/\$defs\/a, \/\$defs\/b\)/ },
+    { document: { $dynamicAnchor: "1st" }, pointer: "/$dynamicAnchor", reason: /not a plain name/ },
+    { document: { $recursiveAnchor: true, items: { $recursiveRef: "#" } }, pointer: "/$recursiveAnchor", reason: /draft 2019-09: the validators read 2020-12's \$dynamicAnchor/ },
     { document: { $ref: "https://example.org/s.json" }, pointer: "/$ref", reason: /outside the document/ },
     { document: { $ref: "#/$defs/missing" }, pointer: "/$ref", reason: /points at nothing/ },
     { document: { properties: { a: { $id: "a.json" } } }, pointer: "/properties/a/$id", reason: /document root/ },
@@ -414,7 +417,7 @@ describe("refusals", () => {
     // an anyOf with a true branch, contains with minContains 0, then without if).
     { document: { type: "number", pattern: "(" }, pointer: "/pattern", reason: /regular expression/ },
     { document: { type: "string", minimum: "5" }, pointer: "/minimum", reason: /must be a number/ },
-    { document: { type: "string", properties: { a: { $dynamicRef: "#x" } } }, pointer: "/properties/a/$dynamicRef", reason: /not supported/ },
+    { document: { type: "string", properties: { a: { $dynamicRef: "#x" } } }, pointer: "/properties/a/$dynamicRef", reason: /no \$anchor or \$dynamicAnchor "x"/ },
     // The target of a $ref in a branch the code leaves out never becomes a unit: it is audited all the same.
     { document: { anyOf: [true, { $ref: "#/x-extra" }], "x-extra": { format: 1 } }, pointer: "/x-extra/format", reason: /must be a string/ },
     { document: { type: "string", items: { $ref: "#/x-extra" }, "x-extra": { pattern: "(" } }, pointer: "/x-extra/pattern", reason: /regular expression/ },
@@ -452,7 +455,7 @@ describe("refusals", () => {
     const document = JSON.parse(JSON.stringify({ type: "null", ...holder }).replace('"BAD"', JSON.stringify({ $dynamicRef: "#x" })));
     const refused = refusal(document);
     expect(refused.pointer).toBe(`${at}/$dynamicRef`);
-    expect(refused.reason).toMatch(/not supported/);
+    expect(refused.reason).toMatch(/no \$anchor or \$dynamicAnchor "x"/);
   });
 
   it("names the contract pointer inside an OpenAPI document", () => {

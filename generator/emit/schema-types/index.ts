@@ -9,18 +9,21 @@
  * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
  *   TypeScript resolves it.
  *
- * Two changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
- * parameter (see `refsIntoParameters`), and operations get the operationIds the model gave them, so
- * that its `operations` has one member per name (see `uniqueOperationIds`).
+ * Three changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
+ * parameter (see `refsIntoParameters`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
+ * target it has (see `dynamicRefsAsRefs`), and operations get the operationIds the model gave
+ * them, so that its `operations` has one member per name (see `uniqueOperationIds`).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
 import type * as Typescript from "typescript";
 import { ContractError } from "../../common/errors.ts";
-import { parsePointer } from "../../common/json-pointer.ts";
+import { parsePointer, pointerRef } from "../../common/json-pointer.ts";
 import type { LoadedContract } from "../../load/index.ts";
 import { nameRecursiveArrays } from "./recursion.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
+import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
+import { RefResolver } from "../validators/resolve.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -58,6 +61,7 @@ export async function emitSchemaTypes(
   const { openapiTypescript, ts } = load();
   const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
   typeJsonContentParameters(document);
+  dynamicRefsAsRefs(document);
   refsIntoParameters(document);
   uniqueOperationIds(document, operations);
   let ast: Typescript.Node[];
@@ -190,18 +194,41 @@ function typeJsonContentParameters(document: any): void {
 const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
 
 /**
- * openapi-typescript types a parameter (`components["parameters"]["X"]`) as its schema, so its
- * type of a `$ref` to that schema (`#/components/parameters/X/schema`) would index a `schema`
- * member that is not there: the ref loses that segment, in place, and names the same type. (A ref
- * deeper into the schema would then point at nothing, so it is left as it is.)
+ * openapi-typescript types a parameter (`components["parameters"]["X"]`) and a media type
+ * (`…["content"]["application/json"]`) as its schema, so its type of a `$ref` to that schema
+ * (`#/components/parameters/X/schema`, `…/content/application~1json/schema`: a recursive schema
+ * written in place) would index a `schema` member that is not there: the ref loses that segment,
+ * in place, and names the same type. (A ref deeper into the schema would then point at nothing,
+ * so it is left as it is.)
  */
 export function refsIntoParameters(node: unknown): void {
   if (Array.isArray(node)) return node.forEach(refsIntoParameters);
   if (typeof node !== "object" || node === null) return;
   const members = node as Record<string, unknown>;
   const ref = members["$ref"];
-  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+)\/schema$/, "$1");
+  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+|#(?:(?!\/schemas?\/).)*\/content\/[^/]+)\/schema$/, "$1");
   for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
+}
+
+/**
+ * Each `$dynamicRef` as a `$ref` to its target, in place (beside a `$ref` already there: both in an
+ * `allOf`, each applying). The target is the validators' (`validators/resolve.ts`): one the dynamic
+ * scope cannot change, or a ContractError; so the types and the checks agree.
+ */
+export function dynamicRefsAsRefs(document: unknown): void {
+  if (!hasAnyKey(document, ["$dynamicRef"])) return;
+  const resolver = new RefResolver(document);
+  const found: [node: Record<string, unknown>, target: string][] = [];
+  forEachSchema(document, (node, at) => {
+    if ("$dynamicRef" in node) found.push([node, resolver.resolveDynamic(node["$dynamicRef"], `${at}/$dynamicRef`)]);
+  });
+  // After every target is known: the resolver reads the document as written.
+  for (const [node, target] of found) {
+    const ref = pointerRef(target);
+    delete node["$dynamicRef"];
+    if (!("$ref" in node)) node["$ref"] = ref;
+    else node["allOf"] = [...(Array.isArray(node["allOf"]) ? node["allOf"] : []), { $ref: ref }];
+  }
 }
 
 /**

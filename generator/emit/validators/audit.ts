@@ -15,7 +15,7 @@ import type { Warnings } from "../../common/warnings.ts";
 import type { AuditScope, SubschemaShape, UnknownFormats } from "./keyword-definition.ts";
 import { ASSERTION_KEYWORDS, VOCABULARY } from "./keyword-registry.ts";
 import { auditPattern, schemaArray, schemaMap } from "./keyword-values.ts";
-import type { RefResolver } from "./resolve.ts";
+import type { RefKeyword, RefResolver } from "./resolve.ts";
 import { schemaAt } from "./resolve.ts";
 import { isObject, type SchemaObject } from "./schema-object.ts";
 import { ANNOTATION_SUBSCHEMAS, checkKeywords } from "./vocabulary.ts";
@@ -46,9 +46,9 @@ export class SchemaAudit implements AuditScope {
     }
   }
 
-  followRef(ref: unknown, at: string): void {
+  followRef(ref: unknown, at: string, keyword: RefKeyword = "$ref"): void {
     // Queued, not followed: a chain of $refs may be longer than the call stack is deep.
-    this.refsToAudit.push(this.refs.resolve(ref, at));
+    this.refsToAudit.push(keyword === "$ref" ? this.refs.resolve(ref, at) : this.refs.resolveDynamic(ref, at));
   }
 
   private audit(schema: unknown, at: string): void {

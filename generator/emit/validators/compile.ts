@@ -27,22 +27,24 @@ import type { UnknownFormats } from "./keyword-definition.ts";
 import { ASSERTION_KEYWORDS } from "./keyword-registry.ts";
 import { Warnings } from "../../common/warnings.ts";
 import { SameInstanceRefs } from "./recursion.ts";
-import { RefResolver, schemaAt } from "./resolve.ts";
+import { REF_KEYWORDS, RefResolver, schemaAt, type RefKeyword } from "./resolve.ts";
 import { runtime } from "./runtime-helpers.ts";
 import { sameValueCode, schemaCode } from "./schema.ts";
 import { Stems } from "./stems.ts";
 import { isObject } from "./schema-object.ts";
 
-/** Keywords a schema of only a `$ref` may have beside it: annotations, which change no check. */
-const REF_ONLY_KEYWORDS = new Set(["$ref", "description", "title", "$comment", "deprecated", "examples"]);
+/** Keywords a schema of only a `$ref` (or only a `$dynamicRef`) may have beside it: annotations, which change no check. */
+const REF_ONLY_KEYWORDS = new Set(["description", "title", "$comment", "deprecated", "examples"]);
 
 /**
  * The text two schemas share when they compile to the same functions: their JSON text (a `$ref`
  * means the same wherever it is written: only the document's root `$id` sets a base), hashed
- * when long so the map stays small.
+ * when long so the map stays small. A `$dynamicRef`'s anchor name means the declaration in its own
+ * schema resource (resolve.ts): text holding one is keyed with that resource too.
  */
-function sameTextKey(schema: unknown): string {
-  const text = JSON.stringify(schema);
+function sameTextKey(schema: unknown, resourceOf: () => string): string {
+  const json = JSON.stringify(schema);
+  const text = json.includes('"$dynamicRef"') ? `${resourceOf()}\n${json}` : json;
   return text.length <= 64 ? text : createHash("sha256").update(text).digest("base64");
 }
 
@@ -102,7 +104,7 @@ export class ValidatorCompiler implements Env {
         this.following.delete(at);
       }
     }
-    const key = sameTextKey(schema);
+    const key = sameTextKey(schema, () => this.refs.resourceOf(at));
     const first = this.byText.get(key);
     if (first !== undefined) {
       const unit: Unit = { pointer: at, schema, stem: first.stem, check: first.check, collect: first.collect, functions: first };
@@ -124,20 +126,27 @@ export class ValidatorCompiler implements Env {
     return [...this.byText.values()];
   }
 
-  /** Where a schema of only `$ref` and annotations leads; undefined for any other (or a `$ref` cycle). */
+  /** Where a schema of only `$ref` (or `$dynamicRef`) and annotations leads; undefined for any other (or a cycle of them). */
   private refOnlyTarget(schema: unknown, at: string): string | undefined {
-    if (!isObject(schema) || !("$ref" in schema) || this.following.has(at)) return undefined;
-    for (const keyword of Object.keys(schema)) if (!REF_ONLY_KEYWORDS.has(keyword)) return undefined;
-    return this.refs.resolve(schema["$ref"], `${at}/$ref`);
+    if (!isObject(schema) || this.following.has(at)) return undefined;
+    const keywords = Object.keys(schema).filter((keyword) => !REF_ONLY_KEYWORDS.has(keyword));
+    const keyword = keywords[0];
+    if (keywords.length !== 1 || (keyword !== "$ref" && keyword !== "$dynamicRef")) return undefined;
+    return this.resolveRef(schema[keyword], `${at}/${keyword}`, keyword);
   }
 
-  /** The JSON pointer a `$ref` (found at `at`) leads to, normalized. */
-  resolveRef(ref: unknown, at: string): string {
-    return this.refs.resolve(ref, at);
+  /** The JSON pointer a `$ref` or `$dynamicRef` (found at `at`) leads to, normalized. */
+  resolveRef(ref: unknown, at: string, keyword: RefKeyword = "$ref"): string {
+    return keyword === "$ref" ? this.refs.resolve(ref, at) : this.refs.resolveDynamic(ref, at);
   }
 
-  refTarget(ref: unknown, at: string): Unit {
-    return this.unitAt(this.resolveRef(ref, at));
+  refTarget(ref: unknown, at: string, keyword: RefKeyword = "$ref"): Unit {
+    return this.unitAt(this.resolveRef(ref, at, keyword));
+  }
+
+  /** The units a schema's `$ref` and then its `$dynamicRef` lead to. */
+  refTargetsOf(schema: Record<string, unknown>, at: string): Unit[] {
+    return REF_KEYWORDS.filter((keyword) => keyword in schema).map((keyword) => this.refTarget(schema[keyword], `${at}/${keyword}`, keyword));
   }
 
   /** Compiles every unit reached so far (and the ones they reach); returns their functions. */

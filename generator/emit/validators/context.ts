@@ -6,6 +6,7 @@
 import { name, type Block, type Code, type Jump, type Scope } from "../code.ts";
 import type { ModuleConstants } from "./constants.ts";
 import type { SameInstanceRefs } from "./recursion.ts";
+import type { RefKeyword } from "./resolve.ts";
 import type { Unit } from "./unit.ts";
 
 /**
@@ -17,8 +18,8 @@ export interface Env {
   readonly recursion: SameInstanceRefs;
   /** The keywords the validators check (the rest are annotations). */
   readonly assertionKeywords: ReadonlySet<string>;
-  /** The unit of the schema a `$ref` (found at `at`) points to. */
-  refTarget(ref: unknown, at: string): Unit;
+  /** The unit of the schema a `$ref` or `$dynamicRef` (found at `at`) points to. */
+  refTarget(ref: unknown, at: string, keyword?: RefKeyword): Unit;
   /** The code of a subschema. */
   gen(schema: unknown, at: string, ctx: Ctx): Block;
   /** The code of a subschema applied to the same value (see schema.ts). */

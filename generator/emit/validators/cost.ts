@@ -5,13 +5,13 @@
  */
 import { isObject } from "./schema-object.ts";
 
-/** Keywords and enum values count one each, a `pattern`, `format` or `uniqueItems` four, a `$ref` call eight; `depth` levels down. */
+/** Keywords and enum values count one each, a `pattern`, `format` or `uniqueItems` four, a `$ref` (or `$dynamicRef`) call eight; `depth` levels down. */
 export function checkCost(schema: unknown, depth: number, assertions: ReadonlySet<string>): number {
   if (!isObject(schema)) return 0;
   let total = 0;
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === "enum" && Array.isArray(value)) total += value.length;
-    else if (keyword === "$ref") total += 8;
+    else if (keyword === "$ref" || keyword === "$dynamicRef") total += 8;
     else if (keyword === "pattern" || keyword === "format" || keyword === "uniqueItems") total += 4;
     else if (assertions.has(keyword)) total += 1;
     if (depth > 0 && (isObject(value) || Array.isArray(value))) {

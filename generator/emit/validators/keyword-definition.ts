@@ -4,6 +4,7 @@
  * assertion vocabulary, the audit's checks and walk, and the order of a schema's code all come
  * from it.
  */
+import type { RefKeyword } from "./resolve.ts";
 import type { Block, Code } from "../code.ts";
 import type { Warnings } from "../../common/warnings.ts";
 import type { Ctx } from "./context.ts";
@@ -32,8 +33,8 @@ export interface AuditScope {
   /** Formats that are annotations without a warning. */
   readonly ignoredFormats: ReadonlySet<string>;
   readonly unknownFormats: UnknownFormats;
-  /** Audits the target of a `$ref` (found at `at`) too. */
-  followRef(ref: unknown, at: string): void;
+  /** Audits the target of a `$ref` or `$dynamicRef` (found at `at`) too. */
+  followRef(ref: unknown, at: string, keyword?: RefKeyword): void;
 }
 
 /** Checks a keyword's value (present in `schema`): throws a ContractError at `at` + the keyword's pointer if it cannot be compiled. */

@@ -62,7 +62,7 @@ export function schemaCode(schema: unknown, at: string, ctx: Ctx): Block {
  */
 export function sameValueCode(schema: unknown, at: string, ctx: Ctx): Block {
   // A plain `$ref` only passes the value to a function: nothing to narrow.
-  const refOnly = isObject(schema) && Object.keys(schema).every((keyword) => keyword === "$ref" || !ASSERTION_KEYWORDS.has(keyword));
+  const refOnly = isObject(schema) && Object.keys(schema).every((keyword) => keyword === "$ref" || keyword === "$dynamicRef" || !ASSERTION_KEYWORDS.has(keyword));
   if (typeof schema === "boolean" || refOnly) return schemaCode(schema, at, ctx);
   const alias = ctx.scope.local("v");
   const inner = schemaCode(schema, at, { ...ctx, v: alias });

@@ -15,7 +15,8 @@ import type { RuntimeValue } from "./runtime-helpers.ts";
  * Keywords with no effect on validation. `$defs` only holds schemas for `$ref`; `default` is used
  * by `withDefaults…` only; `$schema` must name 2020-12 (or the OpenAPI 3.1 dialect: an older draft
  * is rewritten into 2020-12 before, by generator/load/older-dialects/); `$id` is
- * accepted at the document root only; `$anchor` names a `$ref` target. The `content*` keywords are
+ * accepted at the document root only; `$anchor` names a `$ref` target, `$dynamicAnchor` a `$ref` or
+ * `$dynamicRef` target (the `$dynamicRef` keyword resolves it, see resolve.ts). The `content*` keywords are
  * annotations by definition in 2020-12 (§8 of the validation vocabulary): they never assert.
  */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
@@ -23,6 +24,7 @@ export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
   "$schema",
   "$id",
   "$anchor",
+  "$dynamicAnchor",
   "$comment",
   "title",
   "description",
@@ -68,10 +70,9 @@ export const FORMAT_CHECKERS: ReadonlyMap<string, FormatChecker> = new Map<strin
 export const IGNORED_FORMATS: ReadonlySet<string> = new Set(["int32", "int64", "float", "double", "password", "binary", "byte"]);
 
 const REFUSALS: ReadonlyMap<string, string> = new Map([
-  ["$dynamicRef", "$dynamicRef is not supported; use $ref"],
-  ["$dynamicAnchor", "$dynamicAnchor is not supported"],
-  ["$recursiveRef", "$recursiveRef (draft 2019-09) is not supported; use $ref"],
-  ["$recursiveAnchor", "$recursiveAnchor (draft 2019-09) is not supported"],
+  // The load stage rewrites them into $dynamicRef/$dynamicAnchor (generator/load/older-dialects/recursive-refs.ts): met here, the schemas did not come through it.
+  ["$recursiveRef", "$recursiveRef is draft 2019-09: the validators read 2020-12's $dynamicRef (a contract's are rewritten when it is loaded)"],
+  ["$recursiveAnchor", "$recursiveAnchor is draft 2019-09: the validators read 2020-12's $dynamicAnchor (a contract's are rewritten when it is loaded)"],
   ["$vocabulary", "$vocabulary is not supported: only the 2020-12 vocabularies apply"],
   ["nullable", 'nullable is OpenAPI 3.0; in 3.1 write type: [..., "null"]'],
   // Older drafts' keywords in a schema that does not declare its draft with $schema.
@@ -99,8 +100,8 @@ export function checkKeywords(schema: Record<string, unknown>, at: string, isDoc
     if (keyword === "$id" && !isDocumentRoot) {
       throw new ContractError(where, "$id is only supported at the document root (changes of base URI are not supported)");
     }
-    if (keyword === "$anchor" && (typeof value !== "string" || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(value))) {
-      throw new ContractError(where, `$anchor ${JSON.stringify(value)} is not a plain name (a letter or "_", then letters, digits, "-", "." or "_")`);
+    if ((keyword === "$anchor" || keyword === "$dynamicAnchor") && (typeof value !== "string" || !/^[A-Za-z_][-A-Za-z0-9._]*$/.test(value))) {
+      throw new ContractError(where, `${keyword} ${JSON.stringify(value)} is not a plain name (a letter or "_", then letters, digits, "-", "." or "_")`);
     }
     if (keyword === "$schema" && (typeof value !== "string" || !ACCEPTED_DIALECTS.has(value.replace(/#$/, "")))) {
       throw new ContractError(where, `$schema ${JSON.stringify(value)} is not JSON Schema 2020-12, nor a draft the generator reads as 2020-12 (2019-09, 07, 06, 04)`);

@@ -2,8 +2,9 @@
  * JSON Schema drafts before 2020-12 (2019-09, draft-07, -06, -04), for a schema that declares one
  * with `$schema` (or a document whose `jsonSchemaDialect` does): its keywords rewritten into the
  * 2020-12 keywords that mean what the draft meant, in place, so the types and the validators read
- * one dialect. What no 2020-12 keyword can say (`$recursiveRef`, draft-04's `id`) is refused, with
- * its JSON pointer, by the validators' vocabulary or here.
+ * one dialect. What no 2020-12 keyword can say (draft-04's `id`) is refused, with its JSON pointer,
+ * by the validators' vocabulary or here; 2019-09's `$recursiveRef`/`$recursiveAnchor` are rewritten
+ * after this, in any dialect (recursive-refs.ts).
  */
 import { ContractError } from "../../common/errors.ts";
 import { pointer } from "../../common/json-pointer.ts";

@@ -8,7 +8,10 @@
  * - draft-07's `definitions`, in any schema: read as `$defs`;
  * - a schema declaring an older draft with `$schema` (2019-09, draft-07, -06, -05, -04), or a document
  *   declaring one with `jsonSchemaDialect`: its keywords rewritten into 2020-12's
- *   (`older-dialects/drafts.ts`), its `$schema` then dropped.
+ *   (`older-dialects/drafts.ts`), its `$schema` then dropped;
+ * - draft 2019-09's `$recursiveRef`/`$recursiveAnchor`, in any schema (after the above, which
+ *   drops them from a draft that lacks them): read as `$dynamicRef`/`$dynamicAnchor`
+ *   (`older-dialects/recursive-refs.ts`).
  *
  * Renamed keywords (`items` → `prefixItems`, `definitions` → `$defs`…) move nodes: every `$ref`
  * into them is rewritten, and `sourcePointer` maps a pointer into the result back to the place
@@ -19,6 +22,7 @@ import { parsePointer, pointer } from "../../common/json-pointer.ts";
 import type { LoadedContract } from "../contract.ts";
 import { definitionsAsDefs, draftOf, translateDraft, type Draft, type Rename } from "./drafts.ts";
 import { openApi30Leftovers } from "./openapi30.ts";
+import { hasRecursiveKeywords, recursiveAsDynamic } from "./recursive-refs.ts";
 import type { Warnings } from "../../common/warnings.ts";
 
 type Json = Record<string, unknown>;
@@ -36,13 +40,15 @@ function isObject(value: unknown): value is Json {
 export function readOlderDialects(contract: LoadedContract, warnings: Warnings): LoadedContract {
   // A 3.0 document was upgraded at load: what is 3.0 in it is read already.
   const after30 = !String(contract.document["openapi"] ?? "").startsWith("3.0");
-  if (!new DialectWalk(undefined, after30).document(contract.document)) return contract;
+  const recursive = hasRecursiveKeywords(contract.document);
+  if (!new DialectWalk(undefined, after30).document(contract.document) && !recursive) return contract;
   // The loaded document is frozen: the emitters get a corrected copy.
   const document = structuredClone(contract.document);
   const walk = new DialectWalk(warnings, after30);
   walk.document(document);
   if (walk.refTargets.size > 0) rewriteRefs(document, walk.refTargets);
   const names = walk.writtenNames;
+  if (recursive) recursiveAsDynamic(document, warnings, names);
   return { ...contract, document, sourcePointer: (p) => contract.sourcePointer(names.size === 0 ? p : pointerAsWritten(contract, names, p)) };
 }
 

@@ -38,8 +38,7 @@ export class FillFunctions {
   private fill(schema: unknown, at: string, o: Code, scope: Scope): Block {
     const b = new Block();
     if (!isObject(schema)) return b;
-    if ("$ref" in schema) {
-      const target = this.compiler.refTarget(schema["$ref"], at + "/$ref");
+    for (const target of this.compiler.refTargetsOf(schema, at)) {
       if (this.reach.unitHasDefaults(target)) b.add(code`${name(fillName(target))}(${o});`);
     }
     const allOf = schema["allOf"];

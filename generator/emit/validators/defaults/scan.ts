@@ -5,6 +5,7 @@
  */
 import { pointer } from "../../../common/json-pointer.ts";
 import type { ValidatorCompiler } from "../compile.ts";
+import { REF_KEYWORDS } from "../resolve.ts";
 import { isObject, type SchemaObject } from "../schema-object.ts";
 
 export interface Scan {
@@ -54,7 +55,7 @@ export class Scans {
     const result: Scan = { direct: false, refs: [] };
     const walk = (node: unknown, where: string): void => {
       if (!isObject(node)) return;
-      if ("$ref" in node) result.refs.push(this.compiler.resolveRef(node["$ref"], where + "/$ref"));
+      for (const keyword of REF_KEYWORDS) if (keyword in node) result.refs.push(this.compiler.resolveRef(node[keyword], `${where}/${keyword}`, keyword));
       const properties = node["properties"];
       if (isObject(properties)) {
         for (const [name, sub] of Object.entries(properties)) {

@@ -66,10 +66,7 @@ export class TopLevelDefaults {
       if (hasOwnDefaults(schema)) found.push(schema);
       const allOf = schema["allOf"];
       if (Array.isArray(allOf)) allOf.forEach((sub, index) => walk(sub, `${at}/allOf/${index}`));
-      if ("$ref" in schema) {
-        const target = this.compiler.refTarget(schema["$ref"], at + "/$ref");
-        walk(target.schema, target.pointer);
-      }
+      for (const target of this.compiler.refTargetsOf(schema, at)) walk(target.schema, target.pointer);
     };
     walk(unit.schema, unit.pointer);
     return found;
@@ -100,7 +97,7 @@ interface Frame {
   schema: SchemaObject;
   at: string;
   allOf: readonly unknown[];
-  /** Next child: allOf items by index, then the `$ref` target. */
+  /** Next child: allOf items by index, then the `$ref` and `$dynamicRef` targets. */
   next: number;
   parts: (readonly SchemaObject[])[];
 }
@@ -151,9 +148,9 @@ class ListWalk {
       const index = frame.next++;
       return this.enter(frame.allOf[index], `${frame.at}/allOf/${index}`);
     }
-    if (frame.next === frame.allOf.length && "$ref" in frame.schema) {
+    const target = this.compiler.refTargetsOf(frame.schema, frame.at)[frame.next - frame.allOf.length];
+    if (target !== undefined) {
       frame.next++;
-      const target = this.compiler.refTarget(frame.schema["$ref"], frame.at + "/$ref");
       return this.enter(target.schema, target.pointer);
     }
     return "done";

@@ -1,7 +1,7 @@
 /**
  * `unevaluatedProperties` and `unevaluatedItems` (2020-12): they apply to the members no adjacent
  * keyword evaluated, counting what in-place subschemas (`allOf`, `anyOf`, `oneOf`, `if`/`then`/
- * `else`, `dependentSchemas`, `$ref`) evaluated when they passed; `not` counts for nothing.
+ * `else`, `dependentSchemas`, `$ref`, `$dynamicRef`) evaluated when they passed; `not` counts for nothing.
  *
  * What is known without the value (declared names, patterns, a prefix length, "everything") is
  * compiled into the loop's condition. What depends on it (a branch that passed, items `contains`
@@ -18,6 +18,7 @@ import type { KeywordDefinition } from "../keyword-definition.ts";
 import { checkPattern, schemaArray, schemaMap, type Pattern } from "../keyword-values.ts";
 import { plural } from "../messages.ts";
 import { readProperty } from "../property-access.ts";
+import type { RefKeyword } from "../resolve.ts";
 import { runtime } from "../runtime-helpers.ts";
 import { isObject, type SchemaObject } from "../schema-object.ts";
 
@@ -149,7 +150,8 @@ function evaluatedBy(schema: unknown, at: string, ctx: Ctx, into: Collection, ow
     if ("contains" in schema) contains(schema["contains"], at + "/contains", ctx, into, out);
   }
   if (out.all) return;
-  if ("$ref" in schema) ref(schema["$ref"], at + "/$ref", ctx, into, out);
+  if ("$ref" in schema) ref(schema["$ref"], at + "/$ref", "$ref", ctx, into, out);
+  if ("$dynamicRef" in schema) ref(schema["$dynamicRef"], at + "/$dynamicRef", "$dynamicRef", ctx, into, out);
   if ("allOf" in schema) schemaArray(schema, "allOf", at).forEach((sub, index) => evaluatedBy(sub, `${at}/allOf/${index}`, ctx, into, true, out));
   for (const keyword of ["anyOf", "oneOf"]) {
     if (keyword in schema) schemaArray(schema, keyword, at).forEach((sub, index) => whenPasses(sub, `${at}/${keyword}/${index}`, ctx, into, out));
@@ -164,9 +166,9 @@ function evaluatedBy(schema: unknown, at: string, ctx: Ctx, into: Collection, ow
   }
 }
 
-/** A `$ref` target's members, read in place (once per chain: a cycle adds nothing new). */
-function ref(target: unknown, at: string, ctx: Ctx, into: Collection, out: Evaluated): void {
-  const unit = ctx.env.refTarget(target, at);
+/** A `$ref` (or `$dynamicRef`) target's members, read in place (once per chain: a cycle adds nothing new). */
+function ref(target: unknown, at: string, keyword: RefKeyword, ctx: Ctx, into: Collection, out: Evaluated): void {
+  const unit = ctx.env.refTarget(target, at, keyword);
   if (into.within.has(unit.pointer)) return;
   into.within.add(unit.pointer);
   evaluatedBy(unit.schema, unit.pointer, ctx, into, true, out);
