@@ -79,7 +79,7 @@ describe("operationIds used more than once", { timeout: 120_000 }, () => {
       expect(file(generated, "src/operations.ts")).toContain(`export function ${method}(`);
     }
     expect(file(generated, "src/client.ts")).toContain("export type GetThingPostBParams = {");
-    expect(file(generated, "src/validators.ts")).toContain("export function validateGetThingPostBParams(");
+    expect(file(generated, "src/validators.js")).toContain("export function validateGetThingPostBParams(");
     expect(file(generated, "README.md")).toContain("getThingPostB");
     // openapi-typescript's `operations` has one member per name; the webhook's repeat is typed where it stands.
     const schema = file(generated, "src/schema.ts");
