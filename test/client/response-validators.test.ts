@@ -1,5 +1,5 @@
 /**
- * Response validators are a module of their own (`src/response-validators.ts`), imported by the
+ * Response validators are a module of their own (`src/response-validators.js`), imported by the
  * client only once `validateResponses` is on: an app bundled without it ships none of them, one
  * with it loads them in a separate chunk, and a failed load is tried again on the next call.
  */

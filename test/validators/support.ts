@@ -104,7 +104,7 @@ export function diagnosticsOf(modules: Map<string, string>, extra: ts.CompilerOp
 
 /**
  * The runtime files a generated validator module imports, keyed by their path beside a module at
- * `/virtual/validators.ts`: for type-checking emitted code in memory.
+ * `/virtual/validators.js`: for type-checking emitted code in memory.
  */
 export function virtualRuntimeFiles(): Array<[string, string]> {
   const dir = path.resolve(import.meta.dirname, "../../templates/runtime");
