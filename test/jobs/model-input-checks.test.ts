@@ -34,14 +34,18 @@ describe("per-model input checks", () => {
   it("writes each input schema's checks in a module that imports nothing of the shared validators", () => {
     const folder = path.join(repoRoot, "generated/gpu-cloud-client/src/model-inputs");
     const files = fs.readdirSync(folder);
-    expect(files).toContain("Sora2Input.ts");
-    // 40 models, 38 input schemas: the three prompt-style text models share one.
-    expect(files).toHaveLength(38);
-    for (const file of files) {
+    const modules = files.filter((file) => file.endsWith(".js"));
+    expect(modules).toContain("Sora2Input.js");
+    // 40 models, 38 input schemas: the three prompt-style text models share one; each module is JavaScript with its declarations.
+    expect(modules).toHaveLength(38);
+    expect(files.filter((file) => file.endsWith(".d.ts"))).toEqual(modules.map((file) => file.replace(/\.js$/, ".d.ts")));
+    expect(files).toHaveLength(76);
+    for (const file of modules) {
       const source = fs.readFileSync(path.join(folder, file), "utf8");
-      const stem = file.replace(/\.ts$/, "");
+      const stem = file.replace(/\.js$/, "");
       expect(source).toContain(`export function validate${stem}(`);
       expect(source).not.toMatch(/from "\.\.\/validators\.js"/);
+      expect(fs.readFileSync(path.join(folder, `${stem}.d.ts`), "utf8")).toContain(`export declare function validate${stem}(value: unknown): ValidationIssue[];`);
     }
   });
 });
