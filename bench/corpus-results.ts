@@ -71,8 +71,12 @@ export function readResultLines(files: readonly string[]): { lines: ResultLine[]
 
 /** The last line recorded for each document: a re-measured document counts once, as last measured. */
 export function latestByDocument(lines: readonly ResultLine[]): Map<string, ResultLine> {
+  // By date, not by read order: new lines go to the first of several results files.
   const latest = new Map<string, ResultLine>();
-  for (const line of lines) latest.set(line.document, line);
+  for (const line of lines) {
+    const known = latest.get(line.document);
+    if (known === undefined || line.date >= known.date) latest.set(line.document, line);
+  }
   return latest;
 }
 

@@ -16,9 +16,9 @@ function scratchFile(): string {
   return path.join(dir, "results.jsonl");
 }
 
-function line(document: string, commit: string, accepted = true): ResultLine {
+function line(document: string, commit: string, accepted = true, date = "2026-11-28T00:00:00.000Z"): ResultLine {
   const tool = { accepted, ms: 10, maxRssKiB: 1000, ...(accepted ? {} : { refusal: "no" }) };
-  return { document, sizeBytes: 1, commit, date: "2026-11-28T00:00:00.000Z", machine: "test", jobs: 1, ours: tool, ots: { ...tool, accepted: true } };
+  return { document, sizeBytes: 1, commit, date, machine: "test", jobs: 1, ours: tool, ots: { ...tool, accepted: true } };
 }
 
 describe("the results file", () => {
@@ -50,6 +50,13 @@ describe("the results file", () => {
     const latest = latestByDocument(readResultLines([first, second]).lines);
     expect([...latest.keys()]).toEqual(["a.json", "b.json"]);
     expect(latest.get("a.json")).toMatchObject({ commit: "c2", ours: { accepted: true } });
+  });
+
+  it("counts the latest measurement by date when a later file holds the older one (new lines go to the first file)", () => {
+    const [first, second] = [scratchFile(), scratchFile()];
+    appendResult(second, line("a.json", "old", false, "2026-11-27T10:00:00.000Z"));
+    appendResult(first, line("a.json", "new", true, "2026-11-28T10:00:00.000Z"));
+    expect(latestByDocument(readResultLines([first, second]).lines).get("a.json")).toMatchObject({ commit: "new" });
   });
 
   it("lets --resume skip every document the file holds and measure the rest", () => {

@@ -8,6 +8,7 @@ import { generateFiles } from "../../generator/generate.ts";
 import type { ApiModel } from "../../generator/model/index.ts";
 import { checkOutput, GENERATED_MARK } from "../../generator/write/index.ts";
 import { repoRoot } from "../support/prism.ts";
+import { loadValidators } from "../validators/support.ts";
 
 const run = promisify(execFile);
 const contract = path.join(repoRoot, "openapi/openapi.yaml");
@@ -384,6 +385,25 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     const open = MINIMAL.replace("content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } }", "content: { application/json: {} }");
     const { files } = await generateFiles({ spec: writeContract("no-schema.yaml", open) });
     expect(files.find((file) => file.path === "src/response-validators.js")).toBeUndefined();
+  });
+
+  it("checks a path template variable no parameter declares as the string it is typed and sent as", async () => {
+    const undeclared = `openapi: 3.1.0
+info: { title: Undeclared, version: 1.0.0 }
+servers: [{ url: 'https://x.example.test' }]
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      responses:
+        '204': { description: done }
+`;
+    const { files, warnings } = await generateFiles({ spec: writeContract("undeclared-path.yaml", undeclared) });
+    expect(warnings.join("\n")).toContain("path parameter {id} is in the path but not declared");
+    const validators = loadValidators(files.find((file) => file.path === "src/validators.js")!.contents);
+    const validate = validators["validateGetThingParams"]!;
+    expect(validate({ path: { id: "a" } })).toEqual([]);
+    expect((validate({ path: { id: { a: 1 } } }) as Array<{ path: string; keyword: string }>).map((issue) => [issue.path, issue.keyword])).toEqual([["/path/id", "type"]]);
   });
 
   it("takes a JSON request body without a schema as any body, still required when the body is", async () => {

@@ -38,6 +38,8 @@ function ref(at: string): { $ref: string } {
  */
 function parameterValue(parameter: OperationModel["parameters"][number]): ParameterValue {
   if (parameter.schemaPointer !== undefined) return { pointer: parameter.schemaPointer };
+  // A path template variable no parameter declares is typed and sent as a string: checked as one.
+  if (parameter.undeclared === true) return "string";
   return parameter.mediaType !== undefined && mediaTypeKind(parameter.mediaType) !== "json" ? "string" : "any";
 }
 
