@@ -209,6 +209,16 @@ describe("a $dynamicRef whose target the path of evaluation decides", { timeout:
   });
 });
 
+describe("a refusal inside a schema whose draft keywords were renamed", { timeout: 120_000 }, () => {
+  it("names the place as written (definitions, not the $defs it is read as)", async () => {
+    const { document } = fixture("recursive-ref-tree.yaml");
+    document.components.schemas.Node.$schema = "https://json-schema.org/draft/2019-09/schema";
+    document.components.schemas.Node.definitions = { Inner: { $recursiveAnchor: true, type: "object" } };
+    const spec = writeSpec("renamed-nested-anchor", document);
+    expect((await refusal(spec)).message).toMatch(new RegExp(`^${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}#/components/schemas/Node/definitions/Inner/\\$recursiveAnchor: \\$recursiveAnchor: true below the top-level schema`));
+  });
+});
+
 describe("a schema declaring draft 2019-09 with $schema", { timeout: 120_000 }, () => {
   const { spec, document } = fixture("schema-2019-09.yaml");
   const generating = generate(spec, "schema-2019-09");

@@ -48,7 +48,15 @@ export function readOlderDialects(contract: LoadedContract, warnings: Warnings):
   walk.document(document);
   if (walk.refTargets.size > 0) rewriteRefs(document, walk.refTargets);
   const names = walk.writtenNames;
-  if (recursive) recursiveAsDynamic(document, warnings, names);
+  if (recursive) {
+    try {
+      recursiveAsDynamic(document, warnings, names);
+    } catch (error) {
+      // Its pointers are into the document as renamed (`definitions` → `$defs`): named as written.
+      if (error instanceof ContractError && error.file === undefined && names.size > 0) throw new ContractError(pointerAsWritten(contract, names, error.pointer), error.reason);
+      throw error;
+    }
+  }
   return { ...contract, document, sourcePointer: (p) => contract.sourcePointer(names.size === 0 ? p : pointerAsWritten(contract, names, p)) };
 }
 
