@@ -20,7 +20,7 @@ export interface PackageDependencies {
   workspace?: Readonly<Record<string, string>>;
 }
 
-/** `src/validators.ts`'s first schema stem (`isX`, `validateX`), for the README's example. */
+/** `src/validators.js`'s first schema stem (`isX`, `validateX`), for the README's example. */
 export interface PackageExtras {
   validatorStem?: string;
 }

@@ -1,5 +1,5 @@
 /**
- * Helpers of the generated validators (`validators.ts`): issue records, the walk over an operation's
+ * Helpers of the generated validators (`validators.js`): issue records, the walk over an operation's
  * parameter table, deep equality, code-point length, the `format` checkers and `withDefaults`
  * copying; `escapeSegment` comes from json-pointer.ts.
  * Plain TypeScript importing nothing else and no `eval`, so it runs in browsers, workers and under

@@ -28,7 +28,16 @@ for (const file of javascriptFiles("src")) {
   const target = path.join(outDir, path.relative("src", file));
   fs.mkdirSync(path.dirname(target), { recursive: true });
   const source = fs.readFileSync(file, "utf8");
-  const code = format === "esm" ? source : ts.transpileModule(source, { fileName: file, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  let code = source;
+  if (format === "cjs") {
+    const output = ts.transpileModule(source, { fileName: file, reportDiagnostics: true, compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+    // A syntax error must fail the build, not leave a broken module in dist/cjs.
+    if (output.diagnostics?.length) {
+      for (const diagnostic of output.diagnostics) console.error(`${file}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`);
+      process.exit(1);
+    }
+    code = output.outputText;
+  }
   fs.writeFileSync(target, code);
   const declarations = file.replace(/\.js$/, ".d.ts");
   if (fs.existsSync(declarations)) fs.copyFileSync(declarations, target.replace(/\.js$/, ".d.ts"));
