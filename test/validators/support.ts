@@ -9,7 +9,7 @@ import ts from "typescript";
 import * as formats from "../../templates/runtime/formats.ts";
 import * as validation from "../../templates/runtime/validation.ts";
 import type { ValidationIssue } from "../../templates/runtime/validation.ts";
-import type { EmittedModule } from "../../generator/emit/output-file.ts";
+import { moduleFiles as outputFiles, type EmittedModule } from "../../generator/emit/output-file.ts";
 
 export type { ValidationIssue };
 
@@ -43,14 +43,11 @@ export function loadValidators(module: EmittedModule | string, runtimeSpecifier 
 }
 
 /**
- * An emitted module as the files of a virtual program: `<path>.js` (read as JavaScript: its
- * syntax is checked, not its types) and `<path>.d.ts` (type-checked).
+ * An emitted module as the files of a virtual program (the generator's own file names):
+ * `<path>.js`, read as JavaScript (its syntax is checked, not its types), and `<path>.d.ts`.
  */
 export function moduleFiles(pathWithoutExtension: string, module: EmittedModule): Array<[string, string]> {
-  return [
-    [`${pathWithoutExtension}.js`, module.js],
-    [`${pathWithoutExtension}.d.ts`, module.dts],
-  ];
+  return outputFiles(pathWithoutExtension, module).map((file) => [file.path, file.contents]);
 }
 
 /**
