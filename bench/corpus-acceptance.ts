@@ -15,12 +15,10 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { createRequire } from "node:module";
-import type * as OpenapiTypescript from "openapi-typescript";
 import { generateFiles } from "../generator/generate.ts";
 import { corpusDocuments } from "./corpus-documents.ts";
 import { markdownTable, progress, REPO_ROOT } from "./lib.ts";
+import { firstLine, openapiTypescriptTypes } from "./openapi-typescript-api.ts";
 
 const NODE_MODULES = path.join(REPO_ROOT, "node_modules");
 
@@ -41,26 +39,9 @@ function option(name: string): string | undefined {
   return at === -1 ? undefined : process.argv[at + 1];
 }
 
-function firstLine(error: unknown, spec: string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0]!.replaceAll(spec, "").trim().slice(0, 400);
-}
-
-const require = createRequire(import.meta.url);
 async function openapiTypescript(spec: string): Promise<{ ok: boolean; error?: string }> {
-  const { default: openapiTS, astToString } = require("openapi-typescript") as typeof OpenapiTypescript & { default: typeof OpenapiTypescript.default };
-  // It prints its Redocly findings before throwing them; the error itself is what is recorded.
-  const { error: printError, warn } = console;
-  console.error = console.warn = () => undefined;
-  try {
-    astToString(await openapiTS(pathToFileURL(spec), { silent: true }));
-    return { ok: true };
-  } catch (error) {
-    return { ok: false, error: firstLine(error, spec) };
-  } finally {
-    console.error = printError;
-    console.warn = warn;
-  }
+  const result = await openapiTypescriptTypes(spec);
+  return result.ok ? { ok: true } : result;
 }
 
 function readResults(file: string): Map<string, Line> {

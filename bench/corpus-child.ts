@@ -6,11 +6,9 @@
  *   node --import tsx bench/corpus-child.ts typecheck DIR_OR_FILE     # strict, zero diagnostics?
  */
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import v8 from "node:v8";
-import type * as Typescript from "typescript";
-import { typeCheckPackages } from "../test/corpus/typecheck.ts";
+import { typeCheckFile, typeCheckPackages } from "../test/corpus/typecheck.ts";
 
 export interface StepReport {
   ok: boolean;
@@ -22,19 +20,10 @@ export interface StepReport {
   firstDiagnostic?: string;
 }
 
-const require = createRequire(import.meta.url);
-
-/** openapi-typescript's output on its own: strict, no package around it. */
-function fileDiagnostics(file: string): string[] {
-  const ts = require("typescript") as typeof Typescript;
-  const program = ts.createProgram([file], { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, skipLibCheck: true, types: [] });
-  return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, " "));
-}
-
 async function step(mode: string, target: string, out: string | undefined): Promise<Omit<StepReport, "maxRssKiB">> {
   if (mode === "typecheck") {
     const started = performance.now();
-    const found = fs.statSync(target).isDirectory() ? typeCheckPackages([target]).get(target)! : fileDiagnostics(target);
+    const found = fs.statSync(target).isDirectory() ? typeCheckPackages([target]).get(target)! : typeCheckFile(target);
     return { ok: found.length === 0, ms: performance.now() - started, diagnostics: found.length, ...(found[0] ? { firstDiagnostic: found[0].slice(0, 200) } : {}) };
   }
   throw new Error(`unknown mode ${mode}`);

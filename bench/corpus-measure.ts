@@ -15,7 +15,7 @@ import { type ChildResult, lastJsonLine, ms, REPO_ROOT, runProcess } from "./lib
  * The children's environment: NODE_OPTIONS could raise the heap (`--max-old-space-size`) or add a
  * loader; each tool and each type-check runs as Node starts by default.
  */
-function childEnv(): NodeJS.ProcessEnv {
+export function childEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   return env;

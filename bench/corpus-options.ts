@@ -35,13 +35,15 @@ export interface CorpusOptions {
   report: boolean;
   /** With report: also write it to bench/corpus.md. */
   write: boolean;
+  /** Each job measures in one worker process (bench/corpus-quick.ts): acceptance and type-checks, no comparable cost. */
+  quick: boolean;
   /** Time limit of each step (a tool's command, a type-check). */
   timeoutS: number;
 }
 
 export class CorpusUsageError extends Error {}
 
-export const USAGE = `usage: npm run bench:corpus -- [--all | --every N --largest N] [--shard K/N] [--resume [--rerun-older] [--rerun-failed]] [--jobs N] [--timeout S] [--results FILE]…
+export const USAGE = `usage: npm run bench:corpus -- [--all | --every N --largest N] [--shard K/N] [--resume [--rerun-older] [--rerun-failed]] [--jobs N] [--quick] [--timeout S] [--results FILE]…
        npm run bench:corpus -- --report [--write] [--results FILE]…`;
 
 function wholeNumber(name: string, text: string | undefined, least = 1): number {
@@ -60,7 +62,7 @@ function parseShard(text: string | undefined): Shard {
 
 /** Reads the arguments after `npm run bench:corpus --`; a mistake is a CorpusUsageError with a one-line reason. */
 export function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
-  const options: CorpusOptions = { all: false, every: STABLE_SAMPLE.every, largest: STABLE_SAMPLE.largest, jobs: 1, resume: false, rerunOlder: false, rerunFailed: false, results: [], report: false, write: false, timeoutS: 180 };
+  const options: CorpusOptions = { all: false, every: STABLE_SAMPLE.every, largest: STABLE_SAMPLE.largest, jobs: 1, resume: false, rerunOlder: false, rerunFailed: false, results: [], report: false, write: false, quick: false, timeoutS: 180 };
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -75,6 +77,7 @@ export function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
     else if (arg === "--resume") options.resume = true;
     else if (arg === "--rerun-older") options.rerunOlder = true;
     else if (arg === "--rerun-failed") options.rerunFailed = true;
+    else if (arg === "--quick") options.quick = true;
     else if (arg === "--results") {
       const file = value();
       if (file === undefined || file.startsWith("--")) throw new CorpusUsageError("--results takes a file name");
@@ -87,7 +90,7 @@ export function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
   for (const rerun of ["--rerun-older", "--rerun-failed"]) if (given.has(rerun) && !options.resume) throw new CorpusUsageError(`${rerun} goes with --resume`);
   if (options.write && !options.report) throw new CorpusUsageError("--write goes with --report (a measuring run's report covers only what it measured)");
   if (options.all && (given.has("--every") || given.has("--largest"))) throw new CorpusUsageError("--all takes every document: --every and --largest choose a sample instead");
-  const measuring = ["--all", "--every", "--largest", "--jobs", "--shard", "--resume", "--rerun-older", "--rerun-failed", "--timeout"].filter((name) => given.has(name));
+  const measuring = ["--all", "--every", "--largest", "--jobs", "--shard", "--resume", "--rerun-older", "--rerun-failed", "--timeout", "--quick"].filter((name) => given.has(name));
   if (options.report && measuring.length > 0) throw new CorpusUsageError(`--report measures nothing: ${measuring.join(", ")} choose what to measure`);
   return options;
 }

@@ -42,6 +42,11 @@ export interface ResultLine {
   machine: string;
   /** Documents measured at a time: above 1, the figures shared the cores. */
   jobs: number;
+  /**
+   * "quick": both tools run in one worker process (bench/corpus-in-process.ts): acceptance and
+   * type-checks count, but times are not a command's and no peak RSS is taken.
+   */
+  mode?: "quick";
   ours: ToolResult;
   ots: ToolResult;
 }

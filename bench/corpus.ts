@@ -13,6 +13,7 @@
  *   npm run bench:corpus                           # the stable sample: every 60th document and the 4 largest (~50)
  *   npm run bench:corpus -- --all --resume         # every document (2,700: hours on 2 cores), continuing the results file
  *   npm run bench:corpus -- --all --shard 2/4      # the second of four slices
+ *   npm run bench:corpus -- --all --resume --quick # acceptance and type-checks only, a worker per job (bench/corpus-quick.ts)
  *   npm run bench:corpus -- --report [--write]     # no measuring: the report of the results file (to bench/corpus.md)
  */
 import fs from "node:fs";
@@ -21,6 +22,7 @@ import { corpusDocuments, sampleOf } from "./corpus-documents.ts";
 import { defaultHeapMiB, generatorCommit, Interrupted, type Limits, measure, summary, warmUp } from "./corpus-measure.ts";
 import { type CorpusOptions, CorpusUsageError, DEFAULT_REPORT, parseCorpusArgs, shardOf, toMeasure, USAGE } from "./corpus-options.ts";
 import { corpusReport } from "./corpus-report.ts";
+import { QuickWorker } from "./corpus-quick.ts";
 import { appendResult, endPartialLine, latestByDocument, readResultLines } from "./corpus-results.ts";
 import { machineDescription, progress, REPO_ROOT } from "./lib.ts";
 
@@ -58,12 +60,17 @@ async function measureRun(options: CorpusOptions): Promise<void> {
       let done = 0;
       await Promise.all(
         Array.from({ length: options.jobs }, async () => {
-          while (next < todo.length && !stopping) {
-            const index = next++;
-            const line = await measure(todo[index]!, scratch, index, limits, identity);
-            if (stopping) return;
-            appendResult(resultsFile, line);
-            progress(`${++done}/${todo.length} ${summary(line)}`);
+          const worker = options.quick ? new QuickWorker(scratch, limits) : undefined;
+          try {
+            while (next < todo.length && !stopping) {
+              const index = next++;
+              const line = worker ? await worker.measure(todo[index]!, index, identity) : await measure(todo[index]!, scratch, index, limits, identity);
+              if (stopping) return;
+              appendResult(resultsFile, line);
+              progress(`${++done}/${todo.length} ${summary(line)}`);
+            }
+          } finally {
+            worker?.stop();
           }
         }),
       );

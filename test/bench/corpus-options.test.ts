@@ -11,8 +11,8 @@ describe("parseCorpusArgs", () => {
   });
 
   it("reads every option", () => {
-    const options = parseCorpusArgs(["--all", "--shard", "3/7", "--resume", "--rerun-older", "--rerun-failed", "--jobs", "2", "--timeout", "60", "--results", "a.jsonl", "--results", "b.jsonl"]);
-    expect(options).toMatchObject({ all: true, shard: { index: 3, count: 7 }, resume: true, rerunOlder: true, rerunFailed: true, jobs: 2, timeoutS: 60 });
+    const options = parseCorpusArgs(["--all", "--shard", "3/7", "--resume", "--rerun-older", "--rerun-failed", "--jobs", "2", "--quick", "--timeout", "60", "--results", "a.jsonl", "--results", "b.jsonl"]);
+    expect(options).toMatchObject({ all: true, shard: { index: 3, count: 7 }, resume: true, rerunOlder: true, rerunFailed: true, jobs: 2, quick: true, timeoutS: 60 });
     expect(options.results).toEqual([path.resolve("a.jsonl"), path.resolve("b.jsonl")]);
     expect(parseCorpusArgs(["--report", "--write", "--results", "x.jsonl"])).toMatchObject({ report: true, write: true });
   });
@@ -29,6 +29,7 @@ describe("parseCorpusArgs", () => {
     [["--rerun-failed"], "--rerun-failed goes with --resume"],
     [["--write"], "--write goes with --report"],
     [["--report", "--shard", "1/2"], "--report measures nothing"],
+    [["--report", "--quick"], "--report measures nothing: --quick"],
     [["--all", "--every", "10"], "--all takes every document"],
     [["--al"], 'unknown option "--al"'],
   ])("refuses %j with a one-line reason", (argv, reason) => {

@@ -40,12 +40,28 @@ function row(report: string, label: string): string[] {
   return found.slice(2, -2).split(" | ");
 }
 
+describe("corpusReport with lines of the quick mode", () => {
+  // d005 measured in quick mode with in-process times far from a command's: counted, never compared.
+  const quick: ResultLine = { ...line(5, tool(10, 0), tool(90_000, 0, { ok: false, diagnostics: 1, firstDiagnostic: "schema.ts:1: x" })), mode: "quick" };
+  const report = corpusReport({ corpus, scope: everything, scopeLabel: "the corpus", lines: [...lines.filter((l) => !l.document.startsWith("d005")), quick] });
+
+  it("counts their acceptance and type-checks", () => {
+    expect(row(report, "openapi-typescript")).toEqual(["openapi-typescript", "8", "0", "0", "7", "1", "0"]);
+    expect(report).toContain("Measured the full way: 7; in quick mode (acceptance and type-checks only): 1.");
+  });
+
+  it("leaves their figures out of the medians", () => {
+    expect(row(report, "every document measured the full way")).toEqual(["every document measured the full way (7)", "5", "1100 ms", "1000 ms", "1.10×", "150.00 MiB", "100.00 MiB", "1.50×"]);
+  });
+});
+
 describe("corpusReport", () => {
   const report = corpusReport({ corpus, scope: everything, scopeLabel: "the corpus", lines });
 
   it("says how much of the corpus the results cover, and which commit and heap measured them", () => {
     expect(report).toContain("**8 of 130 documents measured** (the corpus).");
     expect(report).toContain("Generator commits: abc1234 (8).");
+    expect(report).toContain("Measured the full way: 8; in quick mode (acceptance and type-checks only): 0.");
     expect(report).toContain("default heap (4,144 MiB)");
     expect(report).not.toContain("not-in-the-corpus.json");
   });
@@ -59,7 +75,7 @@ describe("corpusReport", () => {
   it("gives the medians on the stable sample, documents both accept, as a ratio of medians", () => {
     // Nearest-rank medians. Sample accepted by both: d000, d060, d126, d127, d129: times 1000 1000 1100 1200 3000, RSS 120 120 150 150 200 MiB.
     expect(row(report, "stable sample")).toEqual(["stable sample (every 60th and the 4 largest): 7 of 7 measured", "5", "1100 ms", "1000 ms", "1.10×", "150.00 MiB", "100.00 MiB", "1.50×"]);
-    expect(row(report, "every measured document")).toEqual(["every measured document (8)", "6", "1000 ms", "1000 ms", "1.00×", "120.00 MiB", "100.00 MiB", "1.20×"]);
+    expect(row(report, "every document measured the full way")).toEqual(["every document measured the full way (8)", "6", "1000 ms", "1000 ms", "1.00×", "120.00 MiB", "100.00 MiB", "1.20×"]);
   });
 
   it("sets the largest documents side by side, measured ones only, largest first", () => {
