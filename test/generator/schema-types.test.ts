@@ -16,6 +16,10 @@ const jsonValue = (self: string): SchemaObject => ({
 });
 
 /** Per case: component schemas (and paths), and code using `components` and `paths` (imported from the case's schema.ts). */
+const NODE_MODULES = path.resolve(import.meta.dirname, "../../node_modules");
+/** ReadMe's example of refs into operations' schemas, read where npm installed it. */
+const circularPaths = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "@readme/oas-examples/3.0/json/circular-paths.json"), "utf8")) as OpenApiDocument;
+
 const CASES: Record<string, { schemas: Record<string, SchemaObject>; paths?: OpenApiDocument["paths"]; usage: string }> = {
   jsonValue: {
     schemas: { JsonValue: jsonValue("JsonValue") },
@@ -57,6 +61,41 @@ export type NeverAValue = components["schemas"]["NullAnd"];`,
 export const b: B = { x: "y" };
 // @ts-expect-error x is a string
 export const wrong: B = { x: 1 };`,
+  },
+  // A ref to a property of a request body's schema: the property is itself a ref.
+  refIntoOperationSchema: {
+    schemas: circularPaths.components!.schemas as Record<string, SchemaObject>,
+    paths: circularPaths.paths,
+    usage: `type Got = paths["/anything"]["get"]["responses"]["200"]["content"]["application/json"];
+export const before: Got["offsetBefore"] = { id: "a", rules: { transitions: [] } };
+// @ts-expect-error an offset's id is a string
+export const wrong: Got["offsetBefore"] = { id: 1 };`,
+  },
+  // A ref to a property written in place in a request body's schema, and one to a schema that recurses into itself.
+  refIntoInlineSchema: {
+    schemas: {},
+    paths: {
+      "/a": {
+        post: {
+          requestBody: { content: { "application/json": { schema: { type: "object", properties: { size: { type: "object", properties: { width: { type: "integer" } }, required: ["width"] } } } } } },
+          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { size: { $ref: "#/paths/~1a/post/requestBody/content/application~1json/schema/properties/size" } } } } } } },
+        },
+      },
+      "/b": {
+        get: {
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { type: "object", properties: { node: { type: "object", properties: { next: { $ref: "#/paths/~1b/get/responses/200/content/application~1json/schema/properties/node" } } } } } } },
+            },
+          },
+        },
+      },
+    },
+    usage: `type Size = NonNullable<paths["/a"]["post"]["responses"]["200"]["content"]["application/json"]["size"]>;
+export const size: Size = { width: 2 };
+// @ts-expect-error width is required
+export const noWidth: Size = {};`,
   },
 };
 
@@ -108,6 +147,12 @@ describe("schema types TypeScript can resolve", () => {
   it("types a $ref to a media type's schema as the media type, which openapi-typescript types as its schema", () => {
     expect(found.get("refIntoMediaType")).toEqual([]);
     expect(texts.get("refIntoMediaType")).toContain('"application/json": paths["/a"]["get"]["responses"]["200"]["content"]["application/json"];');
+  });
+
+  it("types a $ref into an operation's schema as what it names: the ref its target holds, or a copy of the target", () => {
+    expect(found.get("refIntoOperationSchema")).toEqual([]);
+    expect(texts.get("refIntoOperationSchema")).toContain('offsetBefore?: components["schemas"]["offset"];');
+    expect(found.get("refIntoInlineSchema")).toEqual([]);
   });
 
   it("leaves recursion through an object's property as openapi-typescript writes it", () => {

@@ -9,8 +9,9 @@
  * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
  *   TypeScript resolves it.
  *
- * Three changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
- * parameter (see `refsIntoParameters`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
+ * Four changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
+ * parameter (see `refsIntoParameters`), one deeper into an operation's schema as what it names
+ * (see `refsIntoOperationSchemas`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
  * target it has (see `dynamicRefsAsRefs`), and operations get the operationIds the model gave
  * them, so that its `operations` has one member per name (see `uniqueOperationIds`).
  */
@@ -24,6 +25,7 @@ import { nameRecursiveArrays } from "./recursion.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
 import { RefResolver } from "../validators/resolve.ts";
+import { refsIntoOperationSchemas, refsIntoParameters } from "./refs.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -62,6 +64,7 @@ export async function emitSchemaTypes(
   const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
   typeJsonContentParameters(document);
   dynamicRefsAsRefs(document);
+  refsIntoOperationSchemas(document);
   refsIntoParameters(document);
   uniqueOperationIds(document, operations);
   let ast: Typescript.Node[];
@@ -188,26 +191,6 @@ function typeJsonContentParameters(document: any): void {
   for (const group of [document.paths, document.webhooks, document.components?.pathItems]) for (const item of Object.values<any>(group ?? {})) pathItem(item);
   callbacks(document.components?.callbacks);
   for (const node of Object.values<any>(document.components?.parameters ?? {})) parameter(node);
-}
-
-/** Members that hold data, never a `$ref`. */
-const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
-
-/**
- * openapi-typescript types a parameter (`components["parameters"]["X"]`) and a media type
- * (`…["content"]["application/json"]`) as its schema, so its type of a `$ref` to that schema
- * (`#/components/parameters/X/schema`, `…/content/application~1json/schema`: a recursive schema
- * written in place) would index a `schema` member that is not there: the ref loses that segment,
- * in place, and names the same type. (A ref deeper into the schema would then point at nothing,
- * so it is left as it is.)
- */
-export function refsIntoParameters(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(refsIntoParameters);
-  if (typeof node !== "object" || node === null) return;
-  const members = node as Record<string, unknown>;
-  const ref = members["$ref"];
-  if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+|#(?:(?!\/schemas?\/).)*\/content\/[^/]+)\/schema$/, "$1");
-  for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
 }
 
 /**
