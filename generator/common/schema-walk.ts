@@ -27,15 +27,7 @@ export function forEachSchema(document: unknown, visit: (node: Json, at: string,
   const schema = (node: unknown, at: string): void => {
     if (!isObject(node)) return;
     visit(node, at, topLevel);
-    for (const keyword of SCHEMA_MAPS) {
-      const map = node[keyword];
-      if (isObject(map)) for (const [name, sub] of Object.entries(map)) schema(sub, at + pointer(keyword, name));
-    }
-    for (const keyword of SCHEMA_ARRAYS) {
-      const list = node[keyword];
-      if (Array.isArray(list)) list.forEach((sub, index) => schema(sub, `${at}/${keyword}/${index}`));
-    }
-    for (const keyword of SINGLE_SCHEMAS) if (keyword in node) schema(node[keyword], at + pointer(keyword));
+    forEachSubschema(node, at, schema);
   };
   const other = (node: unknown, at: string): void => {
     if (Array.isArray(node)) return node.forEach((item, index) => other(item, `${at}/${index}`));
@@ -49,6 +41,19 @@ export function forEachSchema(document: unknown, visit: (node: Json, at: string,
     }
   };
   other(document, "");
+}
+
+/** Calls `visit` on each immediate subschema of a schema object (any value where one stands), with its pointer. */
+export function forEachSubschema(node: Json, at: string, visit: (sub: unknown, at: string) => void): void {
+  for (const keyword of SCHEMA_MAPS) {
+    const map = node[keyword];
+    if (isObject(map)) for (const [name, sub] of Object.entries(map)) visit(sub, at + pointer(keyword, name));
+  }
+  for (const keyword of SCHEMA_ARRAYS) {
+    const list = node[keyword];
+    if (Array.isArray(list)) list.forEach((sub, index) => visit(sub, `${at}/${keyword}/${index}`));
+  }
+  for (const keyword of SINGLE_SCHEMAS) if (keyword in node) visit(node[keyword], at + pointer(keyword));
 }
 
 /**

@@ -24,7 +24,7 @@ export function emitClient(api: ApiModel, validators: ValidatorNames, extensions
     { from: "./runtime/client-core.js", names: ["ClientCore"] },
     { from: "./runtime/client-core.js", typeOnly: true, names: hasOperations ? ["ApiResult", "CoreOptions", "RequestOptions"] : ["CoreOptions"] },
     // A document without operations (webhooks only) has no operation types to take from the schema.
-    ...(hasOperations ? [{ from: "./schema.js", typeOnly: true, names: ["paths"] }] : []),
+    ...(hasOperations ? [{ from: "./schema.js", typeOnly: true, names: ["paths", ...readWriteViews(api)] }] : []),
     ...(credentials.length > 0 ? [{ from: "./runtime/auth.js", typeOnly: true, names: [...(api.security.schemes.some((s) => s.kind === "token") ? ["AccessToken"] : []), "AuthSpec"] }] : []),
     ...(api.operations.some(hasBinaryBody) ? [{ from: "./runtime/body.js", typeOnly: true, names: ["BinaryBody"] }] : []),
     ...extensions.flatMap((extension) => extension.client.imports),
@@ -66,7 +66,7 @@ export function emitClient(api: ApiModel, validators: ValidatorNames, extensions
     mergeImports(imports).map(importStatement),
     [optionsInterface],
     credentials.length > 0 ? [authConstant(api.security)] : [],
-    api.operations.flatMap(operationTypes),
+    api.operations.flatMap((operation) => operationTypes(api, operation)),
     extensions.flatMap((extension) => extension.client.declarations),
     [core],
     [client],
@@ -106,7 +106,21 @@ export function operationTypePath(operation: OperationModel): Code {
   return code`paths[${operation.path}][${operation.method}]`;
 }
 
-function operationTypes(operation: OperationModel): Block[] {
+/** The views of marked types (`InRequest`, `InResponse`) the operation types use. */
+function readWriteViews(api: ApiModel): string[] {
+  const marked = (at: string | undefined) => at !== undefined && api.markedSchemas.has(at);
+  return [
+    ...(api.operations.some((o) => marked(o.requestBody?.schemaPointer) && !hasBinaryBody(o)) ? ["InRequest"] : []),
+    ...(api.operations.some((o) => o.responseKind !== "blob" && o.responseKind !== "auto" && o.successResponses.some((r) => r.mediaType && marked(r.schemaPointer))) ? ["InResponse"] : []),
+  ];
+}
+
+/** `type` as a request sends it or a response holds it, where its schema has read-only or write-only properties. */
+function inView(api: ApiModel, view: "InRequest" | "InResponse", schemaPointer: string | undefined, type: Code): Code {
+  return schemaPointer !== undefined && api.markedSchemas.has(schemaPointer) ? code`${raw(view)}<${type}>` : type;
+}
+
+function operationTypes(api: ApiModel, operation: OperationModel): Block[] {
   const base = operationTypePath(operation);
   const aliases: Block[] = [];
   if (hasParams(operation)) {
@@ -122,7 +136,9 @@ function operationTypes(operation: OperationModel): Block[] {
     }
     if (operation.requestBody) {
       // The type emitter gives bytes as `string` (format binary) or `unknown`: the client takes bytes.
-      const body = hasBinaryBody(operation) ? raw("BinaryBody") : code`NonNullable<${base}["requestBody"]>["content"][${operation.requestBody.mediaType}]`;
+      const body = hasBinaryBody(operation)
+        ? raw("BinaryBody")
+        : inView(api, "InRequest", operation.requestBody.schemaPointer, code`NonNullable<${base}["requestBody"]>["content"][${operation.requestBody.mediaType}]`);
       members.push(code`body${raw(operation.requestBody.required ? "" : "?")}: ${body};`);
     }
     aliases.push(typeAlias(`Parameters of {@link ${operation.methodName}}, grouped by where they are sent.`, operation.paramsType, code`{ ${join(members, " ")} }`));
@@ -133,7 +149,7 @@ function operationTypes(operation: OperationModel): Block[] {
       ? "undefined"
       : operation.responseKind === "blob"
         ? "Blob"
-        : code`${base}["responses"][${response.status}]["content"][${response.mediaType}]`.text,
+        : inView(api, "InResponse", response.schemaPointer, code`${base}["responses"][${response.status}]["content"][${response.mediaType}]`).text,
   );
   // An operation that documents no response answers with whatever its Content-Type says.
   const type = operation.responseKind === "auto" ? "unknown" : bodies.length ? [...new Set(bodies)].join(" | ") : "undefined";

@@ -8,6 +8,7 @@ import type { LoadedContract } from "../load/index.ts";
 import { checkDocument } from "./document-checks.ts";
 import { CORE_METHOD_NAMES, packageNames } from "./names.ts";
 import { readOperations } from "./operations.ts";
+import { readMarkedSchemas } from "./read-write.ts";
 import { readSecurity } from "./security.ts";
 import { ServerRegistry } from "./servers.ts";
 import type { ApiModel, ApiModelOptions } from "./types.ts";
@@ -57,6 +58,7 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
     servers: servers.list(),
     operations,
     schemaNames,
+    markedSchemas: readMarkedSchemas(document, operations, schemaNames),
     names: packageNames(packageName, schemaNames, operationTypes, used.flatMap((extension) => extension.exportNames())),
     extensions: [],
   };

@@ -140,6 +140,11 @@ export interface ApiModel {
   operations: OperationModel[];
   /** Names of `components/schemas`, in document order. */
   schemaNames: string[];
+  /**
+   * Pointers of the component, request body and success response schemas whose types carry
+   * read-only or write-only markers (`model/read-write.ts`); empty for a document without them.
+   */
+  markedSchemas: ReadonlySet<string>;
   names: PackageNames;
   /** The extensions this contract uses, each with what it read (see generator/extensions/). */
   extensions: ExtensionModel[];

@@ -9,6 +9,11 @@
  * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
  *   TypeScript resolves it.
  *
+ * Read-only and write-only properties (`common/read-write.ts`), in a document that has any, carry
+ * its markers (`$Read<T>`, `$Write<T>`, its `readWriteMarkers` option; a property marked through a
+ * `$ref` is marked where it stands, as the validators read it), and the module exports the three
+ * views the other modules wrap marked types in (`read-write-views.ts`).
+ *
  * Four changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
  * parameter (see `refsIntoParameters`), one deeper into an operation's schema as what it names
  * (see `refsIntoOperationSchemas`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
@@ -26,6 +31,8 @@ import { mediaTypeKind } from "../../common/media-types.ts";
 import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
 import { RefResolver } from "../validators/resolve.ts";
 import { refsIntoOperationSchemas, refsIntoParameters } from "./refs.ts";
+import { ReadWriteMarks } from "../../common/read-write.ts";
+import { READ_WRITE_VIEW_DOCS, READ_WRITE_VIEWS } from "./read-write-views.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -67,13 +74,18 @@ export async function emitSchemaTypes(
   refsIntoOperationSchemas(document);
   refsIntoParameters(document);
   uniqueOperationIds(document, operations);
+  const marked = markPropertiesWhereTheyStand(document);
   let ast: Typescript.Node[];
   try {
-    ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document));
+    ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document, marked));
   } catch (error) {
     throw emitterFailure(error, contract.document);
   }
-  return openapiTypescript.astToString(nameRecursiveArrays(ts, ast));
+  // Its own views of the markers are not this package's (see read-write-views.ts): left out.
+  const views = marked ? ast.filter((node) => !(ts.isTypeAliasDeclaration(node) && (node.name.text === "Readable" || node.name.text === "Writable"))) : ast;
+  const text = openapiTypescript.astToString(nameRecursiveArrays(ts, views));
+  // The printer keeps no comment of parsed text: the views' doc comments go in before their lines.
+  return marked ? text.replace(/^export type (\$?\w+)<T>/gm, (line, name: string) => (Object.hasOwn(READ_WRITE_VIEW_DOCS, name) ? `/** ${READ_WRITE_VIEW_DOCS[name]} */\n${line}` : line)) : text;
 }
 
 /**
@@ -81,7 +93,7 @@ export async function emitSchemaTypes(
  * used: it would lint and bundle the document again with its own Redocly (a third of the time on a
  * large document), and the load stage has done both, with the findings located in the user's files.
  */
-function transformContext(openapiTypescript: typeof OpenapiTypescript, document: OpenapiTypescript.OpenAPI3): OpenapiTypescript.GlobalContext {
+function transformContext(openapiTypescript: typeof OpenapiTypescript, document: OpenapiTypescript.OpenAPI3, readWriteMarkers: boolean): OpenapiTypescript.GlobalContext {
   return {
     additionalProperties: false,
     alphabetize: false,
@@ -108,14 +120,36 @@ function transformContext(openapiTypescript: typeof OpenapiTypescript, document:
     // Read by its entry point only, never by the transform.
     redoc: undefined as never,
     silent: true,
-    inject: undefined,
+    inject: readWriteMarkers ? READ_WRITE_VIEWS : undefined,
     transform: openEnumType,
     transformProperty: undefined,
     makePathsEnum: false,
     generatePathParams: false,
-    readWriteMarkers: false,
+    readWriteMarkers,
     resolve: ($ref) => openapiTypescript.resolveRef(document, $ref, { silent: true }),
   };
+}
+
+/**
+ * In place: a property marked only through its `$ref` (to a read-only or write-only schema) gets the
+ * marker beside the `$ref`, where openapi-typescript looks. Whether the document marks any property.
+ */
+function markPropertiesWhereTheyStand(document: unknown): boolean {
+  const marks = ReadWriteMarks.of(document);
+  if (marks === undefined) return false;
+  const found: [property: Record<string, unknown>, marker: string][] = [];
+  forEachSchema(document, (node) => {
+    const properties = node["properties"];
+    if (properties === null || typeof properties !== "object") return;
+    for (const property of Object.values(properties as Record<string, unknown>)) {
+      if (property === null || typeof property !== "object" || !("$ref" in property)) continue;
+      const marker = marks.markOf(property);
+      if (marker !== undefined && !(marker in property)) found.push([property as Record<string, unknown>, marker]);
+    }
+  });
+  // After the walk: the marks are read from the document as written.
+  for (const [property, marker] of found) property[marker] = true;
+  return true;
 }
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];

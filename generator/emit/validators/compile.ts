@@ -32,6 +32,7 @@ import { runtime } from "./runtime-helpers.ts";
 import { sameValueCode, schemaCode } from "./schema.ts";
 import { Stems } from "./stems.ts";
 import { isObject } from "./schema-object.ts";
+import { ReadWriteMarks, type Direction } from "../../common/read-write.ts";
 
 /** Keywords a schema of only a `$ref` (or only a `$dynamicRef`) may have beside it: annotations, which change no check. */
 const REF_ONLY_KEYWORDS = new Set(["description", "title", "$comment", "deprecated", "examples"]);
@@ -63,6 +64,8 @@ export class ValidatorCompiler implements Env {
   readonly constants = new ModuleConstants();
   readonly recursion = new SameInstanceRefs();
   readonly assertionKeywords = ASSERTION_KEYWORDS;
+  /** The document's read-only and write-only properties; undefined when it has none. */
+  readonly marks: ReadWriteMarks | undefined;
   private readonly refs: RefResolver;
   private readonly audit: SchemaAudit;
   private readonly stems = new Stems();
@@ -80,6 +83,7 @@ export class ValidatorCompiler implements Env {
   ) {
     const ignoredFormats = new Set([...IGNORED_FORMATS, ...(options.ignoredFormats ?? [])]);
     this.refs = new RefResolver(document);
+    this.marks = ReadWriteMarks.of(document);
     this.audit = new SchemaAudit(document, this.refs, ignoredFormats, options.unknownFormats ?? "warn", options.warnings ?? new Warnings());
   }
 
@@ -87,36 +91,42 @@ export class ValidatorCompiler implements Env {
    * The unit of the schema at `at` (a normalized JSON pointer), created on first use. A schema
    * that is only a `$ref` (and annotations) is its target's unit; one written exactly like an
    * earlier unit's schema shares that unit's functions (real contracts repeat the same parameter
-   * and property schemas thousands of times).
+   * and property schemas thousands of times). In a `view` (a direction) the schema is checked in
+   * where that differs from checking it as written, it is a unit of its own; elsewhere the view is
+   * dropped, so a schema without read-only or write-only properties has one unit.
    */
-  unitAt(at: string, stemHint?: string): Unit {
-    const existing = this.units.get(at);
+  unitAt(at: string, stemHint?: string, view?: Direction): Unit {
+    const viewed = view !== undefined && this.marks?.differsIn(at, view) === true ? view : undefined;
+    const key = viewed === undefined ? at : `${at} ${viewed}`;
+    const existing = this.units.get(key);
     if (existing !== undefined) return existing;
     const schema = schemaAt(this.document, at);
     const target = this.refOnlyTarget(schema, at);
     if (target !== undefined) {
       this.following.add(at);
       try {
-        const unit = this.unitAt(target);
-        this.units.set(at, unit);
+        const unit = this.unitAt(target, undefined, viewed);
+        this.units.set(key, unit);
         return unit;
       } finally {
         this.following.delete(at);
       }
     }
-    const key = sameTextKey(schema, () => this.refs.resourceOf(at));
-    const first = this.byText.get(key);
+    // A view's functions differ from the text's as written: they are shared only within the view.
+    const textKey = `${viewed ?? ""}${sameTextKey(schema, () => this.refs.resourceOf(at))}`;
+    const first = this.byText.get(textKey);
     if (first !== undefined) {
-      const unit: Unit = { pointer: at, schema, stem: first.stem, check: first.check, collect: first.collect, functions: first };
-      this.units.set(at, unit);
+      const unit: Unit = { pointer: at, schema, stem: first.stem, check: first.check, collect: first.collect, functions: first, ...(viewed && { view: viewed }) };
+      this.units.set(key, unit);
       this.auditOnly.push(unit);
       return unit;
     }
-    const stem = this.stems.take(stemHint ?? identifier(parsePointer(at).at(-1) ?? "root"));
-    const unit = { pointer: at, schema, stem, check: `c_${stem}`, collect: `e_${stem}` } as Unit;
+    const base = stemHint ?? identifier(parsePointer(at).at(-1) ?? "root");
+    const stem = this.stems.take(viewed === undefined || stemHint !== undefined ? base : `${base}_${viewed}`);
+    const unit = { pointer: at, schema, stem, check: `c_${stem}`, collect: `e_${stem}`, ...(viewed && { view: viewed }) } as Unit;
     unit.functions = unit;
-    this.units.set(at, unit);
-    this.byText.set(key, unit);
+    this.units.set(key, unit);
+    this.byText.set(textKey, unit);
     this.pending.push(unit);
     return unit;
   }
@@ -140,8 +150,13 @@ export class ValidatorCompiler implements Env {
     return keyword === "$ref" ? this.refs.resolve(ref, at) : this.refs.resolveDynamic(ref, at);
   }
 
-  refTarget(ref: unknown, at: string, keyword: RefKeyword = "$ref"): Unit {
-    return this.unitAt(this.resolveRef(ref, at, keyword));
+  refTarget(ref: unknown, at: string, keyword: RefKeyword = "$ref", view?: Direction): Unit {
+    return this.unitAt(this.resolveRef(ref, at, keyword), undefined, view);
+  }
+
+  /** The names of a schema's `required` that a unit in `view` leaves out (its hidden properties). */
+  hiddenRequired(schema: Record<string, unknown>, view: Direction | undefined): readonly string[] {
+    return view === undefined || this.marks === undefined ? [] : this.marks.hiddenRequired(schema, view);
   }
 
   /** The units a schema's `$ref` and then its `$dynamicRef` lead to. */

@@ -8,6 +8,7 @@ import type { ModuleConstants } from "./constants.ts";
 import type { SameInstanceRefs } from "./recursion.ts";
 import type { RefKeyword } from "./resolve.ts";
 import type { Unit } from "./unit.ts";
+import type { Direction } from "../../common/read-write.ts";
 
 /**
  * The compilation, as keyword code sees it. Subschema code is reached through here rather than by
@@ -18,8 +19,10 @@ export interface Env {
   readonly recursion: SameInstanceRefs;
   /** The keywords the validators check (the rest are annotations). */
   readonly assertionKeywords: ReadonlySet<string>;
-  /** The unit of the schema a `$ref` or `$dynamicRef` (found at `at`) points to. */
-  refTarget(ref: unknown, at: string, keyword?: RefKeyword): Unit;
+  /** The unit of the schema a `$ref` or `$dynamicRef` (found at `at`) points to, checked in `view` (the referring unit's). */
+  refTarget(ref: unknown, at: string, keyword?: RefKeyword, view?: Direction): Unit;
+  /** The names of a schema's `required` that a unit in `view` leaves out. */
+  hiddenRequired(schema: Record<string, unknown>, view: Direction | undefined): readonly string[];
   /** The code of a subschema. */
   gen(schema: unknown, at: string, ctx: Ctx): Block;
   /** The code of a subschema applied to the same value (see schema.ts). */

@@ -30,6 +30,7 @@ import { ParameterTables, type ParameterTableSpec } from "./parameters.ts";
 import { isIdentifierName } from "./property-access.ts";
 import { runtime } from "./runtime-helpers.ts";
 import { isObject, valueAt } from "./schema-object.ts";
+import type { Direction } from "../../common/read-write.ts";
 
 export interface ValidatorEntry {
   /** Exported stem, already a safe PascalCase identifier, e.g. "Pod", "ImageToVideoInput". */
@@ -43,6 +44,8 @@ export interface ValidatorEntry {
    * being the same parameters as one schema (for `withDefaults…` and the issues about the call's shape).
    */
   parameters?: ParameterTableSpec;
+  /** The direction the value travels in (a response body), for a schema with read-only or write-only properties; default: as written. */
+  view?: Direction;
 }
 
 export interface EmitValidatorsOptions {
@@ -177,7 +180,7 @@ function entryRoots(options: EmitValidatorsOptions, compiler: ValidatorCompiler,
       const passes = code`${runtime("checkParameters")}(value, ${table})`;
       return { entry, at, schema, unit: undefined, passes, issues: code`${runtime("parameterIssues")}(value, ${table}, ${at})` };
     }
-    const unit = compiler.unitAt(at, entry.name);
+    const unit = compiler.unitAt(at, entry.name, entry.view);
     return { entry, at, schema, unit, passes: code`${name(unit.check)}(value)`, issues: code`${runtime("issuesOf")}(value, ${name(unit.check)}, ${name(unit.collect)}, ${unit.pointer})` };
   });
 }

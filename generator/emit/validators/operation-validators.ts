@@ -55,7 +55,8 @@ function parameterTableSpec(operation: OperationModel): ParameterTableSpec {
   // Only JSON bodies are checked: form, multipart and binary bodies hold Blobs and FormData.
   // Without a schema any body is valid, but a required body is still required.
   if (!body || mediaTypeKind(body.mediaType) !== "json") return { groups };
-  return { groups, body: { required: body.required, value: body.schemaPointer === undefined ? "any" : { pointer: body.schemaPointer } } };
+  // A body is checked as a request sends it: its read-only properties never required.
+  return { groups, body: { required: body.required, value: body.schemaPointer === undefined ? "any" : { pointer: body.schemaPointer, view: "request" } } };
 }
 
 function valueSchema(value: ParameterValue): object {
@@ -136,16 +137,19 @@ export function emitOperationValidators(
     if (fields.length > 0) names.operations.get(operation.operationId)!.secretBodyFields = fields;
   }
   const table = responseTable(api.operations, stems, jsonResponses);
+  // The components' types name the as-written view where one has read-only or write-only properties.
+  const markedStems = new Set(api.schemaNames.filter((schema) => api.markedSchemas.has(pointer("components", "schemas", schema))).map((schema) => names.schemas.get(schema)!));
+  const typeNames = (stems: readonly string[]) => (stems.some((stem) => markedStems.has(stem)) ? "AsWritten, components" : "components");
   const modules = emitValidatorModules({
     document: { ...contract.document, [PARAMS_ROOT]: composed },
     entries,
-    typeImport: 'import type { components } from "./schema.js";',
+    typeImport: `import type { ${typeNames([...markedStems])} } from "./schema.js";`,
     views: {
       responses: [...new Set(stems.responses.flat())],
       ...Object.fromEntries(
         standaloneStems(standalone, names).map((stem) => [
           `standalone:${stem}`,
-          { names: [stem], withDefaults: true, typeImport: 'import type { components } from "../schema.js";', runtimeImport: "../runtime/validation.js", formatsImport: "../runtime/formats.js" } as const,
+          { names: [stem], withDefaults: true, typeImport: `import type { ${typeNames([stem])} } from "../schema.js";`, runtimeImport: "../runtime/validation.js", formatsImport: "../runtime/formats.js" } as const,
         ]),
       ),
     },
@@ -225,7 +229,10 @@ function validatorEntries(api: ApiModel, stems: Stems, jsonResponses: readonly S
   api.schemaNames.forEach((schema, index) => {
     const stem = stems.schemas[index]!;
     names.schemas.set(schema, stem);
-    entries.push({ name: stem, pointer: pointer("components", "schemas", schema), typeName: `components["schemas"][${stringLiteral(schema)}]` });
+    const at = pointer("components", "schemas", schema);
+    // A component's validator checks its schema as written; its type says so where it has read-only or write-only properties.
+    const type = `components["schemas"][${stringLiteral(schema)}]`;
+    entries.push({ name: stem, pointer: at, typeName: api.markedSchemas.has(at) ? `AsWritten<${type}>` : type });
   });
   api.operations.forEach((operation, index) => {
     const entry: { request?: string; response?: string } = {};
@@ -238,7 +245,8 @@ function validatorEntries(api: ApiModel, stems: Stems, jsonResponses: readonly S
     }
     jsonResponses[index]!.forEach((json, position) => {
       const stem = stems.responses[index]![position]!;
-      entries.push({ name: stem, pointer: json.schemaPointer! });
+      // A response never needs its write-only properties.
+      entries.push({ name: stem, pointer: json.schemaPointer!, view: "response" });
       if (position === 0) entry.response = stem;
     });
     names.operations.set(operation.operationId, entry);

@@ -8,9 +8,10 @@ import { pointer } from "../../common/json-pointer.ts";
 import { code, join, name, raw, type Code, type Declaration } from "../code.ts";
 import type { ValidatorCompiler } from "./compile.ts";
 import { runtime } from "./runtime-helpers.ts";
+import type { Direction } from "../../common/read-write.ts";
 
 /** What a parameter's value is checked against: a schema, anything, or a string (a non-JSON `content` parameter, sent as it is). */
-export type ParameterValue = { pointer: string } | "any" | "string";
+export type ParameterValue = { pointer: string; view?: Direction } | "any" | "string";
 
 export interface ParameterSpec {
   name: string;
@@ -57,7 +58,7 @@ export class ParameterTables {
   private rule(parameter: string, required: boolean, value: ParameterValue, valueAt: string): Code {
     if (value === "any") return code`[${parameter}, ${bool(required)}, null, null, ""]`;
     if (value === "string") return code`[${parameter}, ${bool(required)}, ${runtime("checkString")}, ${runtime("collectString")}, ${valueAt}]`;
-    const unit = this.compiler.unitAt(value.pointer);
+    const unit = this.compiler.unitAt(value.pointer, undefined, value.view);
     return code`[${parameter}, ${bool(required)}, ${name(unit.check)}, ${name(unit.collect)}, ${unit.pointer}]`;
   }
 }

@@ -3,6 +3,8 @@
  * (the same JSON text) share the pair of the first one: the issue-collecting function takes the
  * schema's pointer as a parameter.
  */
+import type { Direction } from "../../common/read-write.ts";
+
 export interface Unit {
   /** JSON pointer of the schema in the document. */
   pointer: string;
@@ -14,4 +16,10 @@ export interface Unit {
   collect: string;
   /** The unit whose functions these are: itself, or the first unit of the same schema text. */
   functions: Unit;
+  /**
+   * The direction the schema is checked in, where that differs from checking it as written
+   * (`common/read-write.ts`): its own `required`, and those of the schemas it reaches, leave out the
+   * properties the direction hides. Undefined: as written.
+   */
+  view?: Direction;
 }

@@ -62,6 +62,8 @@ export const dependentRequired: KeywordDefinition = {
 function propertiesAndRequired(schema: SchemaObject, at: string, ctx: Ctx, b: Block): string[] {
   const properties = schemaMap(schema, "properties", at);
   const required = new Set(stringArray(schema, "required", at));
+  // In a request, a read-only property is never required; in a response, a write-only one.
+  for (const hidden of ctx.env.hiddenRequired(schema, ctx.unit.view)) required.delete(hidden);
   for (const name of required) {
     const sub = Object.hasOwn(properties, name) ? properties[name] : true;
     if (sub !== true) continue; // checked together with the property's schema below

@@ -25,7 +25,7 @@ export const ref: KeywordDefinition = {
 
 function refCode(schema: SchemaObject, keyword: RefKeyword, at: string, ctx: Ctx, b: Block): void {
   const where = `${at}/${keyword}`;
-  const target = ctx.env.refTarget(schema[keyword], where, keyword);
+  const target = ctx.env.refTarget(schema[keyword], where, keyword, ctx.unit.view);
   if (target.schema === true) return;
   if (ctx.sameInstance) ctx.env.recursion.add(ctx.unit, target.functions, where);
   const passes = code`${name(target.check)}(${ctx.v})`;

@@ -168,7 +168,7 @@ function evaluatedBy(schema: unknown, at: string, ctx: Ctx, into: Collection, ow
 
 /** A `$ref` (or `$dynamicRef`) target's members, read in place (once per chain: a cycle adds nothing new). */
 function ref(target: unknown, at: string, keyword: RefKeyword, ctx: Ctx, into: Collection, out: Evaluated): void {
-  const unit = ctx.env.refTarget(target, at, keyword);
+  const unit = ctx.env.refTarget(target, at, keyword, ctx.unit.view);
   if (into.within.has(unit.pointer)) return;
   into.within.add(unit.pointer);
   evaluatedBy(unit.schema, unit.pointer, ctx, into, true, out);
