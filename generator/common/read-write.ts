@@ -13,8 +13,8 @@
  *   another stays required;
  * - only local references (`#/...`) are followed.
  */
-import { parsePointer, pointer } from "./json-pointer.ts";
-import { forEachSchema, forEachSubschema, hasAnyKey } from "./schema-walk.ts";
+import { parsePointer } from "./json-pointer.ts";
+import { hasAnyKey, subschemaObjects } from "./schema-walk.ts";
 
 export type Direction = "request" | "response";
 export type Marker = "readOnly" | "writeOnly";
@@ -24,85 +24,122 @@ export const HIDDEN_IN: Readonly<Record<Direction, Marker>> = { request: "readOn
 
 type Json = Record<string, unknown>;
 
+/** Members that hold values, never schemas. */
+const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** A local `$ref`'s target as a normalized pointer; undefined for any other reference. */
-function localTarget(ref: unknown): string | undefined {
-  if (typeof ref !== "string" || !ref.startsWith("#")) return undefined;
-  try {
-    return pointer(...parsePointer(ref));
-  } catch {
-    return undefined;
-  }
-}
-
-function valueAt(document: unknown, at: string): unknown {
-  let node = document;
-  for (const segment of parsePointer(at)) {
-    if (!isObject(node) && !Array.isArray(node)) return undefined;
-    node = (node as Json)[segment];
-  }
-  return node;
-}
-
+/**
+ * Answers are searched from the schemas asked about, never by a walk of the whole document (on
+ * GitHub's, a walk costs seconds): through subschemas and local `$ref`s, stopping at the first
+ * schema that answers yes; a search that finds none records every schema it saw as "no".
+ */
 export class ReadWriteMarks {
-  /** Schemas (by pointer) that reach a marked property: their types carry markers. */
-  private readonly marked: ReadonlySet<string>;
-  /** Per direction, schemas that reach a required property it hides: checked differently there. */
-  private readonly differing: Readonly<Record<Direction, ReadonlySet<string>>>;
+  /** Per pointer or local `$ref` string, what it names (undefined: no such place). */
+  private readonly targets = new Map<string, unknown>();
+  private readonly markers = new WeakMap<object, Marker | null>();
+  /** Per question (a marked property; a hidden required one per direction), the schemas known to reach one or not. */
+  private readonly answers = { marked: new WeakMap<object, boolean>(), request: new WeakMap<object, boolean>(), response: new WeakMap<object, boolean>() };
 
   /** The marks of a document; undefined when it marks no property (most documents): nothing here applies. */
   static of(document: unknown): ReadWriteMarks | undefined {
     if (!hasAnyKey(document, ["readOnly", "writeOnly"])) return undefined;
     const marks = new ReadWriteMarks(document);
-    return marks.marked.size === 0 ? undefined : marks;
+    return marks.marksAnyProperty() ? marks : undefined;
   }
 
-  private constructor(private readonly document: unknown) {
-    // Who reaches whom: a schema reaches its subschemas and its `$ref`'s target.
-    const reachedFrom = new Map<string, string[]>();
-    const edge = (from: string, to: string) => {
-      const list = reachedFrom.get(to);
-      if (list === undefined) reachedFrom.set(to, [from]);
-      else list.push(from);
-    };
-    const marked: string[] = [];
-    const differing: Record<Direction, string[]> = { request: [], response: [] };
-    forEachSchema(document, (node, at) => {
-      forEachSubschema(node, at, (_, sub) => edge(at, sub));
-      const target = localTarget(node["$ref"]);
-      if (target !== undefined) edge(at, target);
+  private constructor(private readonly document: unknown) {}
+
+  private marksAnyProperty(): boolean {
+    return this.someObject((node) => this.hasMarkedProperty(node));
+  }
+
+  /**
+   * The properties marked only through their `$ref` (their target says `readOnly` or `writeOnly`),
+   * each with its marker: where openapi-typescript, which reads a property's own keywords, needs it.
+   */
+  markedThroughRefs(): Array<[property: Json, marker: Marker]> {
+    const found: Array<[Json, Marker]> = [];
+    this.someObject((node) => {
       const properties = node["properties"];
-      if (!isObject(properties)) return;
-      if (Object.values(properties).some((property) => this.markOf(property) !== undefined)) marked.push(at);
-      for (const direction of ["request", "response"] as const) if (this.hiddenRequired(node, direction).length > 0) differing[direction].push(at);
+      if (!isObject(properties)) return false;
+      for (const property of Object.values(properties)) {
+        if (!isObject(property) || !("$ref" in property)) continue;
+        const marker = this.markOf(property);
+        if (marker !== undefined && !(marker in property)) found.push([property, marker]);
+      }
+      return false;
     });
-    const closure = (start: readonly string[]): Set<string> => {
-      const reached = new Set(start);
-      const queue = [...start];
-      while (queue.length > 0) for (const from of reachedFrom.get(queue.pop()!) ?? []) if (!reached.has(from)) reached.add(from), queue.push(from);
-      return reached;
-    };
-    this.marked = closure(marked);
-    this.differing = { request: closure(differing.request), response: closure(differing.response) };
+    return found;
+  }
+
+  /**
+   * Whether `test` holds for an object of the document, looked at as `hasAnyKey` does (no pointers
+   * built: a walk of the schemas costs seconds on GitHub's document); data (`example`, `examples`,
+   * `default`, `enum`, `const`) and `x-` extensions are not entered.
+   */
+  private someObject(test: (node: Json) => boolean): boolean {
+    const stack: unknown[] = [this.document];
+    while (stack.length > 0) {
+      const node = stack.pop();
+      if (Array.isArray(node)) {
+        for (const item of node) if (typeof item === "object" && item !== null) stack.push(item);
+        continue;
+      }
+      if (!isObject(node)) continue;
+      if (test(node)) return true;
+      for (const key in node) {
+        const value = node[key];
+        if (typeof value === "object" && value !== null && Object.hasOwn(node, key) && !DATA_MEMBERS.has(key) && !key.startsWith("x-")) stack.push(value);
+      }
+    }
+    return false;
+  }
+
+  private target(ref: unknown): unknown {
+    return typeof ref === "string" && ref.startsWith("#") ? this.lookup(ref) : undefined;
+  }
+
+  /** What a JSON pointer, or a `$ref`'s fragment, names in the document. */
+  private lookup(ref: string): unknown {
+    if (this.targets.has(ref)) return this.targets.get(ref);
+    let node: unknown = this.document;
+    try {
+      for (const segment of parsePointer(ref)) node = isObject(node) || Array.isArray(node) ? (node as Json)[segment] : undefined;
+    } catch {
+      node = undefined;
+    }
+    this.targets.set(ref, node);
+    return node;
   }
 
   /** The marker of a property's schema (its own, else its `$ref` target's); undefined when none, or both. */
   markOf(property: unknown): Marker | undefined {
-    let schema = property;
+    if (!isObject(property)) return undefined;
+    const known = this.markers.get(property);
+    if (known !== undefined) return known ?? undefined;
+    let marker: Marker | undefined;
+    let schema: unknown = property;
     const seen = new Set<unknown>();
     while (isObject(schema) && !seen.has(schema)) {
       seen.add(schema);
       const readOnly = schema["readOnly"] === true;
       const writeOnly = schema["writeOnly"] === true;
-      if (readOnly || writeOnly) return readOnly && writeOnly ? undefined : readOnly ? "readOnly" : "writeOnly";
-      const target = localTarget(schema["$ref"]);
-      if (target === undefined) return undefined;
-      schema = valueAt(this.document, target);
+      if (readOnly || writeOnly) {
+        marker = readOnly && writeOnly ? undefined : readOnly ? "readOnly" : "writeOnly";
+        break;
+      }
+      schema = this.target(schema["$ref"]);
     }
-    return undefined;
+    this.markers.set(property, marker ?? null);
+    return marker;
+  }
+
+  private hasMarkedProperty(schema: Json): boolean {
+    const properties = schema["properties"];
+    return isObject(properties) && Object.values(properties).some((property) => this.markOf(property) !== undefined);
   }
 
   /** The names a schema object's `required` lists whose property `direction` hides. */
@@ -114,13 +151,38 @@ export class ReadWriteMarks {
     return required.filter((name): name is string => typeof name === "string" && Object.hasOwn(properties, name) && this.markOf(properties[name]) === hidden);
   }
 
-  /** Whether the schema at `at` (a normalized pointer) reaches a marked property: its type carries markers. */
+  /** Whether the schema at `at` (a pointer) reaches a marked property: its type carries markers. */
   reachesMarker(at: string): boolean {
-    return this.marked.has(at);
+    return this.reaches(at, this.answers.marked, (schema) => this.hasMarkedProperty(schema));
   }
 
   /** Whether checking the schema at `at` in `direction` differs from checking it as written. */
   differsIn(at: string, direction: Direction): boolean {
-    return this.differing[direction].has(at);
+    return this.reaches(at, this.answers[direction], (schema) => this.hiddenRequired(schema, direction).length > 0);
+  }
+
+  private reaches(at: string, answers: WeakMap<object, boolean>, itself: (schema: Json) => boolean): boolean {
+    const start = this.lookup(at);
+    if (!isObject(start)) return false;
+    const known = answers.get(start);
+    if (known !== undefined) return known;
+    const seen = new Set<Json>();
+    const stack: Json[] = [start];
+    let found = false;
+    while (stack.length > 0 && !found) {
+      const schema = stack.pop()!;
+      if (seen.has(schema)) continue;
+      seen.add(schema);
+      const answer = answers.get(schema);
+      if (answer === false) continue;
+      found = answer === true || itself(schema);
+      stack.push(...subschemaObjects(schema));
+      const target = this.target(schema["$ref"]);
+      if (isObject(target)) stack.push(target);
+    }
+    // Everything a fruitless search saw reaches nothing it did not see.
+    if (!found) for (const schema of seen) answers.set(schema, false);
+    answers.set(start, found);
+    return found;
   }
 }

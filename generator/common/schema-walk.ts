@@ -44,7 +44,7 @@ export function forEachSchema(document: unknown, visit: (node: Json, at: string,
 }
 
 /** Calls `visit` on each immediate subschema of a schema object (any value where one stands), with its pointer. */
-export function forEachSubschema(node: Json, at: string, visit: (sub: unknown, at: string) => void): void {
+function forEachSubschema(node: Json, at: string, visit: (sub: unknown, at: string) => void): void {
   for (const keyword of SCHEMA_MAPS) {
     const map = node[keyword];
     if (isObject(map)) for (const [name, sub] of Object.entries(map)) visit(sub, at + pointer(keyword, name));
@@ -54,6 +54,21 @@ export function forEachSubschema(node: Json, at: string, visit: (sub: unknown, a
     if (Array.isArray(list)) list.forEach((sub, index) => visit(sub, `${at}/${keyword}/${index}`));
   }
   for (const keyword of SINGLE_SCHEMAS) if (keyword in node) visit(node[keyword], at + pointer(keyword));
+}
+
+/** The immediate subschemas of a schema object that are objects (boolean schemas hold none), without their pointers. */
+export function subschemaObjects(node: Json): Json[] {
+  const found: Json[] = [];
+  for (const keyword of SCHEMA_MAPS) {
+    const map = node[keyword];
+    if (isObject(map)) for (const sub of Object.values(map)) if (isObject(sub)) found.push(sub);
+  }
+  for (const keyword of SCHEMA_ARRAYS) {
+    const list = node[keyword];
+    if (Array.isArray(list)) for (const sub of list) if (isObject(sub)) found.push(sub);
+  }
+  for (const keyword of SINGLE_SCHEMAS) if (isObject(node[keyword])) found.push(node[keyword] as Json);
+  return found;
 }
 
 /**

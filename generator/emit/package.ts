@@ -99,6 +99,7 @@ export function emitPackageFiles(
     validatorsEntry: `${api.packageName}/validators`,
     operationsEntry: `${api.packageName}/operations`,
     coreClassName: names.core,
+    readWrite: api.markedSchemas.size > 0,
     validatorStem: extras.validatorStem !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(extras.validatorStem) ? extras.validatorStem : undefined,
     licenseHolder: contact.name?.trim() ? contact.name : `The authors of ${api.packageName}`,
     homepage: contact.url !== undefined && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,

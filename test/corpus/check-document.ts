@@ -13,7 +13,7 @@ import { escapeSegment } from "../../generator/common/json-pointer.ts";
 import { writeOutput } from "../../generator/write/index.ts";
 import { holdsFormatDifference } from "../validators/format-differences.ts";
 import { collectExamples, type DocumentExample } from "./examples.ts";
-import { documentOracle } from "./oracle.ts";
+import { documentOracle, inDirection } from "./oracle.ts";
 
 export interface ExampleCounts {
   checked: number;
@@ -103,14 +103,20 @@ export async function checkDocument(document: string, file: string, outDir: stri
   const validators = await import(path.join(outDir, "src/validators.js"));
   const responsesFile = path.join(outDir, "src/response-validators.js");
   const responses = fs.existsSync(responsesFile) ? (await import(responsesFile)).RESPONSE_VALIDATORS : undefined;
-  const oracle = documentOracle(contract.document);
+  const asWritten = documentOracle(contract.document);
+  const directed = (direction: "request" | "response") => {
+    const document = inDirection(contract.document, direction);
+    return document === contract.document ? asWritten : documentOracle(document);
+  };
+  const [requestOracle, responseOracle] = [directed("request"), directed("response")];
+  const oracleOf = (target: DocumentExample["target"]) => (target.kind === "response" ? responseOracle : target.kind === "params" && target.location === "body" ? requestOracle : asWritten);
   for (const example of collectExamples(contract.document, api, validatorNames(api))) {
     const ours = generatedVerdict(example, validators, responses);
     if (ours === undefined) {
       examples.disagreements.push(`${example.at}: no generated validator for ${JSON.stringify(example.target)}`);
       continue;
     }
-    const theirs = oracle(example.schemaPointer, example.value);
+    const theirs = oracleOf(example.target)(example.schemaPointer, example.value);
     examples.checked++;
     if (typeof theirs === "object") examples.oracleErrors.push(`${example.at}: ${theirs.error}`);
     else if (theirs === ours) {

@@ -88,6 +88,12 @@ export async function run(): Promise<string> {
     TYPE_CHECK_BUDGET_MS,
   );
 
+  it("the package README says how the client reads them", () => {
+    const readme = fs.readFileSync(path.join(todo.outDir, "README.md"), "utf8");
+    expect(readme).toContain("### Read-only and write-only properties");
+    expect(readme).toContain("One given anyway is sent as it is");
+  });
+
   it("types: only the schemas with read-only or write-only properties are wrapped", () => {
     const types = fs.readFileSync(path.join(todo.outDir, "src/types.ts"), "utf8");
     expect(types).toContain('export type Todo = AsWritten<components["schemas"]["Todo"]>;');

@@ -137,18 +137,8 @@ function transformContext(openapiTypescript: typeof OpenapiTypescript, document:
 function markPropertiesWhereTheyStand(document: unknown): boolean {
   const marks = ReadWriteMarks.of(document);
   if (marks === undefined) return false;
-  const found: [property: Record<string, unknown>, marker: string][] = [];
-  forEachSchema(document, (node) => {
-    const properties = node["properties"];
-    if (properties === null || typeof properties !== "object") return;
-    for (const property of Object.values(properties as Record<string, unknown>)) {
-      if (property === null || typeof property !== "object" || !("$ref" in property)) continue;
-      const marker = marks.markOf(property);
-      if (marker !== undefined && !(marker in property)) found.push([property as Record<string, unknown>, marker]);
-    }
-  });
-  // After the walk: the marks are read from the document as written.
-  for (const [property, marker] of found) property[marker] = true;
+  // After the search: the marks are read from the document as written.
+  for (const [property, marker] of marks.markedThroughRefs()) property[marker] = true;
   return true;
 }
 

@@ -4,6 +4,7 @@
  * copied only with the extension), typed by its event schema; `eventsource-parser` becomes a
  * dependency of the package; the README gains a section on following streams.
  */
+import { pointer } from "../../common/json-pointer.ts";
 import { Block, code, raw, type Code } from "../../emit/code.ts";
 import { hasParams, operationDoc, paramsRequired } from "../../emit/operation-docs.ts";
 import { method, declaration, type ImportSpec } from "../../emit/typescript.ts";
@@ -24,8 +25,11 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
   const streams = new Map(model.operations.map((stream) => [stream.operationId, stream]));
   const of = (operation: OperationModel) => streams.get(operation.operationId);
   const needs = needsOf(model, context.validators);
+  // An event's data is checked by its component's validator: typed as that schema is written.
+  const marked = (data: EventData) => data.kind === "json" && data.component !== undefined && api.markedSchemas.has(pointer("components", "schemas", data.component));
+  const returnType = (data: EventData) => code`AsyncGenerator<$ServerSentEvent<${marked(data) ? code`$AsWritten<${dataType(data)}>` : dataType(data)}>, void, undefined>`;
   const imports: ImportSpec[] = [
-    ...(needs.components ? [{ from: "./schema.js", typeOnly: true, names: ["components as $components"] }] : []),
+    ...(needs.components ? [{ from: "./schema.js", typeOnly: true, names: ["components as $components", ...(model.operations.some((s) => marked(s.data)) ? ["AsWritten as $AsWritten"] : [])] }] : []),
     ...(needs.validators ? [{ from: "./validators.js", namespace: "$validators" }] : []),
     ...IMPORTS,
   ];
@@ -85,10 +89,6 @@ function parametersOf(operation: OperationModel, paramsType: Code): Code {
 function dataType(data: EventData): Code {
   if (data.kind === "text") return raw("string");
   return data.component === undefined ? raw("unknown") : code`$components["schemas"][${data.component}]`;
-}
-
-function returnType(data: EventData): Code {
-  return code`AsyncGenerator<$ServerSentEvent<${dataType(data)}>, void, undefined>`;
 }
 
 function callOf(operation: OperationModel, stream: EventStreamOperation, validators: ValidatorNames, client: Code, spec: Code): Code {
