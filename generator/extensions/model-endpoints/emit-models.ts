@@ -10,9 +10,14 @@ import type { ValidatorNames } from "../../emit/validators/index.ts";
 import { moduleFiles, type EmittedModule, type OutputFile } from "../../emit/output-file.ts";
 import type { EndpointPricing, ModelEndpointsModel } from "./types.ts";
 
-export function emitModelsModule(model: ModelEndpointsModel, validators: ValidatorNames): string {
+/**
+ * `marked` says which components have read-only or write-only properties: their types are written
+ * `AsWritten<…>` (the checks are the components' own, as written).
+ */
+export function emitModelsModule(model: ModelEndpointsModel, validators: ValidatorNames, marked: (schema: string) => boolean = () => false): string {
   const status = model.roles.status!;
-  const schemaType = (name: string) => code`components["schemas"][${name}]`;
+  const schemaType = (name: string) => (marked(name) ? code`AsWritten<components["schemas"][${name}]>` : code`components["schemas"][${name}]`);
+  const anyMarked = model.endpoints.some((m) => marked(m.inputSchema) || marked(m.outputSchema));
   const jobType = code`paths[${status.path}][${status.method}]["responses"][${model.jobResponse.status}]["content"][${model.jobResponse.mediaType}]`;
   const stems = model.endpoints.map((m) => ({ id: m.id, stem: validators.schemas.get(m.inputSchema)! }));
   const validatorImports = [...new Set(stems.flatMap(({ stem }) => [`validate${stem}`, ...(validators.withDefaults.has(stem) ? [`withDefaults${stem}`] : [])]))].sort();
@@ -35,7 +40,7 @@ export function emitModelsModule(model: ModelEndpointsModel, validators: Validat
   );
   return moduleText([
     [
-      importStatement({ from: "./schema.js", typeOnly: true, names: ["components", "paths"] }),
+      importStatement({ from: "./schema.js", typeOnly: true, names: [...(anyMarked ? ["AsWritten"] : []), "components", "paths"] }),
       importStatement({ from: "./validators.js", names: validatorImports }),
       importStatement({ from: "./runtime/validation.js", typeOnly: true, names: ["ValidationIssue"] }),
     ],

@@ -2,6 +2,7 @@
  * The model-endpoints extension's emit-stage side: `src/models.ts`, `src/jobs.ts`, its commands,
  * the job runtime, the per-model calls of the client, and its README sections.
  */
+import { pointer } from "../../common/json-pointer.ts";
 import type { ApiModel } from "../../model/types.ts";
 import type { EmitContext, ExtensionOutput } from "../output.ts";
 import { clientDeclarations, clientImports, clientMethods, emitModelCallsModule, OPERATION_SPEC_IMPORTS, operationSpecEntries } from "./client-members.ts";
@@ -19,7 +20,7 @@ export function emitModelEndpoints(api: ApiModel, model: ModelEndpointsModel, co
   const submits = model.roles.run !== undefined || model.roles.runsync !== undefined;
   return {
     files: [
-      { path: "src/models.ts", contents: emitModelsModule(model, context.validators) },
+      { path: "src/models.ts", contents: emitModelsModule(model, context.validators, (schema) => api.markedSchemas.has(pointer("components", "schemas", schema))) },
       ...emitModelInputModules(context.standaloneValidators),
       { path: "src/model-calls.ts", contents: emitModelCallsModule(api, model) },
       { path: "src/jobs.ts", contents: emitJobsModule(api, model) },
