@@ -8,13 +8,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import ts from "typescript";
 import YAML from "yaml";
 import { ContractError } from "../../generator/common/errors.ts";
 import { Warnings } from "../../generator/common/warnings.ts";
 import { generateFiles } from "../../generator/generate.ts";
 import { loadContract } from "../../generator/load/contract.ts";
 import { buildModel } from "../../generator/model/index.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { repoRoot } from "../support/prism.ts";
+import { readmeExamplesSource } from "../publish/support.ts";
+import { TYPE_CHECK_BUDGET_MS } from "../support/type-check.ts";
 
 /** The model of a contract of one `POST /things` operation with `parameters` (and `extra` members), and its warnings. */
 async function modelOf(parameters: unknown[], extra: object = {}, itemParameters: unknown[] = []) {
@@ -153,5 +157,35 @@ describe.each(CORPUS)("the corpus document $file", ({ file, header, count }) => 
       const line = lines.find((candidate) => candidate.startsWith(`export const ${operation.methodName} = `))!;
       expect(line.includes(`idempotencyHeader: ${JSON.stringify(header)}`), operation.operationId).toBe(operation.idempotencyHeader !== undefined);
     }
+  });
+});
+
+describe("the package README of a contract with idempotency keys (the idempotency-keys fixture)", () => {
+  it("lists the keyed operations and its examples type-check against the package", { timeout: TYPE_CHECK_BUDGET_MS + 60_000 }, async () => {
+    const out = path.join(repoRoot, ".tmp/idempotency/fixture-readme");
+    // The examples' file of an earlier run is not the generator's: it would refuse the folder.
+    fs.rmSync(out, { recursive: true, force: true });
+    const generated = await generateFiles({ spec: path.join(repoRoot, "test/fixtures/contracts/idempotency-keys.yaml"), out });
+    await writeOutput(out, generated.files);
+    const readme = generated.files.find((file) => file.path === "README.md")!.contents;
+    const section = readme.slice(readme.indexOf("## Idempotency keys"), readme.indexOf("## Validation"));
+    expect(section.match(/^\| `\w+` \|.*$/gm)).toEqual(["| `createPayment` | `Idempotency-Key` |", "| `createRefund` | `X-Idempotency-Key` (required: yours to give) |", "| `createPayout` | `Request-Token` |"]);
+    expect(section).toContain("{ idempotencyKey: false }");
+    const manifest = JSON.parse(generated.files.find((file) => file.path === "package.json")!.contents) as { name: string };
+    // The examples import the package by its name: here its modules, beside them.
+    const examples = readmeExamplesSource(readme, generated.api.names.client).replace(/from "([^"]+)";/g, (whole, from: string) =>
+      from === manifest.name ? 'from "./index.js";' : from.startsWith(`${manifest.name}/`) ? `from "./${from.slice(manifest.name.length + 1)}.js";` : whole,
+    );
+    fs.writeFileSync(path.join(out, "src/readme-examples.ts"), examples);
+    const config = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(out, "tsconfig.json"), ts.sys.readFile).config, ts.sys, out);
+    const program = ts.createProgram(config.fileNames, { ...config.options, noEmit: true });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? path.relative(out, d.file.fileName) : ""}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("says nothing of keys for a contract without them", async () => {
+    const generated = await generateFiles({ spec: path.join(repoRoot, "test/fixtures/contracts/minimal.yaml") });
+    const readme = generated.files.find((file) => file.path === "README.md")!.contents;
+    expect(readme).not.toMatch(/idempotency/i);
   });
 });
