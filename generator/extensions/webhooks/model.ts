@@ -36,12 +36,17 @@ function readWebhooks(contract: LoadedContract, api: ApiModel, warnings: Warning
 /** The operation that sends the webhook's body: POST when there is one, else the first with a body in method order. */
 function readWebhook(contract: LoadedContract, api: ApiModel, name: string, raw: unknown, warnings: Warnings): WebhookModel | undefined {
   const { value: item, pointer: itemAt } = contract.deref<any>(raw, pointer("webhooks", name));
-  const withBody = HTTP_METHODS.filter((method) => item?.[method]?.requestBody !== undefined);
-  const method = withBody.includes("post") ? "post" : withBody[0];
-  if (method === undefined) {
-    warnings.add("webhook:no-body", itemAt, "a webhook whose operations send no request body gets no receiver (its types stay in src/schema.ts)");
+  // Not a path item (an `x-` flag among 3.0's `x-webhooks`): the struct rule has said so already.
+  if (typeof item !== "object" || item === null || Array.isArray(item)) return undefined;
+  if (!HTTP_METHODS.some((method) => item[method] !== undefined)) {
+    // Written as a callback is (an expression keying the path item) or empty: nothing says what arrives.
+    warnings.add("webhook:no-operation", itemAt, "a webhook without an operation (get, post…) gets no receiver");
     return undefined;
   }
+  // A webhook that sends no body (a ping) has nothing to parse: no receiver, and nothing wrong.
+  const withBody = HTTP_METHODS.filter((method) => item[method]?.requestBody !== undefined);
+  const method = withBody.includes("post") ? "post" : withBody[0];
+  if (method === undefined) return undefined;
   if (withBody.length > 1) {
     warnings.add("webhook:several-bodies", itemAt, `a webhook with a body on several operations is received as its ${method.toUpperCase()}'s`);
   }
