@@ -3,5 +3,6 @@ import { modelEndpointsReader } from "./model-endpoints/model.ts";
 import { podBudgetReader } from "./pod-budget/model.ts";
 import type { ExtensionReader } from "./reader.ts";
 import { serverSentEventsReader } from "./server-sent-events/model.ts";
+import { webhooksReader } from "./webhooks/model.ts";
 
-export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader, serverSentEventsReader];
+export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader, serverSentEventsReader, webhooksReader];
