@@ -19,7 +19,7 @@ export function follower(document: unknown): Follow {
       } catch {
         return undefined;
       }
-      node = segments.reduce<any>((value, key) => (isObject(value) ? value[key] : undefined), document);
+      node = segments.reduce<any>((value, key) => (typeof value === "object" && value !== null ? value[key] : undefined), document);
     }
     return node;
   };
