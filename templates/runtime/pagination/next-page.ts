@@ -174,5 +174,5 @@ function describe(value: unknown): string {
   if (value === undefined) return "missing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
