@@ -105,7 +105,9 @@ function pagedDoc(operation: OperationModel, paging: PagedOperation): string {
 
 /** The README's example of a paging call: the first page, then every item up to a bound. */
 function pagedExample(operation: OperationModel, call: string): string {
-  const bounded = call.endsWith("()") ? `${call.slice(0, -1)}${hasParams(operation) ? "{}, " : ""}{ maxItems: 100 })` : `${call.slice(0, -1)}, { maxItems: 100 })`;
+  // The call without arguments (`client.listX()`, `listX(core)`) gets empty parameters before its options.
+  const bare = /\((core)?\)$/.exec(call);
+  const bounded = bare ? `${call.slice(0, bare.index)}(${bare[1] ? "core, " : ""}${hasParams(operation) ? "{}, " : ""}{ maxItems: 100 })` : `${call.slice(0, -1)}, { maxItems: 100 })`;
   return [
     `const { data } = await ${call}; // the first page`,
     `for await (const item of ${bounded}) {`,

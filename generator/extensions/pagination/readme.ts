@@ -20,11 +20,11 @@ export function strategySentence(paging: PagedOperation, quote: (text: string) =
   const q = (text: string | undefined) => quote(text ?? "");
   switch (s.kind) {
     case "cursor":
-      return `cursor: ${q(s.param)} from ${s.lastItem === undefined ? `the body's ${q(s.cursor)}` : `the last item's ${q(s.lastItem)}`}${s.hasMore === undefined ? "" : `, until ${q(s.hasMore)} is false`}`;
+      return `cursor: sets ${q(s.param)} to ${s.lastItem === undefined ? `the body's ${q(s.cursor)}` : `the last item's ${q(s.lastItem)}`}${s.hasMore === undefined ? "" : `, until ${q(s.hasMore)} is false`}`;
     case "page":
-      return `page: ${q(s.param)} from ${s.firstPage ?? 1}${s.totalPages !== undefined ? `, up to ${q(s.totalPages)} pages` : s.total !== undefined ? `, up to ${q(s.total)} items` : ""}`;
+      return `page: counts ${q(s.param)} from ${s.firstPage ?? 1}${s.totalPages !== undefined ? `, up to ${q(s.totalPages)} pages` : s.total !== undefined ? `, up to ${q(s.total)} items` : ""}`;
     case "offset":
-      return `offset: ${q(s.param)} by each page's length${s.total === undefined ? "" : `, up to ${q(s.total)} items`}`;
+      return `offset: moves ${q(s.param)} on by each page's length${s.total === undefined ? "" : `, up to ${q(s.total)} items`}`;
     case "link":
       return `link: the ${quote("Link")} header's ${quote('rel="next"')}`;
     case "next-url":
@@ -39,7 +39,7 @@ export function readmeContribution(api: ApiModel, model: PaginationModel): Readm
       methodName: operation.methodName,
       route: `${operation.method.toUpperCase()} ${operation.path}`,
       strategy: strategySentence(paging, (text) => text),
-      items: paging.strategy.items === "" ? "the body" : paging.strategy.items,
+      items: paging.strategy.items === "" ? undefined : paging.strategy.items,
       operation,
     };
   });
