@@ -29,10 +29,24 @@ export function isObject(value: unknown): value is Record<string, any> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** Per schema object, what `typesOf` and `propertiesOf` found: a large document shares its schemas between many operations. */
+const typesCache = new WeakMap<object, Set<string>>();
+const propertiesCache = new WeakMap<object, Map<string, unknown>>();
+
 /** The JSON types a schema admits, `null` left out; `object` and `array` read from `properties` and `items` when `type` is absent. */
 export function typesOf(schema: unknown, follow: Follow): Set<string> {
   const value = follow(schema);
   if (!isObject(value)) return new Set();
+  let types = typesCache.get(value);
+  if (types === undefined) {
+    // Set first: a schema that reaches itself through anyOf or allOf ends there.
+    typesCache.set(value, (types = new Set()));
+    for (const type of admittedTypes(value, follow)) types.add(type);
+  }
+  return types;
+}
+
+function admittedTypes(value: Record<string, any>, follow: Follow): Set<string> {
   const declared = Array.isArray(value.type) ? value.type : typeof value.type === "string" ? [value.type] : [];
   const types = new Set<string>(declared.filter((type: unknown): type is string => typeof type === "string" && type !== "null"));
   if (types.size === 0) {
@@ -51,8 +65,11 @@ export function typesOf(schema: unknown, follow: Follow): Set<string> {
 /** An object schema's properties by name (its own and its `allOf` members'), each followed. */
 export function propertiesOf(schema: unknown, follow: Follow, depth = 0): Map<string, unknown> {
   const value = follow(schema);
+  if (!isObject(value) || depth > 8) return new Map();
+  const cached = propertiesCache.get(value);
+  if (cached !== undefined) return cached;
   const found = new Map<string, unknown>();
-  if (!isObject(value) || depth > 8) return found;
+  propertiesCache.set(value, found);
   for (const member of Array.isArray(value.allOf) ? value.allOf : []) for (const [name, property] of propertiesOf(member, follow, depth + 1)) found.set(name, property);
   if (isObject(value.properties)) for (const [name, property] of Object.entries(value.properties)) found.set(name, follow(property));
   return found;
