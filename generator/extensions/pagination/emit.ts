@@ -56,7 +56,7 @@ export function emitPagination(api: ApiModel, model: PaginationModel, _context: 
       example: (operation, call) => (of(operation) === undefined ? undefined : pagedExample(operation, call)),
     },
     limitsNote: () => undefined,
-    indexExports: [{ from: RUNTIME, names: ["PagePromise", "paginate"] }, { from: RUNTIME, typeOnly: true, names: ["ItemsAt", "Page", "PaginationOptions", "PaginationSpec"] }],
+    indexExports: [{ from: RUNTIME, names: ["PagePromise", "paginate"] }, { from: RUNTIME, typeOnly: true, names: ["ItemsAt", "PageOfItems", "PaginationOptions", "PaginationSpec"] }],
     bin: undefined,
     readme: readmeContribution(api, model),
   };

@@ -145,10 +145,8 @@ function isUrl(schema: unknown, follow: Follow): boolean {
   return isObject(value) && typeof value.format === "string" && URL_FORMATS.has(value.format);
 }
 
-/** A page parameter's first value: its default, else its minimum, else 1. */
+/** A page parameter's first value: its default when that is 0 or 1, else 1 (a `minimum: 0` only says a page is not negative). */
 function firstPageOf(schema: unknown, follow: Follow): number {
   const value = follow(schema);
-  if (isObject(value) && Number.isInteger(value.default)) return value.default;
-  if (isObject(value) && Number.isInteger(value.minimum)) return value.minimum;
-  return 1;
+  return isObject(value) && value.default === 0 ? 0 : 1;
 }

@@ -10,7 +10,7 @@ import type { ApiResult, OperationParams, OperationSpec } from "../client-core.j
 import { AbortedError } from "../errors.js";
 import { checkNumber } from "../option-checks.js";
 import { NextPage } from "./next-page.js";
-import type { Page, PaginationOptions, PaginationSpec } from "./types.js";
+import type { PageOfItems, PaginationOptions, PaginationSpec } from "./types.js";
 
 export class PagePromise<T, Item> extends Promise<ApiResult<T>> implements AsyncIterable<Item> {
   // `then`, `catch` and `finally` make plain promises: only the call itself iterates.
@@ -18,14 +18,14 @@ export class PagePromise<T, Item> extends Promise<ApiResult<T>> implements Async
     return Promise;
   }
 
-  readonly #walk: (first: Promise<ApiResult<T>>) => AsyncGenerator<Page<T, Item>, void, undefined>;
+  readonly #walk: (first: Promise<ApiResult<T>>) => AsyncGenerator<PageOfItems<T, Item>, void, undefined>;
   readonly #maxItems: number | undefined;
   readonly #checkAbort: () => void;
 
   /** Use `paginate`: the first page is asked for at once, the others as the iteration reaches them. */
   constructor(
     first: Promise<ApiResult<T>>,
-    walk: (first: Promise<ApiResult<T>>) => AsyncGenerator<Page<T, Item>, void, undefined>,
+    walk: (first: Promise<ApiResult<T>>) => AsyncGenerator<PageOfItems<T, Item>, void, undefined>,
     bounds: { maxItems: number | undefined; checkAbort: () => void },
   ) {
     super((resolve, reject) => first.then(resolve, reject));
@@ -35,7 +35,7 @@ export class PagePromise<T, Item> extends Promise<ApiResult<T>> implements Async
   }
 
   /** Each page in turn, the first one this call's. */
-  pages(): AsyncGenerator<Page<T, Item>, void, undefined> {
+  pages(): AsyncGenerator<PageOfItems<T, Item>, void, undefined> {
     return this.#walk(this);
   }
 
@@ -80,7 +80,7 @@ async function* walk<T, Item>(
   pagination: PaginationSpec,
   first: Promise<ApiResult<T>>,
   bounds: { maxItems: number | undefined; maxPages: number | undefined },
-): AsyncGenerator<Page<T, Item>, void, undefined> {
+): AsyncGenerator<PageOfItems<T, Item>, void, undefined> {
   const next = new NextPage(spec, pagination);
   const maxItems = bounds.maxItems ?? Infinity;
   const maxPages = bounds.maxPages ?? Infinity;

@@ -38,7 +38,7 @@ export interface PaginationOptions extends RequestOptions {
 }
 
 /** One page: its items, and the whole answer (typed body, status, headers, rate limits, request id). */
-export interface Page<T, Item> {
+export interface PageOfItems<T, Item> {
   items: Item[];
   result: ApiResult<T>;
 }
