@@ -123,6 +123,11 @@ describe("a client generated from Stripe's document", () => {
     for await (const page of client.getCustomers({ query: { limit: 2 } }, { maxPages: 2 }).pages()) pages.push(page);
     expect(pages).toHaveLength(2);
     expect(fake.requests).toHaveLength(2);
+
+    fake.requests.length = 0;
+    await expect(client.getCustomers({}, { maxItems: -1 })).rejects.toMatchObject({ name: "InvalidRequestError", field: "maxItems" });
+    await expect(client.getCustomers({}, { maxPages: 0 }).pages().next()).rejects.toMatchObject({ name: "InvalidRequestError", field: "maxPages" });
+    expect(fake.requests).toHaveLength(0);
   });
 
   it("stops when its signal aborts, with an AbortedError", async () => {

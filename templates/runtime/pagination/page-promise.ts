@@ -63,9 +63,15 @@ export class PagePromise<T, Item> extends Promise<ApiResult<T>> implements Async
  */
 export function paginate<T, Item>(client: ClientCore, spec: OperationSpec, params: OperationParams, options: PaginationOptions | undefined, pagination: PaginationSpec): PagePromise<T, Item> {
   const { maxItems, maxPages, ...request } = options ?? {};
-  checkNumber("maxItems", maxItems, { min: 0, integer: true, infinity: true });
-  checkNumber("maxPages", maxPages, { min: 1, integer: true, infinity: true });
-  const first = ClientCore.send<T>(client, spec, params, request);
+  let first: Promise<ApiResult<T>>;
+  try {
+    checkNumber("maxItems", maxItems, { min: 0, integer: true, infinity: true });
+    checkNumber("maxPages", maxPages, { min: 1, integer: true, infinity: true });
+    first = ClientCore.send<T>(client, spec, params, request);
+  } catch (error) {
+    // A refused option rejects the call as a refused parameter does, rather than throwing where it is made.
+    first = Promise.reject(error);
+  }
   return new PagePromise<T, Item>(first, (firstPage) => walk<T, Item>(client, spec, params, request, pagination, firstPage, { maxItems, maxPages }), {
     maxItems,
     checkAbort: () => throwIfAborted(request.signal, spec),
