@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { runCli } from "../../generator/cli/index.ts";
 import YAML from "yaml";
 import { detectPagination, type Detection } from "../../generator/extensions/pagination/detect.ts";
 import { paginationNotes } from "../../generator/extensions/pagination/model.ts";
@@ -190,6 +191,31 @@ describe("x-pagination and what the package gets", () => {
 });
 
 describe("the generator's lines about pagination", () => {
+  it("are printed by the command after the files it wrote", async () => {
+    const spec = path.join(repoRoot, "test/fixtures/contracts/paging.yaml");
+    const printed: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await runCli(["--spec", spec, "--out", path.join(work, "cli-out")])).toBe(0);
+    } finally {
+      spy.mockRestore();
+    }
+    const lines = printed.join("").split("\n");
+    const wrote = lines.findIndex((line) => line.startsWith("wrote "));
+    expect(wrote).toBeGreaterThanOrEqual(0);
+    expect(lines.slice(wrote + 1, wrote + 7)).toEqual([
+      "pagination: 7 operations (cursor 3, page 1, offset 1, link 1, next-url 1)",
+      "  cursor: 3 operations, 1 from x-pagination, 2 recognised (listEvents, searchDocuments, listOrders)",
+      "  page: 1 operation, recognised (listArticles)",
+      "  offset: 1 operation, recognised (listLogs)",
+      "  link: 1 operation, recognised (listCommits)",
+      "  next-url: 1 operation, recognised (listTickets)",
+    ]);
+  });
+
   it("gives a summary, then one line per kind with its first operations", () => {
     const operation = (operationId: string, kind: "cursor" | "link", source: "recognised" | "x-pagination" = "recognised") => ({ operationId, strategy: { kind, items: "" }, source, queryTypes: {} });
     const lines = paginationNotes({ operations: [operation("a", "cursor"), operation("b", "link"), operation("c", "cursor"), operation("d", "cursor"), operation("e", "cursor", "x-pagination")] });
