@@ -5,8 +5,9 @@ import { podBudgetReader } from "./pod-budget/model.ts";
 import { paginationReader } from "./pagination/model.ts";
 import type { ExtensionReader } from "./reader.ts";
 import { serverSentEventsReader } from "./server-sent-events/model.ts";
+import { webhooksReader } from "./webhooks/model.ts";
 
-export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader, serverSentEventsReader, paginationReader];
+export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader, serverSentEventsReader, webhooksReader, paginationReader];
 
 /** What the extensions the model holds say about what they found, one line each, in reading order. */
 export function extensionNotes(api: Pick<ApiModel, "extensions">): string[] {

@@ -1,13 +1,15 @@
 /**
- * `src/schema.ts`: the contract's types, by openapi-typescript. Three changes on top of its output:
+ * `src/schema.ts`: the contract's types, by openapi-typescript. Four changes on top of its output:
  *
  * - an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
  *   naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
  *   still offer the known values instead of collapsing the union to `string`;
  * - a parameter described by JSON `content` is typed by that content's schema: openapi-typescript
  *   types it `string` (the text on the wire), but the client takes the value and writes the JSON;
- * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
- *   TypeScript resolves it.
+ * - an array through which a schema holds itself gets a name (`recursion.ts`), so
+ *   TypeScript resolves it;
+ * - a member an object type declares twice (a discriminator's property it adds beside the
+ *   schema's own) is declared once (`duplicate-members.ts`).
  *
  * Four changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
  * parameter (see `refsIntoParameters`), one deeper into an operation's schema as what it names
@@ -21,6 +23,7 @@ import type * as Typescript from "typescript";
 import { ContractError } from "../../common/errors.ts";
 import { parsePointer, pointerRef } from "../../common/json-pointer.ts";
 import type { LoadedContract } from "../../load/index.ts";
+import { mergeDuplicateMembers } from "./duplicate-members.ts";
 import { nameRecursiveArrays } from "./recursion.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
@@ -73,7 +76,7 @@ export async function emitSchemaTypes(
   } catch (error) {
     throw emitterFailure(error, contract.document);
   }
-  return openapiTypescript.astToString(nameRecursiveArrays(ts, ast));
+  return openapiTypescript.astToString(nameRecursiveArrays(ts, mergeDuplicateMembers(ts, ast)));
 }
 
 /**
