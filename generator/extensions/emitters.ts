@@ -4,6 +4,8 @@ import type { ApiModel } from "../model/types.ts";
 import { emitModelEndpoints } from "./model-endpoints/emit.ts";
 import { MODEL_ENDPOINTS_EXTENSION, type ModelEndpointsModel } from "./model-endpoints/types.ts";
 import type { EmitContext, ExtensionOutput } from "./output.ts";
+import { emitPagination } from "./pagination/emit.ts";
+import { PAGINATION_EXTENSION, type PaginationModel } from "./pagination/types.ts";
 import { emitPodBudget } from "./pod-budget/emit.ts";
 import { POD_BUDGET_EXTENSION, type PodBudgetModel } from "./pod-budget/types.ts";
 import { emitServerSentEvents } from "./server-sent-events/emit.ts";
@@ -16,6 +18,7 @@ const EMITTERS: Readonly<Record<string, (api: ApiModel, model: unknown, context:
   [POD_BUDGET_EXTENSION]: (api, model, context) => emitPodBudget(api, model as PodBudgetModel, context),
   [SERVER_SENT_EVENTS_EXTENSION]: (api, model, context) => emitServerSentEvents(api, model as ServerSentEventsModel, context),
   [WEBHOOKS_EXTENSION]: (api, model, context) => emitWebhooks(api, model as WebhooksModel, context),
+  [PAGINATION_EXTENSION]: (api, model, context) => emitPagination(api, model as PaginationModel, context),
 };
 
 /** Per extension, the schemas whose validators it wants in modules of their own (asked before the validators are emitted). */
