@@ -29,6 +29,8 @@ export interface CorpusOptions {
   rerunOlder: boolean;
   /** With resume: measure again the documents whose last line has a step that timed out or crashed. */
   rerunFailed: boolean;
+  /** With resume: measure again the documents this generator refused or whose package did not type-check (after a fix). */
+  rerunUnmet: boolean;
   /** Read, in order; new lines go to the first. */
   results: string[];
   /** Measure nothing: print the report of the results files. */
@@ -43,7 +45,7 @@ export interface CorpusOptions {
 
 export class CorpusUsageError extends Error {}
 
-export const USAGE = `usage: npm run bench:corpus -- [--all | --every N --largest N] [--shard K/N] [--resume [--rerun-older] [--rerun-failed]] [--jobs N] [--quick] [--timeout S] [--results FILE]…
+export const USAGE = `usage: npm run bench:corpus -- [--all | --every N --largest N] [--shard K/N] [--resume [--rerun-older] [--rerun-failed] [--rerun-unmet]] [--jobs N] [--quick] [--timeout S] [--results FILE]…
        npm run bench:corpus -- --report [--write] [--results FILE]…`;
 
 function wholeNumber(name: string, text: string | undefined, least = 1): number {
@@ -62,7 +64,7 @@ function parseShard(text: string | undefined): Shard {
 
 /** Reads the arguments after `npm run bench:corpus --`; a mistake is a CorpusUsageError with a one-line reason. */
 export function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
-  const options: CorpusOptions = { all: false, every: STABLE_SAMPLE.every, largest: STABLE_SAMPLE.largest, jobs: 1, resume: false, rerunOlder: false, rerunFailed: false, results: [], report: false, write: false, quick: false, timeoutS: 180 };
+  const options: CorpusOptions = { all: false, every: STABLE_SAMPLE.every, largest: STABLE_SAMPLE.largest, jobs: 1, resume: false, rerunOlder: false, rerunFailed: false, rerunUnmet: false, results: [], report: false, write: false, quick: false, timeoutS: 180 };
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -77,6 +79,7 @@ export function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
     else if (arg === "--resume") options.resume = true;
     else if (arg === "--rerun-older") options.rerunOlder = true;
     else if (arg === "--rerun-failed") options.rerunFailed = true;
+    else if (arg === "--rerun-unmet") options.rerunUnmet = true;
     else if (arg === "--quick") options.quick = true;
     else if (arg === "--results") {
       const file = value();
@@ -87,10 +90,10 @@ export function parseCorpusArgs(argv: readonly string[]): CorpusOptions {
     else throw new CorpusUsageError(`unknown option ${JSON.stringify(arg)}`);
   }
   if (options.results.length === 0) options.results.push(DEFAULT_RESULTS);
-  for (const rerun of ["--rerun-older", "--rerun-failed"]) if (given.has(rerun) && !options.resume) throw new CorpusUsageError(`${rerun} goes with --resume`);
+  for (const rerun of ["--rerun-older", "--rerun-failed", "--rerun-unmet"]) if (given.has(rerun) && !options.resume) throw new CorpusUsageError(`${rerun} goes with --resume`);
   if (options.write && !options.report) throw new CorpusUsageError("--write goes with --report (a measuring run's report covers only what it measured)");
   if (options.all && (given.has("--every") || given.has("--largest"))) throw new CorpusUsageError("--all takes every document: --every and --largest choose a sample instead");
-  const measuring = ["--all", "--every", "--largest", "--jobs", "--shard", "--resume", "--rerun-older", "--rerun-failed", "--timeout", "--quick"].filter((name) => given.has(name));
+  const measuring = ["--all", "--every", "--largest", "--jobs", "--shard", "--resume", "--rerun-older", "--rerun-failed", "--rerun-unmet", "--timeout", "--quick"].filter((name) => given.has(name));
   if (options.report && measuring.length > 0) throw new CorpusUsageError(`--report measures nothing: ${measuring.join(", ")} choose what to measure`);
   return options;
 }
@@ -110,13 +113,15 @@ export function measurementFailed(line: Pick<ResultLine, "ours" | "ots">): boole
 /**
  * What this sitting measures of the chosen documents: all of them, or with resume those no results
  * file holds yet; with rerunOlder also those last recorded by another commit than `commit`, with
- * rerunFailed also those whose last line has a step that timed out or crashed.
+ * rerunFailed also those whose last line has a step that timed out or crashed, with rerunUnmet
+ * also those this generator refused or whose package did not type-check.
  */
-export function toMeasure(chosen: readonly string[], recorded: ReadonlyMap<string, Pick<ResultLine, "commit" | "ours" | "ots">>, options: Pick<CorpusOptions, "resume" | "rerunOlder" | "rerunFailed">, commit: string): { todo: string[]; skipped: number } {
+export function toMeasure(chosen: readonly string[], recorded: ReadonlyMap<string, Pick<ResultLine, "commit" | "ours" | "ots">>, options: Pick<CorpusOptions, "resume" | "rerunOlder" | "rerunFailed"> & Partial<Pick<CorpusOptions, "rerunUnmet">>, commit: string): { todo: string[]; skipped: number } {
   if (!options.resume) return { todo: [...chosen], skipped: 0 };
   const todo = chosen.filter((document) => {
     const line = recorded.get(document);
-    return line === undefined || (options.rerunOlder && line.commit !== commit) || (options.rerunFailed && measurementFailed(line));
+    const unmet = line !== undefined && !(line.ours.accepted && line.ours.typecheck?.ok === true);
+    return line === undefined || (options.rerunOlder && line.commit !== commit) || (options.rerunFailed && measurementFailed(line)) || (options.rerunUnmet === true && unmet);
   });
   return { todo, skipped: chosen.length - todo.length };
 }

@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark in sequence, each in its own process, then one Markdown report
  * on stdout (progress goes to stderr) to paste into the README's Performance section.
  *
- *   node --import tsx bench/run.ts [--quick] [--only bundle,overhead,generation,sse] [--no-profile]
+ *   node --import tsx bench/run.ts [--quick] [--only bundle,overhead,generation,sse,pagination] [--no-profile]
  *
  * Benchmarks are not tests: they fail nothing, they report figures and whether each goal is met.
  * When the per-call goal is missed, a CPU profile of the client layer follows (bench/profile-client.ts).
@@ -11,6 +11,7 @@ import type { BundleResult } from "./bundle-size.ts";
 import type { OverheadResult } from "./client-overhead.ts";
 import type { EventStreamsResult } from "./event-streams.ts";
 import type { GenerationResult } from "./generation.ts";
+import type { PaginationResult } from "./pagination.ts";
 import { bytes, lastJsonLine, machineDescription, markdownTable, ms, percent, progress, ratio, runTsNode } from "./lib.ts";
 import type { ProfileReport } from "./profile-client.ts";
 
@@ -117,6 +118,18 @@ if (wants("bundle")) {
 if (wants("sse")) {
   const streams = await part<EventStreamsResult>("event streams", "bench/event-streams.ts");
   if (streams) out.push("", "### Event streams (bench/event-streams.ts)", "", streams.markdown);
+}
+
+if (wants("pagination")) {
+  const paging = await part<PaginationResult>("pagination", "bench/pagination.ts");
+  if (paging) {
+    out.push("", "### Auto-pagination per page (bench/pagination.ts)", "", paging.markdown);
+    goals.push([
+      "Iterating a paging operation ≤ 1.02× a hand-written loop over the same client, per page",
+      `items ${ratio(paging.ratio, 3)}, pages ${ratio(paging.pagesRatio, 3)}`,
+      paging.met ? "met" : "**missed**",
+    ]);
+  }
 }
 
 if (overhead && overhead.goal.some((goal) => !goal.met) && !process.argv.includes("--no-profile")) {

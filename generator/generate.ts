@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./common/paths.ts";
 import { Warnings } from "./common/warnings.ts";
+import { extensionNotes } from "./extensions/readers.ts";
 import { emit, type OutputFile, type PackageDependencies, type SchemaTypesEmitter, type UnknownFormats } from "./emit/index.ts";
 import { load, locatedInFile, type LoadedContract } from "./load/index.ts";
 import { buildModel, type ApiModel, type ApiModelOptions } from "./model/index.ts";
@@ -40,6 +41,8 @@ export interface Generated {
   timings: StageTimings;
   /** What did not stop generation, one line per kind, located (empty when all is well). */
   warnings: string[];
+  /** What the extensions found, said beside the files written (`pagination: 12 operations (cursor 8, link 4)`). */
+  notes: string[];
 }
 
 /** Loads, models and emits: everything but the write. */
@@ -62,7 +65,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     timings.emit = performance.now() - started;
     const where = contract.split ? `${contract.sourcePath} (bundled)` : contract.sourcePath;
     if (options.strict && warnings.size > 0) throw warnings.toError(where, contract.sourcePointer);
-    return { contract, api, files, timings, warnings: warnings.lines(where, contract.sourcePointer) };
+    return { contract, api, files, timings, warnings: warnings.lines(where, contract.sourcePointer), notes: extensionNotes(api) };
   } catch (error) {
     throw locatedInFile(contract, error);
   }

@@ -81,6 +81,7 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
     `wrote ${result.files.length} files to ${relative(result.outDir)} ` +
       `(load ${t.load.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, emit ${t.emit.toFixed(0)} ms, write ${t.write.toFixed(0)} ms)\n`,
   );
+  for (const line of result.notes) process.stdout.write(`${line}\n`);
   return 0;
 }
 

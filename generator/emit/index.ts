@@ -4,7 +4,7 @@
  */
 import { compareStrings } from "../common/compare.ts";
 import type { Warnings } from "../common/warnings.ts";
-import { emitExtensions, standaloneValidators } from "../extensions/emitters.ts";
+import { emitExtensions, standaloneValidators, validatedSchemas } from "../extensions/emitters.ts";
 import { CLI_RUNTIME_FOLDER, emitBinModule } from "./bin.ts";
 import type { LoadedContract } from "../load/index.ts";
 import type { ApiModel } from "../model/index.ts";
@@ -43,7 +43,7 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
   // Until it is awaited below, a failure must not count as unhandled.
   schemaSource.catch(() => undefined);
 
-  const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats, standaloneValidators(api));
+  const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats, standaloneValidators(api), validatedSchemas(api));
   const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources });
   const bins = extensions.flatMap((extension) => (extension.bin === undefined ? [] : [extension.bin]));
   const files: OutputFile[] = [

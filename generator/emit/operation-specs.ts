@@ -35,6 +35,8 @@ function specLiteral(operation: OperationModel, security: SecurityModel, validat
     code`server: ${operation.server}`,
     ...(operation.requestBody ? [code`requestMediaType: ${operation.requestBody.mediaType}`] : []),
     code`responseKind: ${operation.responseKind}`,
+    // In lower case, as the client keys the headers it sends.
+    ...(operation.idempotencyHeader !== undefined ? [code`idempotencyHeader: ${operation.idempotencyHeader.toLowerCase()}`] : []),
     ...(validators.request ? [code`validateRequest: $validators.${raw(`validate${validators.request}`)}`] : []),
     ...added,
     ...(validators.secretBodyFields ? [code`secretBodyFields: [${join(validators.secretBodyFields.map((path) => code`[${join(path.map((key) => code`${key}`), ", ")}]`), ", ")}]`] : []),

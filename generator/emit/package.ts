@@ -9,6 +9,7 @@ import type { ExtensionOutput } from "../extensions/output.ts";
 import { describeRequestLimits, type ApiModel } from "../model/index.ts";
 import { environmentVariables } from "./environment-variables.ts";
 import { jsValue } from "./js-value.ts";
+import { idempotencyReadme } from "./readme-idempotency.ts";
 import { renderTemplate } from "./templates.ts";
 
 export interface PackageDependencies {
@@ -47,6 +48,7 @@ export function emitPackageFiles(
       description: firstParagraph(operation.description),
       deprecated: operation.deprecated,
       route: `${operation.method.toUpperCase()} ${operation.path}`,
+      idempotencyHeader: operation.idempotencyHeader,
       server: operation.server,
       limits: operation.requestLimits ? describeRequestLimits(operation.requestLimits) : undefined,
       tag: operation.tags[0] ?? "Other",
@@ -83,6 +85,7 @@ export function emitPackageFiles(
     ...readmeCredentials(api),
     servers: api.servers,
     errorExample: operations[0] ? errorExample(operations[0].example) : undefined,
+    idempotency: idempotencyReadme(api),
     hooksExample: operations[0] ? hooksExample(api.packageName, names.client, operations[0].call) : undefined,
     otherExportsExample: otherExportsExample(api.packageName, readmes),
     logEnvVar: api.logEnvVar,

@@ -23,4 +23,6 @@ export interface ExtensionReader {
    * the contract does not use it. Its keys are checked even then: a stray one is refused, never ignored.
    */
   read(contract: LoadedContract, api: ApiModel, warnings: Warnings): unknown;
+  /** Lines the generator prints about what the extension found (not warnings), given what `read` returned. */
+  notes?(model: unknown): string[];
 }

@@ -7,6 +7,7 @@ import type { Warnings } from "../common/warnings.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "../load/index.ts";
 import { readRequestBody, readResponses } from "./bodies.ts";
 import { exampleParams } from "./examples.ts";
+import { readIdempotencyHeader } from "./idempotency.ts";
 import { readParameters } from "./parameters.ts";
 import { operationNames } from "./operation-names.ts";
 import { readRequestLimits } from "./request-limits.ts";
@@ -50,6 +51,7 @@ export function readOperations(contract: LoadedContract, servers: ServerRegistry
         deprecated: operation.deprecated === true,
         server: server.key,
         parameters,
+        ...idempotency(readIdempotencyHeader(operation, parameters, at, warnings)),
         requestBody,
         ...readResponses(contract, operation.responses, at, warnings),
         requestLimits: readRequestLimits(operation, at),
@@ -62,4 +64,9 @@ export function readOperations(contract: LoadedContract, servers: ServerRegistry
     const { operationId, methodName, typeName } = names[index]!;
     return { ...draft, operationId, methodName, typeName, paramsType: `${typeName}Params`, responseType: `${typeName}Response` };
   });
+}
+
+/** Only an operation with an idempotency header carries the member. */
+function idempotency(header: string | undefined): { idempotencyHeader?: string } {
+  return header === undefined ? {} : { idempotencyHeader: header };
 }

@@ -79,6 +79,12 @@ export interface OperationModel {
   deprecated: boolean;
   server: string;
   parameters: ParameterModel[];
+  /**
+   * The header parameter (its name as written) the operation's idempotency key goes in, recognised
+   * by name or named by `x-idempotency-key` (idempotency.ts): the client sends one key per call
+   * and may then retry the call like a GET.
+   */
+  idempotencyHeader?: string;
   /** The body the client sends; `schemaPointer` is undefined when its media type has no schema (any body). */
   requestBody?: { required: boolean; mediaType: string; schemaPointer?: string; pointer: string };
   /** Successful responses in status order: the first one with a body decides how it is read. */

@@ -14,6 +14,7 @@ import { MAX_RAW_BODY_BYTES } from "./error-base.js";
 import { InvalidRequestError, ResponseValidationError, UnexpectedResponseError } from "./errors.js";
 import { appendCookies, clientNameHeaders, cookieHeader, copyHeaders } from "./headers.js";
 import { checkHooks } from "./hooks.js";
+import { withIdempotencyKey } from "./idempotency.js";
 import { fieldPath } from "./json-pointer.js";
 import { requestContentType, withContentParameters } from "./media-types.js";
 import type { OperationParams, OperationSpec, ResponseValidators } from "./operation-spec.js";
@@ -43,6 +44,12 @@ export interface RequestOptions {
   maxResponseBytes?: number | undefined;
   /** Extra request headers (one a credential goes in, `Authorization` included, is ignored: the client's credentials are always used). */
   headers?: Record<string, string> | undefined;
+  /**
+   * `false`: for an operation whose contract declares an idempotency key header, make no key (one
+   * given as the header parameter is still sent), and retry the call only as its method allows: a
+   * POST that may have reached the server is then never sent again.
+   */
+  idempotencyKey?: false | undefined;
   /**
    * What the caller needs of a successful answer: the reason `data` (undefined without a body)
    * cannot be used, or undefined. A reason throws an `UnexpectedResponseError` keeping the raw body
@@ -246,6 +253,12 @@ export class ClientCore {
     const params = spec.contentParameters === undefined ? given : withContentParameters(given, spec.contentParameters);
     // Serialised once, before the first attempt, so that a retry can send the same body again.
     const body = params.body === undefined ? undefined : serializeBody(params.body, spec.requestMediaType);
+    // Names in lower case, so each is sent once whatever case callers and the contract spell it in.
+    const headers: Record<string, string> = {};
+    if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
+    if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames, spec.headerStyles);
+    // Made once per call, before the first attempt: every attempt sends the same key.
+    const keyed = spec.idempotencyHeader !== undefined && withIdempotencyKey(spec.idempotencyHeader, headers, options.idempotencyKey === false);
     const call = prepareCall(this.#transport, {
       signal: options.signal,
       timeoutMs: options.timeoutMs,
@@ -254,11 +267,8 @@ export class ClientCore {
       operationId: spec.operationId,
       body: isReusable(body) ? body : undefined,
       ...(streamBody ? { streamBody } : {}),
+      ...(keyed ? { idempotent: true } : {}),
     });
-    // Names in lower case, so each is sent once whatever case callers and the contract spell it in.
-    const headers: Record<string, string> = {};
-    if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
-    if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames, spec.headerStyles);
     if (params.cookie !== undefined) appendCookies(headers, cookieHeader(params.cookie, spec.cookieStyles));
     const contentType = spec.requestMediaType === undefined || body === undefined ? undefined : requestContentType(spec.requestMediaType, body);
     if (contentType !== undefined) headers["content-type"] = contentType;

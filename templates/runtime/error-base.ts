@@ -27,7 +27,8 @@ export type ApiErrorKind =
   | "job_expired"
   | "cost_limit"
   | "pod_failed"
-  | "download_failed";
+  | "download_failed"
+  | "invalid_webhook";
 
 /** The most of a body an error keeps (a raw body is read no further). */
 export const MAX_RAW_BODY_BYTES = 64 * 1024;

@@ -60,6 +60,11 @@ export interface OperationSpec {
   cookieStyles?: Readonly<Record<string, CookieStyle>> | undefined;
   /** Parameters described by `content` (a media type) rather than `schema`, per location. */
   contentParameters?: ContentParameters | undefined;
+  /**
+   * The header (in lower case) the operation's idempotency key goes in: a call sends one key, the
+   * caller's or one made for it, on every attempt, and may be retried like a GET (idempotency.ts).
+   */
+  idempotencyHeader?: string | undefined;
   /** The operation's own security requirement (`[]`: public); absent, the client's default applies. */
   security?: SecurityAlternatives | undefined;
 }

@@ -1,10 +1,11 @@
 /**
- * The one retry rule. An idempotent call (IDEMPOTENT_METHODS, or `idempotent: true`) is sent again
- * after a 429, 502, 503 or 504, and after any failure of an attempt: a network error, a timeout, a
- * body cut or stalled (the body is read within the attempt). A call that is not idempotent is sent
- * again only when its failure proves nothing reached a server: its connection was refused (or its
- * host not found) on the first hop. The wait is what the server asks (`requestedWaitMs`) within
- * `maxRetryAfterMs`, else an exponential backoff.
+ * The one retry rule. An idempotent call (IDEMPOTENT_METHODS, or `idempotent: true`: one that
+ * sends an idempotency key, idempotency.ts) is sent again after a 429, 502, 503 or 504, and after
+ * any failure of an attempt: a network error, a timeout, a body cut or stalled (the body is read
+ * within the attempt). A call that is not idempotent is sent again only when its failure proves
+ * nothing reached a server: its connection was refused (or its host not found) on the first hop.
+ * The wait is what the server asks (`requestedWaitMs`) within `maxRetryAfterMs`, else an
+ * exponential backoff.
  */
 import { ConnectionError, TimeoutError } from "./errors.js";
 import { requestedWaitMs } from "./rate-limit.js";

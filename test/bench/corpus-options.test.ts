@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { ResultLine } from "../../bench/corpus-results.ts";
 import { describe, expect, it } from "vitest";
 import { CorpusUsageError, DEFAULT_RESULTS, parseCorpusArgs, shardOf, toMeasure } from "../../bench/corpus-options.ts";
 
@@ -27,6 +28,7 @@ describe("parseCorpusArgs", () => {
     [["--results"], "--results takes a file name"],
     [["--rerun-older"], "--rerun-older goes with --resume"],
     [["--rerun-failed"], "--rerun-failed goes with --resume"],
+    [["--rerun-unmet"], "--rerun-unmet goes with --resume"],
     [["--write"], "--write goes with --report"],
     [["--report", "--shard", "1/2"], "--report measures nothing"],
     [["--report", "--quick"], "--report measures nothing: --quick"],
@@ -90,5 +92,10 @@ describe("toMeasure", () => {
 
   it("with --rerun-failed measures again those with a step that timed out or crashed, not those out of heap", () => {
     expect(toMeasure(chosen, recorded, { resume: true, rerunOlder: false, rerunFailed: true }, "aaaaaaa").todo).toEqual(["api/doc-00.json", "api/doc-03.json", "api/doc-05.json", "api/doc-06.json"]);
+  });
+
+  it("with --rerun-unmet measures again those refused here or whose package does not type-check, out of heap included", () => {
+    const refused = new Map<string, Pick<ResultLine, "commit" | "ours" | "ots">>([...recorded, ["api/doc-06.json", { commit: "aaaaaaa", ours: { accepted: false, refusal: "#/x: no", ms: 1, maxRssKiB: 1 }, ots: fine }]]);
+    expect(toMeasure(chosen, refused, { resume: true, rerunOlder: false, rerunFailed: false, rerunUnmet: true }, "aaaaaaa").todo).toEqual(["api/doc-00.json", "api/doc-03.json", "api/doc-04.json", "api/doc-06.json"]);
   });
 });

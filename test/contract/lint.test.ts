@@ -64,4 +64,11 @@ describe("npm run lint:contract", () => {
     expect(broken).not.toBe(contract);
     expect((await lint(broken)).map((p) => p.ruleId)).toContain("response-contains-header");
   });
+
+  it("catches a path item without its server, and asks none of a webhook", async () => {
+    const broken = contract.replace(/(\npaths:\n  \/v2\/pods:\n)    servers:\n(?: {6}.*\n)+/, "$1");
+    expect(broken).not.toBe(contract);
+    expect((await lint(broken)).map((p) => p.ruleId)).toContain("rule/path-item-declares-its-server");
+    expect(contract).toMatch(/\nwebhooks:\n  jobResult:\n    post:\n/);
+  });
 });

