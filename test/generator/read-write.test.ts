@@ -148,6 +148,42 @@ export async function run(): Promise<string> {
   });
 });
 
+describe("a 3.1 webhook whose event has a read-only property", () => {
+  it(
+    "is typed as its schema is written, as its validator checks it, and the package type-checks",
+    async () => {
+      const dir = path.join(repoRoot, ".tmp/read-write");
+      fs.mkdirSync(dir, { recursive: true });
+      const spec = path.join(dir, "webhook.json");
+      const event = { type: "object", required: ["id", "status"], properties: { id: { type: "string", readOnly: true }, status: { type: "string" } } };
+      const body = (schema: object) => ({ post: { requestBody: { content: { "application/json": { schema } } }, responses: { "200": { description: "Received." } } } });
+      fs.writeFileSync(
+        spec,
+        JSON.stringify({
+          openapi: "3.1.0",
+          info: { title: "Hooks", version: "1.0.0" },
+          paths: {},
+          webhooks: { jobDone: body({ $ref: "#/components/schemas/Event" }), inline: body(event) },
+          components: { schemas: { Event: event } },
+        }),
+      );
+      const hooks = await generate(spec, "webhook");
+      const webhooks = fs.readFileSync(path.join(hooks.outDir, "src/webhooks.ts"), "utf8");
+      expect(webhooks).toContain('AsWritten<components["schemas"]["Event"]>');
+      expect(webhooks).toContain('AsWritten<NonNullable<webhooks["inline"]["post"]["requestBody"]>');
+      const usage = `
+import { parseWebhook } from "./src/index.js";
+export function read(body: string): string {
+  const event = parseWebhook("jobDone", body);
+  return event.id + event.status;
+}
+`;
+      expect(typeCheckUsage(hooks.outDir, usage)).toEqual([]);
+    },
+    TYPE_CHECK_BUDGET_MS,
+  );
+});
+
 describe("the rule (common/read-write.ts)", () => {
   it("marks a property by its own keyword or its $ref's target, neither when both; a document without marks has none", () => {
     const document = {
