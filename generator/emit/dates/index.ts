@@ -57,6 +57,8 @@ export function emitDates(contract: Pick<LoadedContract, "document">, api: ApiMo
     const args = [requestCode ?? raw("undefined"), ...(responseCodes.length > 0 ? [code`{ ${join(responseCodes, ", ")} }`] : [])];
     exports.push(code`export const ${raw(operation.methodName)} = /* @__PURE__ */ $dateConversion(${join(args, ", ")});`);
   }
+  // No operation holds a date: the module is there all the same, empty, as the option promises.
+  if (exports.length === 0) return { source: "export {};\n", operations };
   const imports = [
     importStatement({ from: "./runtime/dates/convert.js", names: ["dateConversion as $dateConversion"] }),
     ...(writer.declarations.length > 0 ? [importStatement({ from: "./runtime/dates/convert.js", typeOnly: true, names: ["DatePlace as $DatePlace"] })] : []),
