@@ -9,7 +9,7 @@ import { CLI_RUNTIME_FOLDER, emitBinModule } from "./bin.ts";
 import type { LoadedContract } from "../load/index.ts";
 import type { ApiModel } from "../model/index.ts";
 import { emitClient } from "./client.ts";
-import { DATES_RUNTIME_FOLDER, emitDates } from "./dates/index.ts";
+import { DATES_RUNTIME_FOLDER, DatesModule } from "./dates/index.ts";
 import { emitIndex } from "./index-module.ts";
 import { emitOperationFunctions } from "./operations.ts";
 import { emitOperationSpecs } from "./operation-specs.ts";
@@ -49,15 +49,15 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
   schemaSource.catch(() => undefined);
 
   const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats, standaloneValidators(api));
-  const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources });
+  const dates = api.dates === "date" ? new DatesModule(contract, api, options.warnings) : undefined;
+  const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources, dates });
   const bins = extensions.flatMap((extension) => (extension.bin === undefined ? [] : [extension.bin]));
-  const dates = api.dates === "date" ? emitDates(contract, api, options.warnings) : undefined;
   const files: OutputFile[] = [
     ...moduleFiles("src/validators", validators.source),
     ...(validators.responseSource === undefined ? [] : moduleFiles("src/response-validators", validators.responseSource)),
     { path: "src/client.ts", contents: emitClient(api, validators.names, extensions) },
     { path: "src/operation-specs.ts", contents: emitOperationSpecs(api, validators.names, extensions, dates?.operations) },
-    ...(dates === undefined ? [] : [{ path: "src/dates.ts", contents: dates.source }]),
+    ...(dates === undefined ? [] : [{ path: "src/dates.ts", contents: dates.source() }]),
     { path: "src/operations.ts", contents: emitOperationFunctions(api, extensions) },
     { path: "src/types.ts", contents: emitTypeAliases(api) },
     { path: "src/index.ts", contents: emitIndex(api, extensions) },

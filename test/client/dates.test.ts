@@ -8,7 +8,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import ts from "typescript";
 import { generateFiles } from "../../generator/generate.ts";
+import { writeOutput } from "../../generator/write/index.ts";
 import { generateClient, type GeneratedClient } from "../support/generated-client.ts";
 import { repoRoot } from "../support/prism.ts";
 import { TYPE_CHECK_BUDGET_MS, typeCheck } from "../support/type-check.ts";
@@ -177,6 +179,26 @@ describe("without --dates date", () => {
     expect(dated.files.map((file) => file.path)).toEqual(expect.arrayContaining(["src/dates.ts", "src/runtime/dates/convert.ts", "src/runtime/dates/accepted.ts"]));
     expect(text(dated.files, "README.md")).toMatch(/--dates date/);
   }, 120_000);
+});
+
+describe("this project's contract with --dates date", () => {
+  it(
+    "converts a log stream's event data too, and its package (job and pod helpers included) type-checks under strict",
+    async () => {
+      const outDir = path.join(repoRoot, ".tmp/dates-gpu-cloud");
+      const generated = await generateFiles({ spec: path.join(repoRoot, "openapi/openapi.yaml"), out: outDir, dates: "date" });
+      await writeOutput(outDir, generated.files);
+      const text = (name: string) => generated.files.find((file) => file.path === name)!.contents;
+      expect(text("src/dates.ts")).toContain('export const PodLogEventDates = /* @__PURE__ */ $datesOf({ properties: { ts: "date-time" } });');
+      expect(text("src/client.ts")).toContain("{ json: true, validate: $validators.validatePodLogEvent, dates: $dates.PodLogEventDates }");
+      expect(text("src/operation-specs.ts")).toContain("dates: $dates.listPods");
+      const config = ts.readConfigFile(path.join(outDir, "tsconfig.json"), ts.sys.readFile);
+      const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, outDir);
+      const program = ts.createProgram(parsed.fileNames, { ...parsed.options, noEmit: true });
+      expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"))).toEqual([]);
+    },
+    TYPE_CHECK_BUDGET_MS,
+  );
 });
 
 describe("HubSpot's events document with --dates date", () => {

@@ -1,12 +1,14 @@
 /**
  * `src/dates.ts` (`--dates date`): per operation with dates in its parameters or success bodies,
  * its `DateConversion` (`templates/runtime/dates/convert.ts`), which its operation spec carries;
- * above them one constant per named schema that holds dates. A schema emitter: it reads the
- * operations' schemas by pointer (`plan.ts`).
+ * per component schema another emitter asks for (an event stream's data), its conversion; above
+ * them one constant per named schema that holds dates. A schema emitter: it reads the schemas by
+ * pointer (`plan.ts`).
  */
 import { mediaTypeKind } from "../../common/media-types.ts";
 import type { Warnings } from "../../common/warnings.ts";
 import { uniqueIdentifiers } from "../../common/escape.ts";
+import { escapeSegment } from "../../common/json-pointer.ts";
 import type { LoadedContract } from "../../load/index.ts";
 import type { ApiModel, OperationModel } from "../../model/index.ts";
 import { code, join, raw, type Code } from "../code.ts";
@@ -18,52 +20,88 @@ export { dateFormatOf } from "./date-schema.ts";
 /** The runtime folder the conversions need, copied only into a package with `--dates date`. */
 export const DATES_RUNTIME_FOLDER = "dates";
 
-export interface EmittedDates {
-  /** `src/dates.ts`. */
-  source: string;
-  /** The operations (by operationId) that have a conversion, each exported under its method's name. */
-  operations: ReadonlySet<string>;
-}
-
 interface OperationPlan {
   operation: OperationModel;
   request: Shape | undefined;
   responses: Array<[status: string, shape: Shape]>;
 }
 
-export function emitDates(contract: Pick<LoadedContract, "document">, api: ApiModel, warnings: Warnings): EmittedDates {
-  const planner = new DatePlanner(contract.document, warnings);
-  const plans: OperationPlan[] = api.operations.map((operation) => ({
-    operation,
-    request: planner.params(operation.parameters, operation.requestBody?.schemaPointer),
-    responses:
-      operation.responseKind !== "json"
-        ? []
-        : operation.successResponses.flatMap((response) => {
-            if (response.schemaPointer === undefined || response.mediaType === undefined || mediaTypeKind(response.mediaType) !== "json") return [];
-            const shape = planner.at(response.schemaPointer);
-            return shape === undefined ? [] : [[response.status, shape] as [string, Shape]];
-          }),
-  }));
-  const dated = datedShapes(plans.flatMap((plan) => [...(plan.request ? [plan.request] : []), ...plan.responses.map(([, shape]) => shape)]));
-  const writer = new ShapeWriter(dated, planner, new Set(["$dateConversion", "$DatePlace", ...api.operations.map((operation) => operation.methodName)]));
-  const exports: Code[] = [];
-  const operations = new Set<string>();
-  for (const { operation, request, responses } of plans) {
-    const requestCode = request !== undefined && dated.has(request) ? writer.node(request) : undefined;
-    const responseCodes = responses.filter(([, shape]) => dated.has(shape)).map(([status, shape]) => code`${valueKey(status)}: ${writer.node(shape)}`);
-    if (requestCode === undefined && responseCodes.length === 0) continue;
-    operations.add(operation.operationId);
-    const args = [requestCode ?? raw("undefined"), ...(responseCodes.length > 0 ? [code`{ ${join(responseCodes, ", ")} }`] : [])];
-    exports.push(code`export const ${raw(operation.methodName)} = /* @__PURE__ */ $dateConversion(${join(args, ", ")});`);
+/**
+ * `src/dates.ts` in the making: the operations' conversions, worked out when it is made, and the
+ * conversions of component schemas that other emitters ask for (`schema`: an event stream's data),
+ * written with them by `source`.
+ */
+export class DatesModule {
+  /** The operations (by operationId) that have a conversion, each exported under its method's name. */
+  readonly operations = new Set<string>();
+  private readonly planner: DatePlanner;
+  private readonly plans: OperationPlan[];
+  private readonly dated = new Set<Shape>();
+  private readonly taken: Set<string>;
+  private readonly schemas = new Map<string, { name: string; shape: Shape }>();
+
+  constructor(contract: Pick<LoadedContract, "document">, api: ApiModel, warnings: Warnings) {
+    this.planner = new DatePlanner(contract.document, warnings);
+    this.plans = api.operations.map((operation) => ({
+      operation,
+      request: this.planner.params(operation.parameters, operation.requestBody?.schemaPointer),
+      responses:
+        operation.responseKind !== "json"
+          ? []
+          : operation.successResponses.flatMap((response) => {
+              if (response.schemaPointer === undefined || response.mediaType === undefined || mediaTypeKind(response.mediaType) !== "json") return [];
+              const shape = this.planner.at(response.schemaPointer);
+              return shape === undefined ? [] : [[response.status, shape] as [string, Shape]];
+            }),
+    }));
+    this.markDated(this.plans.flatMap((plan) => [...(plan.request ? [plan.request] : []), ...plan.responses.map(([, shape]) => shape)]));
+    for (const { operation, request, responses } of this.plans) {
+      if ((request !== undefined && this.dated.has(request)) || responses.some(([, shape]) => this.dated.has(shape))) this.operations.add(operation.operationId);
+    }
+    this.taken = new Set(["$dateConversion", "$datesOf", "$DatePlace", ...api.operations.map((operation) => operation.methodName)]);
   }
-  // No operation holds a date: the module is there all the same, empty, as the option promises.
-  if (exports.length === 0) return { source: "export {};\n", operations };
-  const imports = [
-    importStatement({ from: "./runtime/dates/convert.js", names: ["dateConversion as $dateConversion"] }),
-    ...(writer.declarations.length > 0 ? [importStatement({ from: "./runtime/dates/convert.js", typeOnly: true, names: ["DatePlace as $DatePlace"] })] : []),
-  ];
-  return { source: moduleText([imports, writer.declarations, exports]), operations };
+
+  /**
+   * `$dates.<name>`, the conversion of a value of the component schema `component` (`(value) => { data, issues }`),
+   * or undefined when it holds no date; the module imported as `$dates` by whoever writes it.
+   */
+  schema(component: string): Code | undefined {
+    const known = this.schemas.get(component);
+    if (known !== undefined) return raw(`$dates.${known.name}`);
+    const shape = this.planner.at(`/components/schemas/${escapeSegment(component)}`);
+    if (shape === undefined) return undefined;
+    this.markDated([shape]);
+    if (!this.dated.has(shape)) return undefined;
+    const [name] = uniqueIdentifiers([`${component}Dates`], { taken: this.taken });
+    this.taken.add(name!);
+    this.schemas.set(component, { name: name!, shape });
+    return raw(`$dates.${name}`);
+  }
+
+  source(): string {
+    const writer = new ShapeWriter(this.dated, this.planner, this.taken);
+    const exports: Code[] = [];
+    for (const { operation, request, responses } of this.plans) {
+      if (!this.operations.has(operation.operationId)) continue;
+      const requestCode = request !== undefined && this.dated.has(request) ? writer.node(request) : undefined;
+      const responseCodes = responses.filter(([, shape]) => this.dated.has(shape)).map(([status, shape]) => code`${valueKey(status)}: ${writer.node(shape)}`);
+      const args = [requestCode ?? raw("undefined"), ...(responseCodes.length > 0 ? [code`{ ${join(responseCodes, ", ")} }`] : [])];
+      exports.push(code`export const ${raw(operation.methodName)} = /* @__PURE__ */ $dateConversion(${join(args, ", ")});`);
+    }
+    for (const { name, shape } of this.schemas.values()) exports.push(code`export const ${raw(name)} = /* @__PURE__ */ $datesOf(${writer.node(shape)});`);
+    // No value holds a date: the module is there all the same, empty, as the option promises.
+    if (exports.length === 0) return "export {};\n";
+    const runtime = "./runtime/dates/convert.js";
+    const imports = [
+      importStatement({ from: runtime, names: [...(this.operations.size > 0 ? ["dateConversion as $dateConversion"] : []), ...(this.schemas.size > 0 ? ["datesOf as $datesOf"] : [])] }),
+      ...(writer.declarations.length > 0 ? [importStatement({ from: runtime, typeOnly: true, names: ["DatePlace as $DatePlace"] })] : []),
+    ];
+    return moduleText([imports, writer.declarations, exports]);
+  }
+
+  private markDated(roots: readonly Shape[]): void {
+    for (const shape of datedShapes(roots)) this.dated.add(shape);
+  }
 }
 
 /** The shapes, among those reachable from `roots`, that hold a date somewhere below them (cycles included). */

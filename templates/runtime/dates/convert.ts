@@ -58,6 +58,14 @@ export function dateConversion(request: DateNode | undefined, responses: Readonl
   };
 }
 
+/** The conversion of one JSON value (an event's data, say) whose dates `node` places. */
+export function datesOf(node: DateNode): (value: unknown) => { data: unknown; issues: ValidationIssue[] } {
+  return (value) => {
+    const issues: ValidationIssue[] = [];
+    return { data: fromJson(node, value, "", issues, false), issues };
+  };
+}
+
 function formatOf(node: DatePlace): DateFormat | undefined {
   return typeof node === "string" ? node : node.date;
 }
