@@ -75,6 +75,25 @@ describe("the fixture's package with --dates date", () => {
     expect(first.source.importedAt).toEqual(new Date("2025-12-31T23:59:59Z"));
   });
 
+  it("converts the branch a discriminator names, by its mapping or its component's name, and no other", async () => {
+    const { client: api } = client([
+      {
+        body: {
+          events: [
+            { ...EVENT, attachment: { type: "photo", takenAt: "2026-03-01T10:00:00Z", recordedOn: "2026-03-01" } },
+            { ...EVENT, attachment: { type: "Clip", recordedOn: "2026-03-02" } },
+            { ...EVENT, attachment: { type: "sketch", takenAt: "2026-03-01T10:00:00Z" } },
+          ],
+          generatedAt: "2026-06-01T00:00:00Z",
+        },
+      },
+    ]);
+    const [photo, clip, other] = (await api.listEvents()).data.events;
+    expect(photo.attachment).toEqual({ type: "photo", takenAt: new Date("2026-03-01T10:00:00Z"), recordedOn: "2026-03-01" });
+    expect(clip.attachment).toEqual({ type: "Clip", recordedOn: new Date("2026-03-02T00:00:00Z") });
+    expect(other.attachment.takenAt).toBe("2026-03-01T10:00:00Z");
+  });
+
   it("follows a schema that holds itself", async () => {
     const note = (at: string, children: unknown[] = []) => ({ at, children });
     const { client: api } = client([{ body: note("2026-01-01T00:00:00Z", [note("2026-01-02T00:00:00Z", [note("2026-01-03T00:00:00Z")])]) }]);
@@ -124,6 +143,20 @@ describe("the fixture's package with --dates date", () => {
       name: "ResponseValidationError",
       problems: [{ path: "/createdAt", message: "must be an RFC 3339 date-time" }],
     });
+  });
+
+  it("plans every place at generation, a named schema once and a schema holding itself through a function", () => {
+    const plans = fs.readFileSync(path.join(generated.outDir, "src/dates.ts"), "utf8");
+    for (const line of [
+      'const $NewEvent: $DatePlace = { properties: { startsAt: "date-time", day: "date", reminders: { items: "date-time" } } };',
+      'const $Event: $DatePlace = { all: [$NewEvent, { properties: { createdAt: $Timestamp, cancelledAt: "date-time", attachment: { discriminator: { property: "type", cases: { photo: $Photo, Clip: $Clip } } }, source: { loose: [{ properties: { importedAt: "date-time" } }] } } }] };',
+      'const $Note: $DatePlace = { properties: { at: "date-time", children: { items: () => $Note } } };',
+      'export const getDay = /* @__PURE__ */ $dateConversion({ properties: { path: { properties: { day: "date" } } } }, { "200": $Note });',
+    ]) {
+      expect(plans).toContain(line);
+    }
+    // The enum of dates and the plain string are no place to convert.
+    expect(plans).not.toMatch(/\bkind\b|\blabel\b/);
   });
 
   it("says where a union's dates cannot be told apart", () => {

@@ -90,6 +90,13 @@ describe("dateConversion", () => {
     expect(body.at).toBeInstanceOf(Date);
   });
 
+  it("writes the Dates of the branch a discriminator names, and leaves a branch it does not name", () => {
+    const request: DatePlace = { properties: { body: { discriminator: { property: "type", cases: { photo: { properties: { takenAt: "date-time" } } } } } } };
+    const at = new Date(Date.UTC(2026, 2, 1));
+    expect(dateConversion(request).toText({ body: { type: "photo", takenAt: at } }).params).toEqual({ body: { type: "photo", takenAt: "2026-03-01T00:00:00.000Z" } });
+    expect(dateConversion(request).toText({ body: { type: "clip", takenAt: at } }).params).toEqual({ body: { type: "clip", takenAt: at } });
+  });
+
   it("keeps a member named __proto__ a member, and refuses an invalid Date by its path", () => {
     const request: DatePlace = { properties: { body: { additional: "date-time" } } };
     const given = { body: Object.defineProperty({ x: new Date(Number.NaN) }, "__proto__", { value: new Date(0), enumerable: true }) };

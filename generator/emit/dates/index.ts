@@ -132,6 +132,7 @@ function children(shape: Shape): Shape[] {
   if (shape.items) list.push(shape.items);
   for (const item of shape.prefix ?? []) if (item) list.push(item);
   for (const branch of shape.union?.branches ?? []) if (branch.shape) list.push(branch.shape);
+  for (const branch of shape.discriminated?.cases.values() ?? []) list.push(branch);
   return list;
 }
 
@@ -189,6 +190,11 @@ class ShapeWriter {
     const loose: Code[] = [];
     for (const member of shape.all ?? []) {
       if (!dated(member)) continue;
+      if (member.discriminated !== undefined) {
+        const cases = [...member.discriminated.cases].filter(([, branch]) => dated(branch));
+        all.push(code`{ discriminator: { property: ${member.discriminated.property}, cases: { ${join(cases.map(([value, branch]) => code`${valueKey(value)}: ${this.node(branch)}`), ", ")} } } }`);
+        continue;
+      }
       if (member.union === undefined) {
         all.push(this.node(member));
         continue;

@@ -6,12 +6,13 @@
  * Followed: `properties`, `additionalProperties` (unless `patternProperties` share its keys),
  * `items`, `prefixItems`, `$ref` (and `$dynamicRef`, to its one target), `allOf`, and `anyOf` /
  * `oneOf`. A union is told apart when one branch holds dates and every other admits no string,
- * object or array (`[X, null]`, the usual nullable): converted as that branch. Otherwise each
+ * object or array (`[X, null]`, the usual nullable), or by its `discriminator` (the branch its
+ * property's value names): converted as that branch. Otherwise each
  * branch's dates are converted where the string is one, and left as they are where not
  * (`loose`): the branch that holds the value is not known. Not followed: `patternProperties`,
  * `if`/`then`/`else`, `not`, `dependentSchemas`, `unevaluatedProperties`, `contains`.
  */
-import { escapeSegment } from "../../common/json-pointer.ts";
+import { escapeSegment, unescapeSegment } from "../../common/json-pointer.ts";
 import type { Warnings } from "../../common/warnings.ts";
 import { RefResolver, schemaAt } from "../validators/resolve.ts";
 import { dateFormatOf, type DateFormat } from "./date-schema.ts";
@@ -27,6 +28,8 @@ export interface Shape {
   all?: Shape[];
   /** A union's branches, each with whether it may hold a string, object or array; `at` is the union's pointer. */
   union?: { at: string; branches: Array<{ shape: Shape | undefined; admitsContainers: boolean }> };
+  /** A union whose `discriminator` names each branch: the branch's shape by the property's value. */
+  discriminated?: { property: string; cases: Map<string, Shape> };
   /** The pointer of the schema a `$ref` names: such shapes are written once and referred to. */
   pointer?: string;
 }
@@ -104,11 +107,41 @@ export class DatePlanner {
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const branches = node[keyword];
       if (!Array.isArray(branches)) continue;
+      const discriminated = this.discriminated(node, branches, `${at}/${keyword}`);
+      if (discriminated !== undefined) {
+        if (discriminated.cases.size > 0) all.push({ discriminated });
+        continue;
+      }
       const union = branches.map((value, index) => ({ shape: child(value, `${at}/${keyword}/${index}`), admitsContainers: this.admitsContainers(value, `${at}/${keyword}/${index}`) }));
       if (union.some((branch) => branch.shape !== undefined)) all.push({ union: { at: `${at}/${keyword}`, branches: union } });
     }
     if (all.length > 0) shape.all = all;
     return Object.keys(shape).length > 0 ? shape : undefined;
+  }
+
+  /**
+   * A union told apart by its `discriminator`: every branch a `$ref`, each named by the `mapping`
+   * values that lead to it, or else by its component's name (OpenAPI's implicit mapping). Undefined
+   * when a branch is not a `$ref` (nothing names it).
+   */
+  private discriminated(node: Record<string, unknown>, branches: unknown[], at: string): Shape["discriminated"] {
+    const discriminator = node["discriminator"];
+    if (!isRecord(discriminator) || typeof discriminator["propertyName"] !== "string") return undefined;
+    if (!branches.every((branch) => isRecord(branch) && typeof branch["$ref"] === "string")) return undefined;
+    const mapping = isRecord(discriminator["mapping"]) ? discriminator["mapping"] : {};
+    const named = new Map<string, string[]>();
+    for (const [value, ref] of Object.entries(mapping)) {
+      const target = this.resolver.resolve(ref, `${at.slice(0, at.lastIndexOf("/"))}/discriminator/mapping/${escapeSegment(value)}`);
+      named.set(target, [...(named.get(target) ?? []), value]);
+    }
+    const cases = new Map<string, Shape>();
+    branches.forEach((branch, index) => {
+      const target = this.resolver.resolve((branch as { $ref: unknown }).$ref, `${at}/${index}/$ref`);
+      const shape = this.namedShape(target);
+      const values = named.get(target) ?? [unescapeSegment(target.slice(target.lastIndexOf("/") + 1))];
+      for (const value of values) cases.set(value, shape);
+    });
+    return { property: discriminator["propertyName"], cases };
   }
 
   /** One shape per named schema, made before its parts, so that a schema holding itself refers to it. */

@@ -31,6 +31,8 @@ export interface DateShape {
   readonly items?: DateNode | undefined;
   /** Nodes that apply as well (`allOf`, a `$ref`, a union whose branch is known). */
   readonly all?: readonly DateNode[] | undefined;
+  /** A union told apart by a property (OpenAPI's `discriminator`): the node of the branch its value names. */
+  readonly discriminator?: { readonly property: string; readonly cases: Readonly<Record<string, DateNode>> } | undefined;
   /**
    * A union's branches that hold dates, when which one a value matches is not known: a string
    * where one says date becomes a Date if it is one, and stays a string if not.
@@ -70,6 +72,14 @@ function formatOf(node: DatePlace): DateFormat | undefined {
   return typeof node === "string" ? node : node.date;
 }
 
+/** The node of the branch an object's discriminating property names, if any. */
+function caseOf(node: DateShape, value: unknown): DateNode | undefined {
+  const { discriminator } = node;
+  if (discriminator === undefined || value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const tag = Object.prototype.hasOwnProperty.call(value, discriminator.property) ? (value as Record<string, unknown>)[discriminator.property] : undefined;
+  return typeof tag === "string" && Object.prototype.hasOwnProperty.call(discriminator.cases, tag) ? discriminator.cases[tag] : undefined;
+}
+
 function childOf(node: DateShape, key: string): DateNode | undefined {
   const { properties } = node;
   return properties !== undefined && Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : node.additional;
@@ -97,6 +107,8 @@ function toText(given: DateNode, value: unknown, path: string, issues: Validatio
     value = Array.isArray(value) ? itemsToText(node, value, path, issues) : isPlainObject(value) ? membersToText(node, value, path, issues) : value;
   }
   if (typeof node === "string") return value;
+  const branch = caseOf(node, value);
+  if (branch !== undefined) value = toText(branch, value, path, issues);
   for (const other of node.all ?? []) value = toText(other, value, path, issues);
   for (const other of node.loose ?? []) value = toText(other, value, path, issues);
   return value;
@@ -161,6 +173,8 @@ function fromJson(given: DateNode, value: unknown, path: string, issues: Validat
       if (child !== undefined) record[key] = fromJson(child, record[key], `${path}/${escapeSegment(key)}`, issues, loose);
     }
   }
+  const branch = caseOf(node, value);
+  if (branch !== undefined) value = fromJson(branch, value, path, issues, loose);
   // A string too: the nodes that apply as well may say it is a date.
   for (const other of node.all ?? []) value = fromJson(other, value, path, issues, loose);
   for (const other of node.loose ?? []) value = fromJson(other, value, path, issues, true);
