@@ -4,7 +4,7 @@
  * copied only with the extension), typed by its event schema; `eventsource-parser` becomes a
  * dependency of the package; the README gains a section on following streams.
  */
-import { Block, code, raw, type Code } from "../../emit/code.ts";
+import { Block, code, join, raw, type Code } from "../../emit/code.ts";
 import { hasParams, operationDoc, paramsRequired } from "../../emit/operation-docs.ts";
 import { method, declaration, type ImportSpec } from "../../emit/typescript.ts";
 import type { ValidatorNames } from "../../emit/validators/index.ts";
@@ -24,9 +24,12 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
   const streams = new Map(model.operations.map((stream) => [stream.operationId, stream]));
   const of = (operation: OperationModel) => streams.get(operation.operationId);
   const needs = needsOf(model, context.validators);
+  // With `--dates date`, each typed event's data has its dates converted as a body's are.
+  const dates = new Map(model.operations.map((stream) => [stream.operationId, stream.data.kind === "json" && stream.data.component !== undefined ? context.dates?.schema(stream.data.component) : undefined]));
   const imports: ImportSpec[] = [
     ...(needs.components ? [{ from: "./schema.js", typeOnly: true, names: ["components as $components"] }] : []),
     ...(needs.validators ? [{ from: "./validators.js", namespace: "$validators" }] : []),
+    ...([...dates.values()].some((conversion) => conversion !== undefined) ? [{ from: "./dates.js", namespace: "$dates" }] : []),
     ...IMPORTS,
   ];
   return {
@@ -45,7 +48,7 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
           name: operation.methodName,
           parameters: parametersOf(operation, raw(operation.paramsType)),
           returns: returnType(stream.data),
-          body: new Block().add(callOf(operation, stream, context.validators, raw("this"), code`OPERATIONS.${raw(operation.methodName)}`)),
+          body: new Block().add(callOf(operation, stream, context.validators, raw("this"), code`OPERATIONS.${raw(operation.methodName)}`, dates.get(operation.operationId))),
         });
       },
       standalone: (operation, coreType) => {
@@ -55,7 +58,7 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
         return declaration(
           streamDoc(operation, stream),
           code`export function ${raw(operation.methodName)}(${parameters}): ${returnType(stream.data)} {`,
-          new Block().add(callOf(operation, stream, context.validators, raw("client"), code`$operations.${raw(operation.methodName)}`)),
+          new Block().add(callOf(operation, stream, context.validators, raw("client"), code`$operations.${raw(operation.methodName)}`, dates.get(operation.operationId))),
         );
       },
       example: (operation, call) => (of(operation) === undefined ? undefined : `for await (const event of ${call}) {\n  console.log(event.id, event.event, event.data);\n  break; // the first event only: without the break the loop follows the stream\n}`),
@@ -91,10 +94,11 @@ function returnType(data: EventData): Code {
   return code`AsyncGenerator<$ServerSentEvent<${dataType(data)}>, void, undefined>`;
 }
 
-function callOf(operation: OperationModel, stream: EventStreamOperation, validators: ValidatorNames, client: Code, spec: Code): Code {
+function callOf(operation: OperationModel, stream: EventStreamOperation, validators: ValidatorNames, client: Code, spec: Code, dates: Code | undefined): Code {
   const params = raw(hasParams(operation) ? "params" : "{}");
   const stem = stream.data.kind === "json" && stream.data.component !== undefined ? validators.schemas.get(stream.data.component) : undefined;
-  const dataSpec = stream.data.kind === "text" ? raw("{ json: false }") : stem === undefined ? raw("{ json: true }") : code`{ json: true, validate: $validators.${raw(`validate${stem}`)} }`;
+  const entries = [raw("json: true"), ...(stem === undefined ? [] : [code`validate: $validators.${raw(`validate${stem}`)}`]), ...(dates === undefined ? [] : [code`dates: ${dates}`])];
+  const dataSpec = stream.data.kind === "text" ? raw("{ json: false }") : code`{ ${join(entries, ", ")} }`;
   return code`return $streamEvents(${client}, ${spec}, ${params}, options, ${dataSpec});`;
 }
 
