@@ -11,6 +11,8 @@ import { extensionNotes } from "./extensions/readers.ts";
 import { emit, type OutputFile, type PackageDependencies, type SchemaTypesEmitter, type UnknownFormats } from "./emit/index.ts";
 import { load, locatedInFile, type LoadedContract } from "./load/index.ts";
 import { buildModel, type ApiModel, type ApiModelOptions } from "./model/index.ts";
+
+export type { DatesOption } from "./model/index.ts";
 import { checkOutput, normaliseText, withHeaders, writeOutput, type CheckResult } from "./write/index.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";

@@ -1,5 +1,5 @@
 /**
- * `npm run generate [-- --spec FILE] [--out DIR] [--check] [--name PACKAGE]`
+ * `npm run generate [-- --spec FILE] [--out DIR] [--check] [--name PACKAGE] [--dates string|date]`
  *
  * Writes the client package generated from the contract, atomically. With `--check` it writes
  * nothing and exits 1 listing every file that would change: CI's drift check.
@@ -10,7 +10,7 @@ import type { Worker } from "node:worker_threads";
 import { parseCommandLine } from "./args.ts";
 import { schemaTypesThread, type SchemaTypesThread, type UnknownFormats } from "../emit/index.ts";
 import { ContractError, EmitterError, UsageError } from "../common/errors.ts";
-import { check, generate } from "../generate.ts";
+import { check, generate, type DatesOption } from "../generate.ts";
 
 export interface CliExtras {
   /** A worker started from the built `schema-types-worker` (generator/run.mjs): `src/schema.ts` is emitted there. */
@@ -19,7 +19,7 @@ export interface CliExtras {
   schemaTypesWorkerErrors?: unknown[];
 }
 
-const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check] [--strict] [--unknown-formats warn|error]`;
+const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check] [--strict] [--unknown-formats warn|error] [--dates string|date]`;
 
 /** Runs the command; resolves with the exit code. */
 export async function runCli(argv: string[], extras: CliExtras = {}): Promise<number> {
@@ -46,13 +46,15 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
       check: { type: "boolean", default: false },
       strict: { type: "boolean", default: false },
       "unknown-formats": { type: "string", default: "warn" },
+      dates: { type: "string", default: "string" },
     },
     USAGE,
   );
   if (args.exitCode !== undefined) return args.exitCode;
   const { values } = args;
   const unknownFormats = unknownFormatsOption(values["unknown-formats"]);
-  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit, strict: values.strict, unknownFormats };
+  const dates = datesOption(values.dates);
+  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit, strict: values.strict, unknownFormats, dates };
   const warn = (lines: string[]) => {
     for (const line of lines) process.stderr.write(`warning: ${line}\n`);
   };
@@ -93,4 +95,9 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
 function unknownFormatsOption(value: string | undefined): UnknownFormats {
   if (value === undefined || value === "warn" || value === "error") return value ?? "warn";
   throw new UsageError(`--unknown-formats must be warn or error, not ${JSON.stringify(value)}\n${USAGE}`);
+}
+
+function datesOption(value: string | undefined): DatesOption {
+  if (value === undefined || value === "string" || value === "date") return value ?? "string";
+  throw new UsageError(`--dates must be string or date, not ${JSON.stringify(value)}\n${USAGE}`);
 }

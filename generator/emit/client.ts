@@ -17,6 +17,8 @@ export function emitClient(api: ApiModel, validators: ValidatorNames, extensions
   const { names } = api;
   const credentials = credentialOptions(api.security);
   const hasOperations = api.operations.length > 0;
+  // With `--dates date` the schema types hold `Date`s; a request takes the format's text there too.
+  const datesAccepted = api.dates === "date" && api.operations.some(hasParams);
   // Response validators live in their own module, imported only when validateResponses is on.
   const hasResponseValidators = api.operations.some((o) => validators.operations.get(o.operationId)?.response);
 
@@ -27,6 +29,7 @@ export function emitClient(api: ApiModel, validators: ValidatorNames, extensions
     ...(hasOperations ? [{ from: "./schema.js", typeOnly: true, names: ["paths", ...readWriteViews(api)] }] : []),
     ...(credentials.length > 0 ? [{ from: "./runtime/auth.js", typeOnly: true, names: [...(api.security.schemes.some((s) => s.kind === "token") ? ["AccessToken"] : []), "AuthSpec"] }] : []),
     ...(api.operations.some(hasBinaryBody) ? [{ from: "./runtime/body.js", typeOnly: true, names: ["BinaryBody"] }] : []),
+    ...(datesAccepted ? [{ from: "./runtime/dates/accepted.js", typeOnly: true, names: ["DatesAccepted"] }] : []),
     ...extensions.flatMap((extension) => extension.client.imports),
     // Each operation's spec (its request validator with it) is an export of its own, so bundlers keep only those called.
     ...(hasOperations ? [{ from: "./operation-specs.js", namespace: "OPERATIONS" }] : []),
@@ -66,7 +69,7 @@ export function emitClient(api: ApiModel, validators: ValidatorNames, extensions
     mergeImports(imports).map(importStatement),
     [optionsInterface],
     credentials.length > 0 ? [authConstant(api.security)] : [],
-    api.operations.flatMap((operation) => operationTypes(api, operation)),
+    api.operations.flatMap((operation) => operationTypes(api, operation, datesAccepted)),
     extensions.flatMap((extension) => extension.client.declarations),
     [core],
     [client],
@@ -120,8 +123,9 @@ function inView(api: ApiModel, view: "InRequest" | "InResponse", schemaPointer: 
   return schemaPointer !== undefined && api.markedSchemas.has(schemaPointer) ? code`${raw(view)}<${type}>` : type;
 }
 
-function operationTypes(api: ApiModel, operation: OperationModel): Block[] {
+function operationTypes(api: ApiModel, operation: OperationModel, datesAccepted: boolean): Block[] {
   const base = operationTypePath(operation);
+  const accepted = (type: Code) => (datesAccepted ? code`DatesAccepted<${type}>` : type);
   const aliases: Block[] = [];
   if (hasParams(operation)) {
     const members: Code[] = [];
@@ -130,7 +134,7 @@ function operationTypes(api: ApiModel, operation: OperationModel): Block[] {
       if (present.length === 0) continue;
       const required = present.some((p) => p.required);
       const undeclared = present.filter((p) => p.undeclared);
-      const declared = undeclared.length < present.length ? [code`${base}["parameters"][${location}]`] : [];
+      const declared = undeclared.length < present.length ? [accepted(code`${base}["parameters"][${location}]`)] : [];
       const added = undeclared.length > 0 ? [code`{ ${join(undeclared.map((p) => code`${raw(propertyKey(p.name))}: string;`), " ")} }`] : [];
       members.push(code`${raw(location)}${raw(required ? "" : "?")}: ${join([...declared, ...added], " & ")};`);
     }
@@ -138,7 +142,7 @@ function operationTypes(api: ApiModel, operation: OperationModel): Block[] {
       // The type emitter gives bytes as `string` (format binary) or `unknown`: the client takes bytes.
       const body = hasBinaryBody(operation)
         ? raw("BinaryBody")
-        : inView(api, "InRequest", operation.requestBody.schemaPointer, code`NonNullable<${base}["requestBody"]>["content"][${operation.requestBody.mediaType}]`);
+        : accepted(inView(api, "InRequest", operation.requestBody.schemaPointer, code`NonNullable<${base}["requestBody"]>["content"][${operation.requestBody.mediaType}]`));
       members.push(code`body${raw(operation.requestBody.required ? "" : "?")}: ${body};`);
     }
     aliases.push(typeAlias(`Parameters of {@link ${operation.methodName}}, grouped by where they are sent.`, operation.paramsType, code`{ ${join(members, " ")} }`));

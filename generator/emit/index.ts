@@ -9,6 +9,7 @@ import { CLI_RUNTIME_FOLDER, emitBinModule } from "./bin.ts";
 import type { LoadedContract } from "../load/index.ts";
 import type { ApiModel } from "../model/index.ts";
 import { emitClient } from "./client.ts";
+import { DATES_RUNTIME_FOLDER, DatesModule } from "./dates/index.ts";
 import { emitIndex } from "./index-module.ts";
 import { emitOperationFunctions } from "./operations.ts";
 import { emitOperationSpecs } from "./operation-specs.ts";
@@ -39,23 +40,33 @@ export interface EmitOptions {
 /** Every file of the package, sorted by path, without headers. */
 export async function emit(contract: LoadedContract, api: ApiModel, options: EmitOptions): Promise<OutputFile[]> {
   // Started first: with a worker it runs beside the emitters below.
-  const schemaSource = (options.emitSchemaTypes ?? emitSchemaTypes)(contract, api.operations.map(({ pointer, operationId }) => ({ pointer, operationId })));
+  const schemaSource = (options.emitSchemaTypes ?? emitSchemaTypes)(
+    contract,
+    api.operations.map(({ pointer, operationId }) => ({ pointer, operationId })),
+    { dates: api.dates === "date" },
+  );
   // Until it is awaited below, a failure must not count as unhandled.
   schemaSource.catch(() => undefined);
 
   const validators = emitOperationValidators(contract, api, options.warnings, options.unknownFormats, standaloneValidators(api), validatedSchemas(api));
-  const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources });
+  const dates = api.dates === "date" ? new DatesModule(contract, api, options.warnings) : undefined;
+  const extensions = emitExtensions(api, { validators: validators.names, standaloneValidators: validators.standaloneSources, dates });
   const bins = extensions.flatMap((extension) => (extension.bin === undefined ? [] : [extension.bin]));
   const files: OutputFile[] = [
     ...moduleFiles("src/validators", validators.source),
     ...(validators.responseSource === undefined ? [] : moduleFiles("src/response-validators", validators.responseSource)),
     { path: "src/client.ts", contents: emitClient(api, validators.names, extensions) },
-    { path: "src/operation-specs.ts", contents: emitOperationSpecs(api, validators.names, extensions) },
+    { path: "src/operation-specs.ts", contents: emitOperationSpecs(api, validators.names, extensions, dates?.operations) },
+    ...(dates === undefined ? [] : [{ path: "src/dates.ts", contents: dates.source() }]),
     { path: "src/operations.ts", contents: emitOperationFunctions(api, extensions) },
     { path: "src/types.ts", contents: emitTypeAliases(api) },
     { path: "src/index.ts", contents: emitIndex(api, extensions) },
     ...extensions.flatMap((extension) => extension.files),
-    ...runtimeFiles([...extensions.flatMap((extension) => extension.runtimeFolders), ...(bins.length > 0 ? [CLI_RUNTIME_FOLDER] : [])]),
+    ...runtimeFiles([
+      ...extensions.flatMap((extension) => extension.runtimeFolders),
+      ...(bins.length > 0 ? [CLI_RUNTIME_FOLDER] : []),
+      ...(dates === undefined ? [] : [DATES_RUNTIME_FOLDER]),
+    ]),
   ];
   // An executable's shebang stays on the first line; the write stage puts the header after it.
   if (bins.length > 0) files.push({ path: "src/bin.ts", contents: `#!/usr/bin/env node\n${emitBinModule(api, bins)}` });

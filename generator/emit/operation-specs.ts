@@ -10,18 +10,23 @@ import { requirementLiteral } from "./client-auth.ts";
 import { importStatement, mergeImports, moduleText, valueKey, type ImportSpec } from "./typescript.ts";
 import type { ValidatorNames } from "./validators/index.ts";
 
-export function emitOperationSpecs(api: ApiModel, validators: ValidatorNames, extensions: readonly ExtensionOutput[]): string {
+/** `dates`: the operations (by operationId) with a date conversion in `src/dates.ts` (`--dates date`). */
+export function emitOperationSpecs(api: ApiModel, validators: ValidatorNames, extensions: readonly ExtensionOutput[], dates: ReadonlySet<string> = new Set()): string {
   let usesValidators = false;
   const specs = api.operations.map((operation) => {
     const names = validators.operations.get(operation.operationId) ?? {};
     usesValidators ||= names.request !== undefined;
-    const added = extensions.flatMap((extension) => extension.operationSpecs.entries(operation));
+    const added = [
+      ...extensions.flatMap((extension) => extension.operationSpecs.entries(operation)),
+      ...(dates.has(operation.operationId) ? [code`dates: $dates.${raw(operation.methodName)}`] : []),
+    ];
     return code`export const ${raw(operation.methodName)} = ${specLiteral(operation, api.security, names, added)} as const satisfies OperationSpec;`;
   });
   const imports: ImportSpec[] = [
     { from: "./runtime/client-core.js", typeOnly: true, names: ["OperationSpec"] },
     // Namespaces: an operation's name may be any identifier, a validator's name included.
     ...(usesValidators ? [{ from: "./validators.js", namespace: "$validators" }] : []),
+    ...(dates.size > 0 ? [{ from: "./dates.js", namespace: "$dates" }] : []),
     ...extensions.flatMap((extension) => extension.operationSpecs.imports),
   ];
   return moduleText([mergeImports(imports).map(importStatement), specs]);

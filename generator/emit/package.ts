@@ -109,6 +109,7 @@ export function emitPackageFiles(
     hasChangelog,
     dependencies: { ...dependencies, typesNode: hasBin ? dependencies.typesNode : undefined },
     extensionDependencies: extensionDependencies(extensions, dependencies),
+    dates: api.dates === "date",
   };
   const files = [
     { path: "package.json", contents: renderTemplate("package.json.hbs", data) },

@@ -12,6 +12,11 @@ export interface EmitContext {
   validators: ValidatorNames;
   /** The modules of the validators asked for standalone, by stem (see `standaloneValidators`). */
   standaloneValidators: ReadonlyMap<string, EmittedModule>;
+  /**
+   * With `--dates date`: the conversion of a component schema's values (`$dates.<name>`, the
+   * module `./dates.js` imported as `$dates`), or undefined when they hold no date.
+   */
+  dates?: { schema(component: string): Code | undefined } | undefined;
 }
 
 /** What an extension adds to the package. */

@@ -61,6 +61,7 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
     markedSchemas: readMarkedSchemas(document, operations, schemaNames),
     names: packageNames(packageName, schemaNames, operationTypes, used.flatMap((extension) => extension.exportNames())),
     extensions: [],
+    ...(options.dates === "date" ? { dates: "date" as const } : {}),
   };
   // Every extension checks its keys; those the contract uses add their part.
   for (const extension of EXTENSION_READERS) {

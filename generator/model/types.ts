@@ -154,10 +154,17 @@ export interface ApiModel {
   names: PackageNames;
   /** The extensions this contract uses, each with what it read (see generator/extensions/). */
   extensions: ExtensionModel[];
+  /** `date`: `format: date-time` and `date` values are `Date`s in results and may be in requests (`--dates date`); absent, strings. */
+  dates?: "date";
 }
+
+/** How a package holds `format: date-time` and `date` values: as their JSON strings (the default), or as `Date`s. */
+export type DatesOption = "string" | "date";
 
 /** What the caller may set instead of the contract's `x-sdk` (the CLI's `--name`). */
 export interface ApiModelOptions extends PackageOverrides {
   /** Where problems that do not stop generation are told. */
   warnings?: Warnings;
+  /** `--dates`: strings (the default) or Dates. */
+  dates?: DatesOption | undefined;
 }

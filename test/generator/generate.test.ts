@@ -203,6 +203,16 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect((await cli("--spec", spec, "--unknown-formats", "maybe")).code).toBe(1);
   });
 
+  it("types and converts dates with --dates date, the worker's schema.ts included; refuses another value in one line", async () => {
+    const spec = writeContract("dates.yaml", MINIMAL.replace("properties: { id: { type: string } }", "properties: { id: { type: string }, at: { type: string, format: date-time } }"));
+    const out = path.join(scratch, "dates-out");
+    expect((await cli("--spec", spec, "--out", out, "--dates", "date")).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, "src/schema.ts"), "utf8")).toMatch(/at\?: Date;/);
+    expect(fs.readFileSync(path.join(out, "src/dates.ts"), "utf8")).toContain('properties: { at: "date-time" }');
+    const refused = await cli("--spec", spec, "--out", path.join(scratch, "dates-never"), "--dates", "Date");
+    expect([refused.code, refused.stderr.split("\n")[0]]).toEqual([1, 'error: --dates must be string or date, not "Date"']);
+  });
+
   it("generates a repeated operationId under another name, with a warning naming both places, the worker's schema.ts included", async () => {
     const spec = writeContract("twice.yaml", MINIMAL.replace("paths:\n", "paths:\n  /other:\n    get:\n      operationId: getThing\n      responses: { '204': { description: ok } }\n"));
     const out = path.join(scratch, "twice-out");

@@ -98,7 +98,7 @@ describe("the stages", () => {
 
   it("hands the contract only to the schema emitters: the other emitters, the extensions' included, take the model", () => {
     // The emit stage's door and the schema emitters; the extensions' model-stage sides.
-    const schemaEmitters = /^emit\/(schema-types|validators)\/|^emit\/index\.ts$|^extensions\/readers?\.ts$|\/(model|endpoints|pricing|roles|terminal-statuses|result-retention)\.ts$/;
+    const schemaEmitters = /^emit\/(schema-types|validators|dates)\/|^emit\/index\.ts$|^extensions\/readers?\.ts$|\/(model|endpoints|pricing|roles|terminal-statuses|result-retention)\.ts$/;
     const emitters = [...importsOf("emit"), ...importsOf("extensions")].filter(({ file }) => !schemaEmitters.test(file));
     expect(emitters.map((e) => e.file)).toEqual(expect.arrayContaining(["emit/client.ts", "emit/package.ts", "extensions/model-endpoints/emit-jobs.ts"]));
     for (const { file, text, stages } of emitters) {

@@ -148,6 +148,28 @@ export async function run(): Promise<string> {
   });
 });
 
+describe("with --dates date", () => {
+  it(
+    "a read-only date-time stays a Date in a response and optional in a request",
+    async () => {
+      const client = await generateClient(TODO, "read-write/todo-dates", { dates: "date" });
+      generated.push(client.outDir);
+      const usage = `
+import { TodosClient } from "./src/index.js";
+const client = new TodosClient({ baseUrl: "http://127.0.0.1:9" });
+export async function run(): Promise<number> {
+  const created = await client.createTodo({ body: { title: "t", tags: [{ name: "n" }] } });
+  await client.createTodo({ body: { title: "t", tags: [{ name: "n", createdAt: new Date() }] } });
+  const tag = created.data.tags?.[0];
+  return tag === undefined ? 0 : tag.createdAt.getTime();
+}
+`;
+      expect(typeCheckUsage(client.outDir, usage)).toEqual([]);
+    },
+    TYPE_CHECK_BUDGET_MS,
+  );
+});
+
 describe("a 3.1 webhook whose event has a read-only property", () => {
   it(
     "is typed as its schema is written, as its validator checks it, and the package type-checks",

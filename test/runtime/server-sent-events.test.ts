@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ClientCore, type OperationSpec } from "../../templates/runtime/client-core.ts";
+import { datesOf } from "../../templates/runtime/dates/convert.ts";
 import { AbortedError, ConnectionError, ResponseValidationError, UnexpectedResponseError } from "../../templates/runtime/errors.ts";
 import { reconnectDelay, streamEvents } from "../../templates/runtime/server-sent-events/event-stream.ts";
 import type { EventDataSpec, EventStreamOptions, ServerSentEvent } from "../../templates/runtime/server-sent-events/types.ts";
@@ -127,6 +128,15 @@ describe("the data of an event schema", () => {
   it("that the schema refuses is a ResponseValidationError; not JSON an UnexpectedResponseError", async () => {
     await expect(collect([{ chunks: ['data: {"line":3}\n\n'] }], {}, objects)).rejects.toBeInstanceOf(ResponseValidationError);
     await expect(collect([{ chunks: ["data: {oops\n\n"] }], {}, objects)).rejects.toBeInstanceOf(UnexpectedResponseError);
+  });
+
+  it("has its dates as Dates after the check, with --dates date; a string that is no date is a ResponseValidationError", async () => {
+    const dated: EventDataSpec = { ...objects, dates: datesOf({ properties: { ts: "date-time" } }) };
+    const { events } = await collect<{ line: string; ts: Date }>([{ chunks: ['data: {"line":"up","ts":"2026-06-01T12:01:41Z"}\n\n'] }], {}, dated);
+    expect(events[0]!.data).toEqual({ line: "up", ts: new Date("2026-06-01T12:01:41Z") });
+    const error = await collect([{ chunks: ['data: {"line":"up","ts":"noon"}\n\n'] }], {}, dated).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as ResponseValidationError).problems).toEqual([{ path: "/ts", keyword: "format", message: "must be an RFC 3339 date-time", schemaPath: "" }]);
   });
 
   it("an answer that is not an event stream is refused", async () => {

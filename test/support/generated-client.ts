@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { generateFiles } from "../../generator/generate.ts";
+import { generateFiles, type GenerateOptions } from "../../generator/generate.ts";
 import type { ApiModel } from "../../generator/model/index.ts";
 import { writeOutput } from "../../generator/write/index.ts";
 import { repoRoot } from "./prism.ts";
@@ -17,11 +17,12 @@ export interface GeneratedClient {
   Client: new (options: object) => any;
 }
 
-export async function generateClient(spec: string, name: string): Promise<GeneratedClient> {
+/** `options`: the generator's, beside `spec` and `out` (`dates: "date"`…). */
+export async function generateClient(spec: string, name: string, options: Omit<GenerateOptions, "spec" | "out"> = {}): Promise<GeneratedClient> {
   const outDir = path.join(repoRoot, ".tmp", name);
   // Anew each run: a test may leave files of its own beside the package.
   fs.rmSync(outDir, { recursive: true, force: true });
-  const generated = await generateFiles({ spec, out: outDir });
+  const generated = await generateFiles({ ...options, spec, out: outDir });
   await writeOutput(outDir, generated.files);
   const module = await import(path.join(outDir, "src/index.ts"));
   const Client = Object.values<any>(module).find((value) => typeof value === "function" && /Client$/.test(value.name));

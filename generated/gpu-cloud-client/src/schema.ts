@@ -8,7 +8,7 @@ export type $Write<T> = {
     readonly $write: T;
 };
 /** A type as a request sends it: read-only properties are never required (one given is sent). */
-export type InRequest<T> = T extends $Read<infer U> ? InRequest<U> : T extends $Write<infer U> ? InRequest<U> : T extends readonly unknown[] ? {
+export type InRequest<T> = T extends $Read<infer U> ? InRequest<U> : T extends $Write<infer U> ? InRequest<U> : T extends Date ? T : T extends readonly unknown[] ? {
     [K in keyof T]: InRequest<T[K]>;
 } : T extends object ? {
     [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? never : K]: InRequest<T[K]>;
@@ -16,13 +16,13 @@ export type InRequest<T> = T extends $Read<infer U> ? InRequest<U> : T extends $
     [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? K : never]?: InRequest<T[K]>;
 } : T;
 /** A type as a response holds it: write-only properties are left out. */
-export type InResponse<T> = T extends $Read<infer U> ? InResponse<U> : T extends $Write<infer U> ? InResponse<U> : T extends readonly unknown[] ? {
+export type InResponse<T> = T extends $Read<infer U> ? InResponse<U> : T extends $Write<infer U> ? InResponse<U> : T extends Date ? T : T extends readonly unknown[] ? {
     [K in keyof T]: InResponse<T[K]>;
 } : T extends object ? {
     [K in keyof T as NonNullable<T[K]> extends $Write<unknown> ? never : K]: InResponse<T[K]>;
 } : T;
 /** A type as its schema is written: read-only and write-only properties as declared. */
-export type AsWritten<T> = T extends $Read<infer U> ? AsWritten<U> : T extends $Write<infer U> ? AsWritten<U> : T extends object ? {
+export type AsWritten<T> = T extends $Read<infer U> ? AsWritten<U> : T extends $Write<infer U> ? AsWritten<U> : T extends Date ? T : T extends object ? {
     [K in keyof T]: AsWritten<T[K]>;
 } : T;
 export interface paths {

@@ -36,6 +36,7 @@ import { RefResolver } from "../validators/resolve.ts";
 import { refsIntoOperationSchemas, refsIntoParameters } from "./refs.ts";
 import { ReadWriteMarks } from "../../common/read-write.ts";
 import { READ_WRITE_VIEW_DOCS, READ_WRITE_VIEWS } from "./read-write-views.ts";
+import { dateFormatOf } from "../dates/date-schema.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -56,8 +57,14 @@ export interface OperationKey {
   operationId: string;
 }
 
+/** What the generator's options change in `src/schema.ts`. */
+export interface SchemaTypesOptions {
+  /** `format: date-time` and `date` strings typed `Date` (`--dates date`; see `dates/plan.ts` for where they are converted). */
+  dates?: boolean | undefined;
+}
+
 /** How `src/schema.ts` is emitted: `emitSchemaTypes` in this thread, or a worker's (`thread.ts`). */
-export type SchemaTypesEmitter = (contract: Pick<LoadedContract, "document">, operations?: readonly OperationKey[]) => Promise<string>;
+export type SchemaTypesEmitter = (contract: Pick<LoadedContract, "document">, operations?: readonly OperationKey[], options?: SchemaTypesOptions) => Promise<string>;
 
 /**
  * `src/schema.ts` of a loaded contract (without the header). The document is changed on the way
@@ -68,7 +75,7 @@ export type SchemaTypesEmitter = (contract: Pick<LoadedContract, "document">, op
 export async function emitSchemaTypes(
   contract: Pick<LoadedContract, "document">,
   operations: readonly OperationKey[] = [],
-  { owned = false }: { owned?: boolean } = {},
+  { owned = false, dates = false }: SchemaTypesOptions & { owned?: boolean } = {},
 ): Promise<string> {
   const { openapiTypescript, ts } = load();
   const document = (owned ? contract.document : structuredClone(contract.document)) as OpenapiTypescript.OpenAPI3;
@@ -80,7 +87,7 @@ export async function emitSchemaTypes(
   const marked = markPropertiesWhereTheyStand(document);
   let ast: Typescript.Node[];
   try {
-    ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document, marked));
+    ast = openapiTypescript.transformSchema(document, transformContext(openapiTypescript, document, dates ? dateOrOpenEnumType : openEnumType, marked));
   } catch (error) {
     throw emitterFailure(error, contract.document);
   }
@@ -96,7 +103,12 @@ export async function emitSchemaTypes(
  * used: it would lint and bundle the document again with its own Redocly (a third of the time on a
  * large document), and the load stage has done both, with the findings located in the user's files.
  */
-function transformContext(openapiTypescript: typeof OpenapiTypescript, document: OpenapiTypescript.OpenAPI3, readWriteMarkers: boolean): OpenapiTypescript.GlobalContext {
+function transformContext(
+  openapiTypescript: typeof OpenapiTypescript,
+  document: OpenapiTypescript.OpenAPI3,
+  transform: (schema: any) => Typescript.TypeNode | undefined,
+  readWriteMarkers: boolean,
+): OpenapiTypescript.GlobalContext {
   return {
     additionalProperties: false,
     alphabetize: false,
@@ -124,7 +136,7 @@ function transformContext(openapiTypescript: typeof OpenapiTypescript, document:
     redoc: undefined as never,
     silent: true,
     inject: readWriteMarkers ? READ_WRITE_VIEWS : undefined,
-    transform: openEnumType,
+    transform,
     transformProperty: undefined,
     makePathsEnum: false,
     generatePathParams: false,
@@ -285,4 +297,11 @@ export function openEnumType(schema: any): Typescript.TypeNode | undefined {
   const f = ts.factory;
   const anyOtherString = f.createIntersectionTypeNode([f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), f.createTypeLiteralNode([])]);
   return f.createUnionTypeNode([...known.enum.map((value) => f.createLiteralTypeNode(f.createStringLiteral(value))), anyOtherString]);
+}
+
+/** `Date` for a date string (the one test `dates/plan.ts` converts by), else `openEnumType`'s answer. */
+function dateOrOpenEnumType(schema: any): Typescript.TypeNode | undefined {
+  if (dateFormatOf(schema) === undefined) return openEnumType(schema);
+  const { ts } = load();
+  return ts.factory.createTypeReferenceNode("Date");
 }

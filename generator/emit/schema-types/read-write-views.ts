@@ -10,14 +10,15 @@
  * - `AsWritten`: every property as declared (a component's exported type, beside its validator,
  *   which checks the schema as written).
  *
- * Arrays and tuples are mapped as such; an object's other members keep their modifiers.
+ * Arrays and tuples are mapped as such; an object's other members keep their modifiers; a `Date`
+ * (`--dates date`) stays one.
  * openapi-typescript's own `Readable` and `Writable` are not used: `Writable` forbids a read-only
  * property (`?: never`), so an object read from the service cannot be sent back as it is.
  */
 export const READ_WRITE_VIEWS = `
-export type InRequest<T> = T extends $Read<infer U> ? InRequest<U> : T extends $Write<infer U> ? InRequest<U> : T extends readonly unknown[] ? { [K in keyof T]: InRequest<T[K]> } : T extends object ? { [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? never : K]: InRequest<T[K]> } & { [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? K : never]?: InRequest<T[K]> } : T;
-export type InResponse<T> = T extends $Read<infer U> ? InResponse<U> : T extends $Write<infer U> ? InResponse<U> : T extends readonly unknown[] ? { [K in keyof T]: InResponse<T[K]> } : T extends object ? { [K in keyof T as NonNullable<T[K]> extends $Write<unknown> ? never : K]: InResponse<T[K]> } : T;
-export type AsWritten<T> = T extends $Read<infer U> ? AsWritten<U> : T extends $Write<infer U> ? AsWritten<U> : T extends object ? { [K in keyof T]: AsWritten<T[K]> } : T;
+export type InRequest<T> = T extends $Read<infer U> ? InRequest<U> : T extends $Write<infer U> ? InRequest<U> : T extends Date ? T : T extends readonly unknown[] ? { [K in keyof T]: InRequest<T[K]> } : T extends object ? { [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? never : K]: InRequest<T[K]> } & { [K in keyof T as NonNullable<T[K]> extends $Read<unknown> ? K : never]?: InRequest<T[K]> } : T;
+export type InResponse<T> = T extends $Read<infer U> ? InResponse<U> : T extends $Write<infer U> ? InResponse<U> : T extends Date ? T : T extends readonly unknown[] ? { [K in keyof T]: InResponse<T[K]> } : T extends object ? { [K in keyof T as NonNullable<T[K]> extends $Write<unknown> ? never : K]: InResponse<T[K]> } : T;
+export type AsWritten<T> = T extends $Read<infer U> ? AsWritten<U> : T extends $Write<infer U> ? AsWritten<U> : T extends Date ? T : T extends object ? { [K in keyof T]: AsWritten<T[K]> } : T;
 `;
 
 /** Each view's doc comment in `src/schema.ts` (its printer drops the comments of parsed text). */

@@ -5,11 +5,11 @@
 import type { Worker } from "node:worker_threads";
 import { ContractError, EmitterError } from "../../common/errors.ts";
 import type { LoadedContract } from "../../load/index.ts";
-import type { OperationKey } from "./index.ts";
+import type { OperationKey, SchemaTypesOptions } from "./index.ts";
 import type { SchemaTypesRequest, WorkerAnswer } from "./worker.ts";
 
 export interface SchemaTypesThread {
-  emit(contract: Pick<LoadedContract, "document">, operations?: readonly OperationKey[]): Promise<string>;
+  emit(contract: Pick<LoadedContract, "document">, operations?: readonly OperationKey[], options?: SchemaTypesOptions): Promise<string>;
   /** Stops the worker if it is still running (a run that failed before emitting). */
   close(): Promise<void>;
 }
@@ -24,7 +24,7 @@ export function schemaTypesThread(worker: Worker, earlierErrors: readonly unknow
   worker.once("error", (error) => (startError ??= error));
   let used = false;
   return {
-    emit(contract, operations = []) {
+    emit(contract, operations = [], options = {}) {
       if (used) return Promise.reject(new Error("the schema types worker emits once"));
       used = true;
       if (startError !== undefined) return Promise.reject(failed(startError));
@@ -38,7 +38,7 @@ export function schemaTypesThread(worker: Worker, earlierErrors: readonly unknow
           else reject(failed(Object.assign(new Error(answer.message), answer.stack === undefined ? {} : { stack: answer.stack })));
           void worker.terminate();
         });
-        worker.postMessage({ document: contract.document, operations } satisfies SchemaTypesRequest);
+        worker.postMessage({ document: contract.document, operations, options } satisfies SchemaTypesRequest);
       });
     },
     async close() {

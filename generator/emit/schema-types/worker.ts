@@ -11,11 +11,12 @@
 import { parentPort } from "node:worker_threads";
 import { ContractError } from "../../common/errors.ts";
 import type { OpenApiDocument } from "../../load/index.ts";
-import { emitSchemaTypes, type OperationKey } from "./index.ts";
+import { emitSchemaTypes, type OperationKey, type SchemaTypesOptions } from "./index.ts";
 
 export interface SchemaTypesRequest {
   document: OpenApiDocument;
   operations: readonly OperationKey[];
+  options: SchemaTypesOptions;
 }
 
 /** A failure carries `pointer` and `reason` when it is located (a ContractError), to be one again on the other side. */
@@ -24,9 +25,9 @@ export type WorkerAnswer = { ok: true; text: string } | { ok: false; message: st
 // openapi-typescript prints its findings before throwing them; the error comes back in the answer.
 console.error = () => undefined;
 
-parentPort?.once("message", ({ document, operations }: SchemaTypesRequest) => {
+parentPort?.once("message", ({ document, operations, options }: SchemaTypesRequest) => {
   // The message is this thread's own copy: no need for another.
-  emitSchemaTypes({ document }, operations, { owned: true }).then(
+  emitSchemaTypes({ document }, operations, { ...options, owned: true }).then(
     (text) => parentPort?.postMessage({ ok: true, text } satisfies WorkerAnswer),
     (error: unknown) =>
       parentPort?.postMessage({

@@ -5,7 +5,7 @@
  * dependency of the package; the README gains a section on following streams.
  */
 import { pointer } from "../../common/json-pointer.ts";
-import { Block, code, raw, type Code } from "../../emit/code.ts";
+import { Block, code, join, raw, type Code } from "../../emit/code.ts";
 import { hasParams, operationDoc, paramsRequired } from "../../emit/operation-docs.ts";
 import { method, declaration, type ImportSpec } from "../../emit/typescript.ts";
 import type { ValidatorNames } from "../../emit/validators/index.ts";
@@ -28,9 +28,12 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
   // An event's data is checked by its component's validator: typed as that schema is written.
   const marked = (data: EventData) => data.kind === "json" && data.component !== undefined && api.markedSchemas.has(pointer("components", "schemas", data.component));
   const returnType = (data: EventData) => code`AsyncGenerator<$ServerSentEvent<${marked(data) ? code`$AsWritten<${dataType(data)}>` : dataType(data)}>, void, undefined>`;
+  // With `--dates date`, each typed event's data has its dates converted as a body's are.
+  const dates = new Map(model.operations.map((stream) => [stream.operationId, stream.data.kind === "json" && stream.data.component !== undefined ? context.dates?.schema(stream.data.component) : undefined]));
   const imports: ImportSpec[] = [
     ...(needs.components ? [{ from: "./schema.js", typeOnly: true, names: ["components as $components", ...(model.operations.some((s) => marked(s.data)) ? ["AsWritten as $AsWritten"] : [])] }] : []),
     ...(needs.validators ? [{ from: "./validators.js", namespace: "$validators" }] : []),
+    ...([...dates.values()].some((conversion) => conversion !== undefined) ? [{ from: "./dates.js", namespace: "$dates" }] : []),
     ...IMPORTS,
   ];
   return {
@@ -49,7 +52,7 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
           name: operation.methodName,
           parameters: parametersOf(operation, raw(operation.paramsType)),
           returns: returnType(stream.data),
-          body: new Block().add(callOf(operation, stream, context.validators, raw("this"), code`OPERATIONS.${raw(operation.methodName)}`)),
+          body: new Block().add(callOf(operation, stream, context.validators, raw("this"), code`OPERATIONS.${raw(operation.methodName)}`, dates.get(operation.operationId))),
         });
       },
       standalone: (operation, coreType) => {
@@ -59,7 +62,7 @@ export function emitServerSentEvents(api: ApiModel, model: ServerSentEventsModel
         return declaration(
           streamDoc(operation, stream),
           code`export function ${raw(operation.methodName)}(${parameters}): ${returnType(stream.data)} {`,
-          new Block().add(callOf(operation, stream, context.validators, raw("client"), code`$operations.${raw(operation.methodName)}`)),
+          new Block().add(callOf(operation, stream, context.validators, raw("client"), code`$operations.${raw(operation.methodName)}`, dates.get(operation.operationId))),
         );
       },
       example: (operation, call) => (of(operation) === undefined ? undefined : `for await (const event of ${call}) {\n  console.log(event.id, event.event, event.data);\n  break; // the first event only: without the break the loop follows the stream\n}`),
@@ -91,10 +94,11 @@ function dataType(data: EventData): Code {
   return data.component === undefined ? raw("unknown") : code`$components["schemas"][${data.component}]`;
 }
 
-function callOf(operation: OperationModel, stream: EventStreamOperation, validators: ValidatorNames, client: Code, spec: Code): Code {
+function callOf(operation: OperationModel, stream: EventStreamOperation, validators: ValidatorNames, client: Code, spec: Code, dates: Code | undefined): Code {
   const params = raw(hasParams(operation) ? "params" : "{}");
   const stem = stream.data.kind === "json" && stream.data.component !== undefined ? validators.schemas.get(stream.data.component) : undefined;
-  const dataSpec = stream.data.kind === "text" ? raw("{ json: false }") : stem === undefined ? raw("{ json: true }") : code`{ json: true, validate: $validators.${raw(`validate${stem}`)} }`;
+  const entries = [raw("json: true"), ...(stem === undefined ? [] : [code`validate: $validators.${raw(`validate${stem}`)}`]), ...(dates === undefined ? [] : [code`dates: ${dates}`])];
+  const dataSpec = stream.data.kind === "text" ? raw("{ json: false }") : code`{ ${join(entries, ", ")} }`;
   return code`return $streamEvents(${client}, ${spec}, ${params}, options, ${dataSpec});`;
 }
 

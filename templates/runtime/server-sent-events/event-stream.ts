@@ -14,6 +14,7 @@ import { checkNumber } from "../option-checks.js";
 import { redactRegisteredSecrets } from "../redact.js";
 import { requestIdOf } from "../request-id.js";
 import { checkTimeout, MAX_TIMER_MS, sleep } from "../signals.js";
+import type { ValidationIssue } from "../validation.js";
 import type { EventDataSpec, EventStreamOptions, ServerSentEvent } from "./types.js";
 
 export const DEFAULT_MAX_RECONNECTS = 5;
@@ -213,12 +214,14 @@ function eventData(text: string, opened: OpenedStream, spec: OperationSpec, data
   } catch {
     throw unusable(opened, spec, "an event's data is not JSON", text);
   }
+  const invalid = (problems: ValidationIssue[]) =>
+    new ResponseValidationError({ status: opened.status, method: spec.method, url: opened.url, operationId: spec.operationId, requestId: requestIdOf(opened.headers), rawBody: redactRegisteredSecrets(text), problems });
   const problems = dataSpec.validate?.(value) ?? [];
-  if (problems.length > 0) {
-    const rawBody = redactRegisteredSecrets(text);
-    throw new ResponseValidationError({ status: opened.status, method: spec.method, url: opened.url, operationId: spec.operationId, requestId: requestIdOf(opened.headers), rawBody, problems });
-  }
-  return value;
+  if (problems.length > 0) throw invalid(problems);
+  if (dataSpec.dates === undefined) return value;
+  const converted = dataSpec.dates(value);
+  if (converted.issues.length > 0) throw invalid(converted.issues);
+  return converted.data;
 }
 
 function unusable(opened: OpenedStream, spec: OperationSpec, reason: string, text: string): UnexpectedResponseError {

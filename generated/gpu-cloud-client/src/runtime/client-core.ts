@@ -185,15 +185,7 @@ export class ClientCore {
    * `prefix` turns the validator's JSON pointers into field paths (`body.input.duration`).
    */
   protected assertValid(operationId: string, check: () => ValidationIssue[], prefix = ""): void {
-    if (!this.#validateRequests) return;
-    const issues = check();
-    if (issues.length === 0) return;
-    const problems = issues.map((issue) => ({ ...issue, path: fieldPath(prefix, issue.path) }));
-    const lines = problems.map((p) => `  ${p.path || "(request)"}: ${p.message}`).join("\n");
-    throw new InvalidRequestError(`${operationId}: ${problems.length === 1 ? "1 invalid field" : `${problems.length} invalid fields`}, nothing was sent:\n${lines}`, {
-      field: problems[0]!.path,
-      problems,
-    });
+    if (this.#validateRequests) refuseIssues(operationId, check(), prefix);
   }
 
   /**
@@ -232,6 +224,13 @@ export class ClientCore {
   /** The request of one call, checked and built, and its prepared transport. */
   async #prepare(spec: OperationSpec, given: OperationParams, options: RequestOptions, streamBody: boolean) {
     const baseUrl = this.baseUrl(spec.server);
+    if (spec.dates !== undefined) {
+      // Dates become the text their format says first: the checks and the wire see what the contract describes.
+      const converted = spec.dates.toText(given);
+      // A Date that is no instant is refused even unchecked: nothing could be sent for it.
+      refuseIssues(spec.operationId, converted.issues);
+      given = converted.params;
+    }
     const auth = this.#auth.applied(spec.security, spec.operationId);
     for (const field of spec.secretBodyFields ?? []) {
       let value: unknown = given.body;
@@ -318,12 +317,16 @@ export class ClientCore {
     if (unusable !== undefined) {
       throw new UnexpectedResponseError({ status: answer.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(answer.headers), reason: unusable, rawBody: rawBody() });
     }
+    const invalid = (problems: ValidationIssue[]) =>
+      new ResponseValidationError({ status: answer.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(answer.headers), rawBody: rawBody(), problems });
     const byStatus = this.#validateResponses && spec.responseKind === "json" ? (await this.responseValidators())[spec.operationId] : undefined;
     const issues = byStatus === undefined ? [] : responseIssues(byStatus, answer.status, data);
-    if (issues.length > 0) {
-      throw new ResponseValidationError({ status: answer.status, method: spec.method, url: url(), operationId: spec.operationId, requestId: requestIdOf(answer.headers), rawBody: rawBody(), problems: issues });
-    }
-    return resultOf(data, answer);
+    if (issues.length > 0) throw invalid(issues);
+    if (spec.dates === undefined || spec.responseKind !== "json") return resultOf(data, answer);
+    // Checked as the JSON text says, then dates as Dates; a string that is no date fails even unchecked, as a Date cannot hold it.
+    const converted = spec.dates.fromJson(answer.status, data);
+    if (converted.issues.length > 0) throw invalid(converted.issues);
+    return resultOf(converted.data as T, answer);
   }
 
   /** The response validators, loaded once (a failed load is tried again on the next call). */
@@ -340,6 +343,17 @@ export class ClientCore {
   private describe(spec: OperationSpec, answer: Answer, baseUrl: string) {
     return { method: spec.method, url: answer.url || `${baseUrl}${spec.path}`, operationId: spec.operationId, secrets: this.#auth.secrets };
   }
+}
+
+/** Throws an InvalidRequestError listing every issue, if any; `prefix` turns their JSON pointers into field paths. */
+function refuseIssues(operationId: string, issues: readonly ValidationIssue[], prefix = ""): void {
+  if (issues.length === 0) return;
+  const problems = issues.map((issue) => ({ ...issue, path: fieldPath(prefix, issue.path) }));
+  const lines = problems.map((p) => `  ${p.path || "(request)"}: ${p.message}`).join("\n");
+  throw new InvalidRequestError(`${operationId}: ${problems.length === 1 ? "1 invalid field" : `${problems.length} invalid fields`}, nothing was sent:\n${lines}`, {
+    field: problems[0]!.path,
+    problems,
+  });
 }
 
 /**

@@ -68,6 +68,19 @@ export interface OperationSpec {
   idempotencyHeader?: string | undefined;
   /** The operation's own security requirement (`[]`: public); absent, the client's default applies. */
   security?: SecurityAlternatives | undefined;
+  /** Dates (a package generated with `--dates date`): where this operation's parameters and success bodies hold them. */
+  dates?: DateConversion | undefined;
+}
+
+/**
+ * Between `Date`s and the text of `format: date-time` and `date`, at the places of one operation's
+ * values where the contract has them (`dates/convert.ts` makes one).
+ */
+export interface DateConversion {
+  /** The parameters with each Date as its format's text, in UTC (the caller's objects are not changed), and each Date that cannot be written. */
+  toText(params: OperationParams): { params: OperationParams; issues: ValidationIssue[] };
+  /** A success body (changed in place) with each date string as a Date, and each string that is not its format's text. */
+  fromJson(status: number, data: unknown): { data: unknown; issues: ValidationIssue[] };
 }
 
 /**

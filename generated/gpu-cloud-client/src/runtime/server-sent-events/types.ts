@@ -40,4 +40,6 @@ export interface EventStreamOptions extends Omit<RequestOptions, "checkResponse"
 export interface EventDataSpec {
   json: boolean;
   validate?: ((value: unknown) => ValidationIssue[]) | undefined;
+  /** With `--dates date`: the data's date strings as Dates, after the check (a string that is no date is an issue). */
+  dates?: ((value: unknown) => { data: unknown; issues: ValidationIssue[] }) | undefined;
 }
