@@ -16,6 +16,7 @@ export const RUNTIME_VALUES = [
   "countProperties",
   "decimalMultiple",
   "deepEqual",
+  "discriminatorIssue",
   "duplicatePair",
   "escapeSegment",
   "issuesOf",
