@@ -10,8 +10,10 @@
  *   each branch's property a `const` or `enum`, required; `mapping` removed for it, which those
  *   rules make redundant), on objects (ajv passes any non-object there).
  *
- * Then the messages: the selected branch's issues alone and one naming the value and the branch;
- * a missing or unknown value one issue naming the property and the allowed values.
+ * Then drawn unions (fast-check) of the shapes real documents mix: branches whose property is a
+ * `const`, an `enum`, any string or unconstrained, directly or under `allOf`, required or not,
+ * mappings that agree with the branches or not, a constraint on the union itself; judged beside
+ * plain ajv. Messages: discriminator-messages.test.ts.
  */
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -182,5 +184,65 @@ describe.each(DOCUMENTS)("$file", ({ file }) => {
     expect(counts.invalid).toBeGreaterThan(0);
     if (!file.includes("discriminators.json")) expect(counts.valid).toBeGreaterThan(0);
     console.log(`${file}: ${doc.sites.length} discriminated unions, ${counts.valid} valid and ${counts.invalid} invalid instances, ${counts.withAjvDiscriminator} also judged by ajv's discriminator`);
+  }, 120_000);
+});
+
+describe("drawn discriminated unions", () => {
+  const KINDS = ["x", "y", "z"];
+  const tag = fc.oneof(
+    fc.constantFrom(...KINDS).map((kind): unknown => ({ const: kind })),
+    fc.uniqueArray(fc.constantFrom<unknown>(...KINDS, 1), { minLength: 1, maxLength: 3 }).map((values): unknown => ({ enum: values })),
+    fc.constantFrom(...KINDS).map((kind): unknown => ({ allOf: [{ const: kind }] })),
+    fc.constant<unknown>({ type: "string" }),
+    fc.constant<unknown>(undefined),
+  );
+  const branch = fc
+    .record({ tag, required: fc.boolean(), typed: fc.boolean(), member: fc.constantFrom<unknown>({ type: "integer" }, { type: "string" }, {}), underAllOf: fc.boolean() })
+    .map(({ tag, required, typed, member, underAllOf }) => {
+      const own = { ...(typed ? { type: "object" } : {}), ...(required ? { required: ["kind"] } : {}), properties: { ...(tag === undefined ? {} : { kind: tag }), a: member } };
+      return underAllOf ? { allOf: [own] } : own;
+    });
+  const union = fc
+    .record({
+      branches: fc.array(branch, { minLength: 2, maxLength: 4 }),
+      keyword: fc.constantFrom("oneOf", "anyOf"),
+      mapping: fc.array(fc.tuple(fc.constantFrom(...KINDS, "q"), fc.nat(3)), { maxLength: 4 }),
+      own: fc.option(tag, { nil: undefined }),
+      ownRequired: fc.boolean(),
+      inlineFirst: fc.boolean(),
+    })
+    .map(({ branches, keyword, mapping, own, ownRequired, inlineFirst }) => ({
+      $defs: Object.fromEntries(branches.map((b, i) => [`b${i}`, b])),
+      [keyword]: branches.map((b, i) => (inlineFirst && i === 0 ? b : { $ref: `#/$defs/b${i}` })),
+      discriminator: { propertyName: "kind", mapping: Object.fromEntries(mapping.map(([kind, i]) => [kind, `#/$defs/b${i % branches.length}`])) },
+      ...(own === undefined ? {} : { properties: { kind: own } }),
+      ...(ownRequired ? { required: ["kind"] } : {}),
+    }));
+  const instance = fc.oneof(
+    { arbitrary: fc.record({ kind: fc.constantFrom<unknown>(...KINDS, "q", "other", 1), a: fc.constantFrom<unknown>(1, "s", null) }, { requiredKeys: [] }), weight: 8 },
+    { arbitrary: fc.constantFrom<unknown>("x", 3, null, []), weight: 1 },
+  );
+
+  it("give plain ajv's answer", () => {
+    const ajv = new Ajv2020({ strict: false, logger: false });
+    let valid = 0;
+    let all = 0;
+    fc.assert(
+      fc.property(union, fc.array(instance, { minLength: 10, maxLength: 20 }), (document, values) => {
+        const validators = loadValidators(emitValidators({ document, entries: [{ name: "Union", pointer: "" }], warnings: new Warnings() }));
+        const expected = ajv.compile(document);
+        for (const value of values) {
+          const verdict = expected(value) as boolean;
+          expect(validators["isUnion"]!(value), `${JSON.stringify(document)} on ${JSON.stringify(value)}`).toBe(verdict);
+          const issues: ValidationIssue[] = validators["validateUnion"]!(value);
+          expect(issues.length === 0, `issues of ${JSON.stringify(value)} against ${JSON.stringify(document)}`).toBe(verdict);
+          valid += verdict ? 1 : 0;
+          all++;
+        }
+      }),
+      { numRuns: 200, seed: 33 },
+    );
+    expect(valid).toBeGreaterThan(all * 0.1);
+    expect(valid).toBeLessThan(all * 0.9);
   }, 120_000);
 });
