@@ -9,6 +9,9 @@
  * - an array through which a schema holds itself gets a name (`schema-types-recursion.ts`), so
  *   TypeScript resolves it.
  *
+ * Discriminators narrow in `anyOf` too, and to the values a branch itself allows
+ * (`discriminators.ts`).
+ *
  * Four changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
  * parameter (see `refsIntoParameters`), one deeper into an operation's schema as what it names
  * (see `refsIntoOperationSchemas`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
@@ -26,6 +29,7 @@ import { mediaTypeKind } from "../../common/media-types.ts";
 import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
 import { RefResolver } from "../validators/resolve.ts";
 import { refsIntoOperationSchemas, refsIntoParameters } from "./refs.ts";
+import { scanDiscriminators } from "./discriminators.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -88,7 +92,7 @@ function transformContext(openapiTypescript: typeof OpenapiTypescript, document:
     arrayLength: false,
     // Properties with a `default` stay optional: the caller may leave them out.
     defaultNonNullable: false,
-    discriminators: openapiTypescript.scanDiscriminators(document, { silent: true }),
+    discriminators: scanDiscriminators(openapiTypescript, document),
     // `type: object` with no properties accepts any object (JSON Schema), not none (`Record<string, never>`).
     emptyObjectsUnknown: true,
     enum: false,

@@ -175,7 +175,7 @@ export class Discriminators {
  * `enum` under `properties`, through `$ref` and `allOf`; undefined when it says nothing) and
  * whether it requires it. Values are kept as JSON text. A cycle of `$ref`s says nothing.
  */
-class TagConstraints {
+export class TagConstraints {
   private readonly visiting = new Set<string>();
 
   constructor(
