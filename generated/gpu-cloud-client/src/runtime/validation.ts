@@ -64,6 +64,23 @@ export function collapseIssues(
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
+ * The issue of an object whose discriminator property (of a `oneOf` or `anyOf`) is missing or
+ * holds a value that selects no branch: about the property, naming the values that select one
+ * (`allowed`, already written out).
+ */
+export function discriminatorIssue(issues: ValidationIssue[], path: string, object: object, property: string, allowed: string, schemaAt: string, keywordAt: string): void {
+  const value = own(object, property);
+  const schemaPath = schemaAt + keywordAt;
+  if (value === undefined) {
+    issues.push({ path, keyword: "discriminator", message: `must have property ${JSON.stringify(property)} (the discriminator): ${allowed}`, schemaPath });
+  } else {
+    const shown = JSON.stringify(value);
+    const text = shown.length > 60 ? `${shown.slice(0, 60)}...` : shown;
+    issues.push({ path: `${path}/${escapeSegment(property)}`, keyword: "discriminator", message: `must be ${allowed} (the discriminator), not ${text}`, schemaPath });
+  }
+}
+
+/**
  * The own property `key` of `object`, or undefined: for names such as `constructor` that
  * `Object.prototype` also has. Typed `any` like every value the generated code inspects.
  */
