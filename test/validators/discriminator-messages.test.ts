@@ -13,7 +13,7 @@ import { Discriminators } from "../../generator/emit/validators/discriminator.ts
 import { ASSERTION_KEYWORDS } from "../../generator/emit/validators/keyword-registry.ts";
 import { RefResolver } from "../../generator/emit/validators/resolve.ts";
 import { emitValidators } from "../../generator/emit/validators/modules.ts";
-import { loadValidators, type LoadedValidators } from "./support.ts";
+import { diagnosticsOf, loadValidators, moduleFiles, virtualRuntimeFiles, type LoadedValidators } from "./support.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURE = path.join(ROOT, "test/fixtures/discriminators/selection.json");
@@ -162,4 +162,26 @@ describe("messages", () => {
     expect(validate({ kind: "cat" })).toEqual([]);
     expect(fixture.validators["isOpenPet"]!({ kind: "parrot", wings: 2 })).toBe(true);
   });
+});
+
+describe("contract text in a discriminator", () => {
+  it("stays data: property names and values with quotes, newlines and prototype names", () => {
+    for (const property of ["__proto__", 'a"b\n*/c', "constructor"]) {
+      const branch = (value: string) => ({ type: "object", required: [property], properties: { [property]: { const: value }, n: { type: "integer" } } });
+      const document = {
+        $defs: { one: branch('x"\u2028y'), two: branch("${z}`") },
+        oneOf: [{ $ref: "#/$defs/one" }, { $ref: "#/$defs/two" }],
+        discriminator: { propertyName: property },
+      };
+      const module = emitValidators({ document, entries: [{ name: "Tagged", pointer: "" }], warnings: new Warnings() });
+      const validators = loadValidators(module);
+      const tagged = JSON.parse(JSON.stringify({ [property]: "${z}`", n: "no" })) as unknown;
+      expect(validators["isTagged"]!(tagged)).toBe(false);
+      expect(validators["validateTagged"]!(tagged).at(-1)).toMatchObject({ keyword: "oneOf", message: `must match two (selected by ${property} "\${z}\`")` });
+      const unknown = JSON.parse(JSON.stringify({ [property]: "q" })) as unknown;
+      expect(validators["validateTagged"]!(unknown)).toEqual([expect.objectContaining({ keyword: "discriminator" })]);
+      const files = new Map([...virtualRuntimeFiles(), ...moduleFiles("/virtual/validators", module)]);
+      expect(diagnosticsOf(files)).toEqual([]);
+    }
+  }, 60_000);
 });
