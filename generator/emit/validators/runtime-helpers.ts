@@ -22,6 +22,8 @@ export const RUNTIME_VALUES = [
   "issuesOf",
   "own",
   "parameterIssues",
+  "selectBranch",
+  "selectedBranchIssue",
   "setOwn",
   "ucs2length",
 ] as const;

@@ -64,6 +64,19 @@ export function collapseIssues(
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
+ * The branch of a discriminated `oneOf`/`anyOf` that `value` (an object's discriminator property)
+ * selects, from the union's table: -1 for a value that is no string or is not in it.
+ */
+export function selectBranch(table: Record<string, number>, value: unknown): number {
+  return typeof value === "string" && hasOwnProperty.call(table, value) ? (table[value] as number) : -1;
+}
+
+/** The issue of an object whose selected branch (`branch`, by its value of the discriminator `property`) failed. */
+export function selectedBranchIssue(issues: ValidationIssue[], path: string, keyword: string, branch: string, property: string, value: string, schemaAt: string, keywordAt: string): void {
+  issues.push({ path, keyword, message: `must match ${branch} (selected by ${property} ${JSON.stringify(value)})`, schemaPath: schemaAt + keywordAt });
+}
+
+/**
  * The issue of an object whose discriminator property (of a `oneOf` or `anyOf`) is missing or
  * holds a value that selects no branch: about the property, naming the values that select one
  * (`allowed`, already written out).

@@ -13,7 +13,7 @@ import { schemaArray } from "../keyword-values.ts";
 import type { SchemaObject } from "../schema-object.ts";
 import { collectDiscriminated, dispatch, type Branch } from "./discriminated.ts";
 
-/** A guard per branch (code of a condition), or undefined for none. */
+/** Per branch, when to skip it (code of a condition), or undefined for never. */
 type Guard = (branch: Branch) => Code | undefined;
 
 /** Its issues are the branches'. */
@@ -109,17 +109,16 @@ function anyOfCheck(live: readonly Branch[], done: Code, at: string, ctx: Ctx, g
   const outer = new Block();
   const ordered = cheapestFirst(live, (branch) => checkCost(branch.sub, 2, ctx.env.assertionKeywords));
   ordered.forEach((branch, index) => {
-    const condition = guard?.(branch);
-    if (condition === undefined && index === ordered.length - 1) {
+    const skip = guard?.(branch);
+    if (skip === undefined && index === ordered.length - 1) {
       outer.append(ctx.env.genSame(branch.sub, branch.at, ctx));
       return;
     }
     const next = ctx.scope.local("L");
-    const inner = ctx.env.genSame(branch.sub, branch.at, { ...ctx, fail: breakTo(next) });
-    inner.jump(breakTo(done));
-    const tried = new Block().labeled(next, inner);
-    if (condition === undefined) outer.append(tried);
-    else outer.wrap(code`if (${condition}) {`, tried);
+    const inner = new Block();
+    if (skip !== undefined) inner.add(code`if (${skip}) break ${next};`);
+    inner.append(ctx.env.genSame(branch.sub, branch.at, { ...ctx, fail: breakTo(next) })).jump(breakTo(done));
+    outer.labeled(next, inner);
   });
   if (ordered.some((branch) => guard?.(branch) !== undefined)) failAlways(outer, ctx, "anyOf", anyOfMessages.anyOf, at + "/anyOf");
   return outer;
@@ -159,11 +158,12 @@ function oneOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block, d: Discr
 function oneOfCheck(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: Block, guard: Guard | undefined): void {
   live.forEach((branch, index) => {
     const label = ctx.scope.local("L");
-    const inner = ctx.env.genSame(branch.sub, branch.at, { ...ctx, fail: breakTo(label) });
+    const skip = guard?.(branch);
+    const inner = new Block();
+    if (skip !== undefined) inner.add(code`if (${skip}) break ${label};`);
+    inner.append(ctx.env.genSame(branch.sub, branch.at, { ...ctx, fail: breakTo(label) }));
     inner.add(index === 0 ? code`${c}++;` : code`if (++${c} > 1) ${ctx.fail.statement}`);
-    const condition = guard?.(branch);
-    if (condition === undefined) b.labeled(label, inner);
-    else b.wrap(code`if (${condition}) {`, new Block().labeled(label, inner));
+    b.labeled(label, inner);
   });
   check(b, ctx, code`${c} === 0`, "oneOf", oneOfMessages.oneOf, at + "/oneOf");
 }
