@@ -45,9 +45,6 @@ export interface Discriminated {
   names: Map<number, string>;
 }
 
-/** A branch that is a `$ref` (and annotations only): the pointer of its target. */
-type RefTarget = (sub: unknown, at: string) => string | undefined;
-
 export class Discriminators {
   private readonly known = new Map<string, Discriminated | undefined>();
 
@@ -163,11 +160,12 @@ export class Discriminators {
     return { cases, closed: valuesClosed && requiredClosed };
   }
 
-  private refTarget: RefTarget = (sub, at) => {
+  /** A branch that is a `$ref` (and annotations only): the pointer of its target. */
+  private refTarget(sub: unknown, at: string): string | undefined {
     if (!isObject(sub) || typeof sub["$ref"] !== "string") return undefined;
     if (Object.keys(sub).some((keyword) => keyword !== "$ref" && this.assertionKeywords.has(keyword))) return undefined;
     return this.refs.resolve(sub["$ref"], `${at}/$ref`);
-  };
+  }
 }
 
 /**

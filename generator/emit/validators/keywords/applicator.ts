@@ -93,7 +93,7 @@ function anyOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block, d: Discr
     return;
   }
   if (d !== undefined && ctx.mode === "collect") return collectDiscriminated(live, d, at, ctx, b, { none: anyOfMessages.anyOf });
-  const guard = d === undefined ? undefined : dispatch(d, at, ctx, b);
+  const guard = d === undefined ? undefined : dispatch(d, ctx, b);
   const done = ctx.scope.local("L");
   const outer = ctx.mode === "bool" ? anyOfCheck(live, done, at, ctx, guard) : anyOfCollect(live, done, at, ctx);
   b.labeled(done, outer);
@@ -147,7 +147,7 @@ function oneOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block, d: Discr
     return;
   }
   if (d !== undefined && ctx.mode === "collect") return collectDiscriminated(live, d, at, ctx, b, { none: oneOfMessages.oneOf, many: oneOfMessages.oneOfMany });
-  const guard = d === undefined ? undefined : dispatch(d, at, ctx, b);
+  const guard = d === undefined ? undefined : dispatch(d, ctx, b);
   const c = ctx.scope.local("c");
   b.add(code`let ${c} = 0;`);
   if (ctx.mode === "bool") oneOfCheck(live, c, at, ctx, b, guard);

@@ -6,9 +6,9 @@
  * object whose value selects no branch tries them all, unless none could pass ("closed"): then it
  * fails at once.
  *
- * Issue collection (run only on refused values) runs every branch and then keeps only the selected
- * branch's issues, followed by one naming the value and the branch; a missing or unknown value is one issue of its
- * own naming the allowed values (the branches' are dropped).
+ * Issue collection (run only on refused values) runs every branch and then keeps only the
+ * selected branch's issues, followed by one naming the value and the branch; a missing or unknown
+ * value is one issue of its own naming the allowed values (the branches' are dropped).
  */
 import { Block, code, raw, type Code } from "../../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
@@ -40,11 +40,12 @@ export interface PlainFailure {
 }
 
 /**
- * Boolean mode: the switch; what it returns says, per branch, when to skip it (the caller puts
+ * Boolean mode: the lookup (and the refusal of a value that selects nothing, when closed); what it
+ * returns says, per branch, when to skip it (the caller puts
  * that first in the branch's labeled block, so its code is not nested deeper). Undefined when the
  * discriminator changes nothing here (no exact value, not closed): the caller emits its plain code.
  */
-export function dispatch(d: Discriminated, at: string, ctx: Ctx, b: Block): ((branch: Branch) => Code | undefined) | undefined {
+export function dispatch(d: Discriminated, ctx: Ctx, b: Block): ((branch: Branch) => Code | undefined) | undefined {
   const exact = d.cases.filter((c) => c.exact);
   if (exact.length === 0 && !d.closed) return undefined;
   const k = ctx.scope.local("k");
