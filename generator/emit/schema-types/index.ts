@@ -11,6 +11,9 @@
  * - a member an object type declares twice (a discriminator's property it adds beside the
  *   schema's own) is declared once (`duplicate-members.ts`).
  *
+ * Discriminators narrow in `anyOf` too, and to the values a branch itself allows
+ * (`discriminators.ts`).
+ *
  * Four changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
  * parameter (see `refsIntoParameters`), one deeper into an operation's schema as what it names
  * (see `refsIntoOperationSchemas`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
@@ -30,6 +33,7 @@ import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
 import { RefResolver } from "../validators/resolve.ts";
 import { refsIntoOperationSchemas, refsIntoParameters } from "./refs.ts";
 import { dateFormatOf } from "../dates/date-schema.ts";
+import { scanDiscriminators } from "./discriminators.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -102,7 +106,7 @@ function transformContext(
     arrayLength: false,
     // Properties with a `default` stay optional: the caller may leave them out.
     defaultNonNullable: false,
-    discriminators: openapiTypescript.scanDiscriminators(document, { silent: true }),
+    discriminators: scanDiscriminators(openapiTypescript, document),
     // `type: object` with no properties accepts any object (JSON Schema), not none (`Record<string, never>`).
     emptyObjectsUnknown: true,
     enum: false,

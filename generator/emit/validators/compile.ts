@@ -20,6 +20,7 @@ import { identifier } from "../../common/escape.ts";
 import { SchemaAudit } from "./audit.ts";
 import { code, functionDeclaration, name, raw, RETURN_FALSE, Scope, type Block, type Code, type Declaration } from "../code.ts";
 import { ModuleConstants } from "./constants.ts";
+import { Discriminators } from "./discriminator.ts";
 import { ISSUES, PATH, SCHEMA_AT, VALUE, type Ctx, type Env } from "./context.ts";
 import type { Unit } from "./unit.ts";
 import { IGNORED_FORMATS } from "./vocabulary.ts";
@@ -63,6 +64,7 @@ export class ValidatorCompiler implements Env {
   readonly constants = new ModuleConstants();
   readonly recursion = new SameInstanceRefs();
   readonly assertionKeywords = ASSERTION_KEYWORDS;
+  readonly discriminators: Discriminators;
   private readonly refs: RefResolver;
   private readonly audit: SchemaAudit;
   private readonly stems = new Stems();
@@ -80,7 +82,9 @@ export class ValidatorCompiler implements Env {
   ) {
     const ignoredFormats = new Set([...IGNORED_FORMATS, ...(options.ignoredFormats ?? [])]);
     this.refs = new RefResolver(document);
-    this.audit = new SchemaAudit(document, this.refs, ignoredFormats, options.unknownFormats ?? "warn", options.warnings ?? new Warnings());
+    const warnings = options.warnings ?? new Warnings();
+    this.audit = new SchemaAudit(document, this.refs, ignoredFormats, options.unknownFormats ?? "warn", warnings);
+    this.discriminators = new Discriminators(document, this.refs, warnings, ASSERTION_KEYWORDS);
   }
 
   /**
