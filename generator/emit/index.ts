@@ -2,6 +2,7 @@
  * Stage 3, emit: the model (and, for the schema emitters alone, the contract's schemas) turned into
  * the package's files: one emitter per file, then what each extension the contract uses adds.
  */
+import { discriminatedExample } from "./discriminated-example.ts";
 import { compareStrings } from "../common/compare.ts";
 import type { Warnings } from "../common/warnings.ts";
 import { emitExtensions, standaloneValidators, validatedSchemas } from "../extensions/emitters.ts";
@@ -71,7 +72,8 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
   // An executable's shebang stays on the first line; the write stage puts the header after it.
   if (bins.length > 0) files.push({ path: "src/bin.ts", contents: `#!/usr/bin/env node\n${emitBinModule(api, bins)}` });
   const validatorStem = validators.names.schemas.values().next().value;
-  files.push(...emitPackageFiles(api, options.dependencies, extensions, { validatorStem }));
+  const discriminated = discriminatedExample(contract.document, validators.names, `${api.packageName}/validators`);
+  files.push(...emitPackageFiles(api, options.dependencies, extensions, { validatorStem, discriminated }));
   files.push({ path: "src/schema.ts", contents: await schemaSource });
   return files.sort((a, b) => compareStrings(a.path, b.path));
 }

@@ -4,6 +4,7 @@
  * LICENSE, and CHANGELOG.md when the contract has one beside it (`openapi/CHANGELOG.md`, written by
  * `npm run version:contract`). Everything comes from the model and what the extensions add.
  */
+import type { DiscriminatedExample } from "./discriminated-example.ts";
 import { stringLiteral } from "../common/escape.ts";
 import type { ExtensionOutput } from "../extensions/output.ts";
 import { describeRequestLimits, type ApiModel } from "../model/index.ts";
@@ -24,6 +25,8 @@ export interface PackageDependencies {
 /** `src/validators.js`'s first schema stem (`isX`, `validateX`), for the README's example. */
 export interface PackageExtras {
   validatorStem?: string;
+  /** A discriminated union's example (discriminated-example.ts), when the contract has one. */
+  discriminated?: DiscriminatedExample | undefined;
 }
 
 export function emitPackageFiles(
@@ -103,6 +106,7 @@ export function emitPackageFiles(
     operationsEntry: `${api.packageName}/operations`,
     coreClassName: names.core,
     readWrite: api.markedSchemas.size > 0,
+    discriminated: extras.discriminated,
     validatorStem: extras.validatorStem !== undefined && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(extras.validatorStem) ? extras.validatorStem : undefined,
     licenseHolder: contact.name?.trim() ? contact.name : `The authors of ${api.packageName}`,
     homepage: contact.url !== undefined && /^https:\/\/[^\s"]+$/.test(contact.url) ? contact.url : undefined,

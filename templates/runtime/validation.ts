@@ -63,6 +63,36 @@ export function collapseIssues(
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /**
+ * The branch of a discriminated `oneOf`/`anyOf` that `value` (an object's discriminator property)
+ * selects, from the union's table: -1 for a value that is no string or is not in it.
+ */
+export function selectBranch(table: Record<string, number>, value: unknown): number {
+  return typeof value === "string" && hasOwnProperty.call(table, value) ? (table[value] as number) : -1;
+}
+
+/** The issue of an object whose selected branch (`branch`, by its value of the discriminator `property`) failed. */
+export function selectedBranchIssue(issues: ValidationIssue[], path: string, keyword: string, branch: string, property: string, value: string, schemaAt: string, keywordAt: string): void {
+  issues.push({ path, keyword, message: `must match ${branch} (selected by ${property} ${JSON.stringify(value)})`, schemaPath: schemaAt + keywordAt });
+}
+
+/**
+ * The issue of an object whose discriminator property (of a `oneOf` or `anyOf`) is missing or
+ * holds a value that selects no branch: about the property, naming the values that select one
+ * (`allowed`, already written out).
+ */
+export function discriminatorIssue(issues: ValidationIssue[], path: string, object: object, property: string, allowed: string, schemaAt: string, keywordAt: string): void {
+  const value = own(object, property);
+  const schemaPath = schemaAt + keywordAt;
+  if (value === undefined) {
+    issues.push({ path, keyword: "discriminator", message: `must have property ${JSON.stringify(property)} (the discriminator): ${allowed}`, schemaPath });
+  } else {
+    const shown = JSON.stringify(value);
+    const text = shown.length > 60 ? `${shown.slice(0, 60)}...` : shown;
+    issues.push({ path: `${path}/${escapeSegment(property)}`, keyword: "discriminator", message: `must be ${allowed} (the discriminator), not ${text}`, schemaPath });
+  }
+}
+
+/**
  * The own property `key` of `object`, or undefined: for names such as `constructor` that
  * `Object.prototype` also has. Typed `any` like every value the generated code inspects.
  */

@@ -50,8 +50,10 @@ describe("documented examples", () => {
       expect(printed).not.toContain("undefined undefined");
       if (index === 1) expect(printed).toMatch(/7h9k2m4n6p RUNNING standalone[\s\S]*requests left this minute: 57/);
       if (index === 2) expect(printed).toMatch(/COMPLETED https:\/\/\S+\.mp4 1\.5/);
-      // The validators example: what each line's comment says.
-      if (code.includes("/validators")) expect(printed).toBe("/duration: must be one of 5, 10, 15\n1280*720\nfalse");
+      // The validators examples: what each line's comment says.
+      if (code.includes("isEndpointScaling")) {
+        expect(printed).toBe('2\nmust be >= 0.5,must match QueueDelayScaling (selected by type "QUEUE_DELAY")\nmust be one of "QUEUE_DELAY", "REQUEST_COUNT" (the discriminator), not "LATENCY"');
+      } else if (code.includes("/validators")) expect(printed).toBe("/duration: must be one of 5, 10, 15\n1280*720\nfalse");
       // The jobs example: the estimate, a finished job's URL and cost, a batch in input order and its total.
       if (code.includes("runMany")) expect(printed).toMatch(/^1\nhttps:\/\/\S+\.mp4 0\.5 .*20\d\d.*\n0 https:\S+\n1 https:\S+\ntotal 1$/);
     } finally {

@@ -21,7 +21,7 @@ const repoRoot = path.resolve(import.meta.dirname, "../..");
 
 /** Words of JavaScript and TypeScript (and globals) that generated code uses without tracking them. */
 const LANGUAGE_WORDS = new Set([
-  "function", "return", "if", "else", "for", "in", "const", "let", "break", "typeof", "as", "new",
+  "function", "return", "if", "else", "for", "in", "const", "let", "break", "typeof", "as", "new", "switch", "case", "default",
   "true", "false", "null", "undefined", "any", "boolean", "string", "number", "void", "unknown",
   "Array", "Number", "JSON", "Set", "ReadonlySet", "RegExp", "isFinite",
 ]);

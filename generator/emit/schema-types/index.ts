@@ -15,6 +15,8 @@
  * its markers (`$Read<T>`, `$Write<T>`, its `readWriteMarkers` option; a property marked through a
  * `$ref` is marked where it stands, as the validators read it), and the module exports the three
  * views the other modules wrap marked types in (`read-write-views.ts`).
+ * Discriminators narrow in `anyOf` too, and to the values a branch itself allows
+ * (`discriminators.ts`).
  *
  * Four changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
  * parameter (see `refsIntoParameters`), one deeper into an operation's schema as what it names
@@ -37,6 +39,7 @@ import { refsIntoOperationSchemas, refsIntoParameters } from "./refs.ts";
 import { ReadWriteMarks } from "../../common/read-write.ts";
 import { READ_WRITE_VIEW_DOCS, READ_WRITE_VIEWS } from "./read-write-views.ts";
 import { dateFormatOf } from "../dates/date-schema.ts";
+import { scanDiscriminators } from "./discriminators.ts";
 
 /**
  * openapi-typescript and TypeScript, loaded on first use (a run whose schema types are emitted in a
@@ -115,7 +118,7 @@ function transformContext(
     arrayLength: false,
     // Properties with a `default` stay optional: the caller may leave them out.
     defaultNonNullable: false,
-    discriminators: openapiTypescript.scanDiscriminators(document, { silent: true }),
+    discriminators: scanDiscriminators(openapiTypescript, document),
     // `type: object` with no properties accepts any object (JSON Schema), not none (`Record<string, never>`).
     emptyObjectsUnknown: true,
     enum: false,

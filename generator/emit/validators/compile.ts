@@ -20,6 +20,7 @@ import { identifier } from "../../common/escape.ts";
 import { SchemaAudit } from "./audit.ts";
 import { code, functionDeclaration, name, raw, RETURN_FALSE, Scope, type Block, type Code, type Declaration } from "../code.ts";
 import { ModuleConstants } from "./constants.ts";
+import { Discriminators } from "./discriminator.ts";
 import { ISSUES, PATH, SCHEMA_AT, VALUE, type Ctx, type Env } from "./context.ts";
 import type { Unit } from "./unit.ts";
 import { IGNORED_FORMATS } from "./vocabulary.ts";
@@ -66,6 +67,7 @@ export class ValidatorCompiler implements Env {
   readonly assertionKeywords = ASSERTION_KEYWORDS;
   /** The document's read-only and write-only properties; undefined when it has none. */
   readonly marks: ReadWriteMarks | undefined;
+  readonly discriminators: Discriminators;
   private readonly refs: RefResolver;
   private readonly audit: SchemaAudit;
   private readonly stems = new Stems();
@@ -83,8 +85,10 @@ export class ValidatorCompiler implements Env {
   ) {
     const ignoredFormats = new Set([...IGNORED_FORMATS, ...(options.ignoredFormats ?? [])]);
     this.refs = new RefResolver(document);
+    const warnings = options.warnings ?? new Warnings();
     this.marks = ReadWriteMarks.of(document);
-    this.audit = new SchemaAudit(document, this.refs, ignoredFormats, options.unknownFormats ?? "warn", options.warnings ?? new Warnings());
+    this.audit = new SchemaAudit(document, this.refs, ignoredFormats, options.unknownFormats ?? "warn", warnings);
+    this.discriminators = new Discriminators(document, this.refs, warnings, ASSERTION_KEYWORDS);
   }
 
   /**

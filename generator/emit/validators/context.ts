@@ -5,6 +5,7 @@
  */
 import { name, type Block, type Code, type Jump, type Scope } from "../code.ts";
 import type { ModuleConstants } from "./constants.ts";
+import type { Discriminators } from "./discriminator.ts";
 import type { SameInstanceRefs } from "./recursion.ts";
 import type { RefKeyword } from "./resolve.ts";
 import type { Unit } from "./unit.ts";
@@ -17,6 +18,8 @@ import type { Direction } from "../../common/read-write.ts";
 export interface Env {
   readonly constants: ModuleConstants;
   readonly recursion: SameInstanceRefs;
+  /** What each `discriminator` selects (see discriminator.ts). */
+  readonly discriminators: Discriminators;
   /** The keywords the validators check (the rest are annotations). */
   readonly assertionKeywords: ReadonlySet<string>;
   /** The unit of the schema a `$ref` or `$dynamicRef` (found at `at`) points to, checked in `view` (the referring unit's). */

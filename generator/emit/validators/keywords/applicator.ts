@@ -6,14 +6,15 @@
 import { Block, breakTo, code, raw, type Code } from "../../code.ts";
 import { ISSUES, type Ctx } from "../context.ts";
 import { cheapestFirst, checkCost } from "../cost.ts";
+import type { Discriminated } from "../discriminator.ts";
 import { check, failAlways, failStatement } from "../failures.ts";
 import type { KeywordDefinition } from "../keyword-definition.ts";
 import { schemaArray } from "../keyword-values.ts";
+import type { SchemaObject } from "../schema-object.ts";
+import { collectDiscriminated, dispatch, type Branch } from "./discriminated.ts";
 
-interface Branch {
-  sub: unknown;
-  at: string;
-}
+/** Per branch, when to skip it (code of a condition), or undefined for never. */
+type Guard = (branch: Branch) => Code | undefined;
 
 /** Its issues are the branches'. */
 export const allOf: KeywordDefinition = {
@@ -37,7 +38,7 @@ export const anyOf: KeywordDefinition = {
   subschemas: { anyOf: "array" },
   messages: anyOfMessages,
   emit(schema, at, ctx, b) {
-    if ("anyOf" in schema) anyOfCode(schemaArray(schema, "anyOf", at), at, ctx, b);
+    if ("anyOf" in schema) anyOfCode(schemaArray(schema, "anyOf", at), at, ctx, b, discriminated(schema, "anyOf", at, ctx));
   },
 };
 
@@ -53,7 +54,7 @@ export const oneOf: KeywordDefinition = {
   subschemas: { oneOf: "array" },
   messages: oneOfMessages,
   emit(schema, at, ctx, b) {
-    if ("oneOf" in schema) oneOfCode(schemaArray(schema, "oneOf", at), at, ctx, b);
+    if ("oneOf" in schema) oneOfCode(schemaArray(schema, "oneOf", at), at, ctx, b, discriminated(schema, "oneOf", at, ctx));
   },
 };
 
@@ -71,12 +72,18 @@ export const not: KeywordDefinition = {
   },
 };
 
-/** The branches that can pass (a `false` one never does), with their pointers. */
-function liveBranches(branches: unknown[], at: string): Branch[] {
-  return branches.map((sub, index) => ({ sub, at: `${at}/${index}` })).filter(({ sub }) => sub !== false);
+/** The discriminator's selection when it is about this keyword (see ../discriminator.ts). */
+function discriminated(schema: SchemaObject, keyword: "oneOf" | "anyOf", at: string, ctx: Ctx): Discriminated | undefined {
+  const found = ctx.env.discriminators.of(schema, at);
+  return found?.keyword === keyword ? found : undefined;
 }
 
-function anyOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
+/** The branches that can pass (a `false` one never does), with their pointers. */
+function liveBranches(branches: unknown[], at: string): Branch[] {
+  return branches.map((sub, index) => ({ sub, at: `${at}/${index}`, index })).filter(({ sub }) => sub !== false);
+}
+
+function anyOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block, d: Discriminated | undefined): void {
   if (branches.includes(true)) return;
   const live = liveBranches(branches, at + "/anyOf");
   if (live.length === 0) return failAlways(b, ctx, "anyOf", anyOfMessages.anyOf, at + "/anyOf");
@@ -85,29 +92,35 @@ function anyOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
     b.append(ctx.env.genSame(only.sub, only.at, ctx));
     return;
   }
+  if (d !== undefined && ctx.mode === "collect") return collectDiscriminated(live, d, at, ctx, b, { none: anyOfMessages.anyOf });
+  const guard = d === undefined ? undefined : dispatch(d, ctx, b);
   const done = ctx.scope.local("L");
-  const outer = ctx.mode === "bool" ? anyOfCheck(live, done, ctx) : anyOfCollect(live, done, at, ctx);
+  const outer = ctx.mode === "bool" ? anyOfCheck(live, done, at, ctx, guard) : anyOfCollect(live, done, at, ctx);
   b.labeled(done, outer);
 }
 
 /**
  * Order does not change a boolean anyOf: the cheapest branches are tried first (an open enum's
  * `{type: string}` before its `{type: string, enum: [...]}`). Each branch but the last jumps out
- * of the whole (`done`) when it passes; the last one's failure is the anyOf's.
+ * of the whole (`done`) when it passes; the last one's failure is the anyOf's. With a guard
+ * (a discriminator's selection) each branch may be skipped, and the anyOf fails after them all.
  */
-function anyOfCheck(live: readonly Branch[], done: Code, ctx: Ctx): Block {
+function anyOfCheck(live: readonly Branch[], done: Code, at: string, ctx: Ctx, guard: Guard | undefined): Block {
   const outer = new Block();
   const ordered = cheapestFirst(live, (branch) => checkCost(branch.sub, 2, ctx.env.assertionKeywords));
-  ordered.forEach(({ sub, at: branchAt }, index) => {
-    if (index === ordered.length - 1) {
-      outer.append(ctx.env.genSame(sub, branchAt, ctx));
+  ordered.forEach((branch, index) => {
+    const skip = guard?.(branch);
+    if (skip === undefined && index === ordered.length - 1) {
+      outer.append(ctx.env.genSame(branch.sub, branch.at, ctx));
       return;
     }
     const next = ctx.scope.local("L");
-    const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(next) });
-    inner.jump(breakTo(done));
+    const inner = new Block();
+    if (skip !== undefined) inner.add(code`if (${skip}) break ${next};`);
+    inner.append(ctx.env.genSame(branch.sub, branch.at, { ...ctx, fail: breakTo(next) })).jump(breakTo(done));
     outer.labeled(next, inner);
   });
+  if (ordered.some((branch) => guard?.(branch) !== undefined)) failAlways(outer, ctx, "anyOf", anyOfMessages.anyOf, at + "/anyOf");
   return outer;
 }
 
@@ -125,7 +138,7 @@ function anyOfCollect(live: readonly Branch[], done: Code, at: string, ctx: Ctx)
   return outer.add(failStatement(ctx, "anyOf", anyOfMessages.anyOf, at + "/anyOf"));
 }
 
-function oneOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
+function oneOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block, d: Discriminated | undefined): void {
   const live = liveBranches(branches, at + "/oneOf");
   if (live.length === 0) return failAlways(b, ctx, "oneOf", oneOfMessages.oneOf, at + "/oneOf");
   if (live.length === 1) {
@@ -133,17 +146,22 @@ function oneOfCode(branches: unknown[], at: string, ctx: Ctx, b: Block): void {
     b.append(ctx.env.genSame(only.sub, only.at, ctx));
     return;
   }
+  if (d !== undefined && ctx.mode === "collect") return collectDiscriminated(live, d, at, ctx, b, { none: oneOfMessages.oneOf, many: oneOfMessages.oneOfMany });
+  const guard = d === undefined ? undefined : dispatch(d, ctx, b);
   const c = ctx.scope.local("c");
   b.add(code`let ${c} = 0;`);
-  if (ctx.mode === "bool") oneOfCheck(live, c, at, ctx, b);
+  if (ctx.mode === "bool") oneOfCheck(live, c, at, ctx, b, guard);
   else oneOfCollect(live, c, at, ctx, b);
 }
 
-/** Each branch that passes counts in `c`; a second match settles it. */
-function oneOfCheck(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: Block): void {
-  live.forEach(({ sub, at: branchAt }, index) => {
+/** Each branch that passes counts in `c`; a second match settles it. A guard (a discriminator's selection) may skip a branch. */
+function oneOfCheck(live: readonly Branch[], c: Code, at: string, ctx: Ctx, b: Block, guard: Guard | undefined): void {
+  live.forEach((branch, index) => {
     const label = ctx.scope.local("L");
-    const inner = ctx.env.genSame(sub, branchAt, { ...ctx, fail: breakTo(label) });
+    const skip = guard?.(branch);
+    const inner = new Block();
+    if (skip !== undefined) inner.add(code`if (${skip}) break ${label};`);
+    inner.append(ctx.env.genSame(branch.sub, branch.at, { ...ctx, fail: breakTo(label) }));
     inner.add(index === 0 ? code`${c}++;` : code`if (++${c} > 1) ${ctx.fail.statement}`);
     b.labeled(label, inner);
   });
