@@ -39,20 +39,48 @@ export class PagePromise<T, Item> extends Promise<ApiResult<T>> implements Async
     return this.#walk(this);
   }
 
-  /** Each item of each page in turn, at most `maxItems`. */
-  async *items(): AsyncGenerator<Item, void, undefined> {
+  /**
+   * Each item of each page in turn, at most `maxItems`. An iterator of its own rather than an
+   * async generator: an item of a page already read costs one settled promise, not a generator's
+   * round of queued resumptions.
+   */
+  items(): AsyncIterableIterator<Item> {
+    const checkAbort = this.#checkAbort;
     let left = this.#maxItems ?? Infinity;
-    if (left <= 0) return;
-    for await (const page of this.pages()) {
-      for (const item of page.items) {
-        this.#checkAbort();
-        yield item;
-        if (--left <= 0) return;
-      }
-    }
+    let pages: AsyncGenerator<PageOfItems<T, Item>, void, undefined> | undefined;
+    let current: readonly Item[] = [];
+    let index = 0;
+    let finished = left <= 0;
+    const end = async (): Promise<IteratorResult<Item, undefined>> => {
+      finished = true;
+      await pages?.return();
+      return { done: true, value: undefined };
+    };
+    const iterator: AsyncIterableIterator<Item> = {
+      next: async (): Promise<IteratorResult<Item, undefined>> => {
+        while (!finished) {
+          if (index < current.length) {
+            checkAbort();
+            const value = current[index++]!;
+            // The last item allowed: the pages stop here, without asking for another.
+            if (--left <= 0) await end();
+            return { done: false, value };
+          }
+          pages ??= this.pages();
+          const page = await pages.next();
+          if (page.done === true) return end();
+          current = page.value.items;
+          index = 0;
+        }
+        return { done: true, value: undefined };
+      },
+      return: end,
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 
-  [Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+  [Symbol.asyncIterator](): AsyncIterableIterator<Item> {
     return this.items();
   }
 }
