@@ -14,7 +14,7 @@
  * - only local references (`#/...`) are followed.
  */
 import { parsePointer } from "./json-pointer.ts";
-import { hasAnyKey, subschemaObjects } from "./schema-walk.ts";
+import { hasAnyKey, holdsData, subschemaObjects } from "./schema-walk.ts";
 
 export type Direction = "request" | "response";
 export type Marker = "readOnly" | "writeOnly";
@@ -24,8 +24,6 @@ export const HIDDEN_IN: Readonly<Record<Direction, Marker>> = { request: "readOn
 
 type Json = Record<string, unknown>;
 
-/** Members that hold values, never schemas. */
-const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -81,18 +79,18 @@ export class ReadWriteMarks {
    * `default`, `enum`, `const`) and `x-` extensions are not entered.
    */
   private someObject(test: (node: Json) => boolean): boolean {
-    const stack: unknown[] = [this.document];
+    const stack: [unknown, string | undefined][] = [[this.document, undefined]];
     while (stack.length > 0) {
-      const node = stack.pop();
+      const [node, parent] = stack.pop()!;
       if (Array.isArray(node)) {
-        for (const item of node) if (typeof item === "object" && item !== null) stack.push(item);
+        for (const item of node) if (typeof item === "object" && item !== null) stack.push([item, undefined]);
         continue;
       }
       if (!isObject(node)) continue;
       if (test(node)) return true;
       for (const key in node) {
         const value = node[key];
-        if (typeof value === "object" && value !== null && Object.hasOwn(node, key) && !DATA_MEMBERS.has(key) && !key.startsWith("x-")) stack.push(value);
+        if (typeof value === "object" && value !== null && Object.hasOwn(node, key) && !holdsData(key, parent) && !key.startsWith("x-")) stack.push([value, key]);
       }
     }
     return false;

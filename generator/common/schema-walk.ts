@@ -14,8 +14,20 @@ type Json = Record<string, unknown>;
 const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
 const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
 const SINGLE_SCHEMAS = ["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"];
-/** Members of non-schema objects that hold data, never a `schema`. */
+/** Members that hold data, never a schema or a `$ref` (see `holdsData`). */
 const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+/** Members whose keys are names (of properties, components, responses, media types), never keywords. */
+const NAME_MAPS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions", "schemas", "responses", "parameters", "requestBodies", "headers", "securitySchemes", "links", "callbacks", "pathItems", "paths", "webhooks", "content", "encoding"]);
+
+/**
+ * Whether member `key` of an object holds data (an example, a default, an enum's values), which a
+ * walk for schemas or `$ref`s must not enter. `parent` is the key the object sits under: in a map of
+ * names (`properties`, `responses`, `schemas`…) `default` is a property, the default response, a
+ * component, and holds what any member does.
+ */
+export function holdsData(key: string, parent: string | undefined): boolean {
+  return DATA_MEMBERS.has(key) && (parent === undefined || !NAME_MAPS.has(parent));
+}
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -29,15 +41,15 @@ export function forEachSchema(document: unknown, visit: (node: Json, at: string,
     visit(node, at, topLevel);
     forEachSubschema(node, at, schema);
   };
-  const other = (node: unknown, at: string): void => {
+  const other = (node: unknown, at: string, parent?: string): void => {
     if (Array.isArray(node)) return node.forEach((item, index) => other(item, `${at}/${index}`));
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
-      if (DATA_MEMBERS.has(key) || key.startsWith("x-")) continue;
+      if (holdsData(key, parent) || key.startsWith("x-")) continue;
       if (key === "schema") schema(value, (topLevel = at + pointer(key)));
       else if (key === "schemas" && at === "/components" && isObject(value)) {
         for (const [name, sub] of Object.entries(value)) schema(sub, (topLevel = at + pointer(key, name)));
-      } else other(value, at + pointer(key));
+      } else other(value, at + pointer(key), key);
     }
   };
   other(document, "");

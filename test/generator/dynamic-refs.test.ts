@@ -160,8 +160,8 @@ describe("one text holding a $dynamicRef in two schema resources", { timeout: 12
     // Both `list`s are one text, which the validators compile once unless it holds a $dynamicRef.
     expect([{ values: [1] }, { values: ["a"] }].map(validators["isNumbers"]!)).toEqual([true, false]);
     expect([{ values: ["a"] }, { values: [1] }].map(validators["isStrings"]!)).toEqual([true, false]);
-    expect(types).toContain(`components["schemas"]["Numbers"]["$defs"]["item"][]`);
-    expect(types).toContain(`components["schemas"]["Strings"]["$defs"]["item"][]`);
+    expect(types).toContain(`components["schemas"]["Numbers/$defs/item"][]`);
+    expect(types).toContain(`components["schemas"]["Strings/$defs/item"][]`);
     expect(typeCheckPackages([outDir]).get(outDir)).toEqual([]);
   });
 });

@@ -171,7 +171,7 @@ describe("draft-07 definitions inside a schema", { timeout: 120_000 }, () => {
     expect([{ lines: [{ kind: "credit", note: null }] }, { lines: [] }].map(isLines!)).toEqual([true, true]);
     expect([{ lines: [{ kind: "other" }] }, { lines: [{ note: "no kind" }] }].map(isLines!)).toEqual([false, false]);
     expect([{ kind: "debit" }, { kind: 1 }].map(isGetThingResponse!)).toEqual([true, false]);
-    expect(generated.files.find((f) => f.path === "src/schema.ts")!.contents).toContain('lines?: components["schemas"]["Lines"]["$defs"]["line"][];');
+    expect(generated.files.find((f) => f.path === "src/schema.ts")!.contents).toContain('lines?: components["schemas"]["Lines/$defs/line"][];');
     expect(typeCheckPackages([generated.outDir]).get(generated.outDir)).toEqual([]);
   });
 

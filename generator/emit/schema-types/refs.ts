@@ -3,9 +3,7 @@
  * (in place, on the emitter's copy of the document) into ones that name the same schema.
  */
 import { parsePointer } from "../../common/json-pointer.ts";
-
-/** Members that hold data, never a `$ref`. */
-const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
+import { holdsData } from "../../common/schema-walk.ts";
 
 /**
  * openapi-typescript types a parameter (`components["parameters"]["X"]`) and a media type
@@ -14,13 +12,13 @@ const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]
  * written in place) would index a `schema` member that is not there: the ref loses that segment,
  * in place, and names the same type. (Refs deeper into such a schema: `refsIntoOperationSchemas`.)
  */
-export function refsIntoParameters(node: unknown): void {
-  if (Array.isArray(node)) return node.forEach(refsIntoParameters);
+export function refsIntoParameters(node: unknown, parent?: string): void {
+  if (Array.isArray(node)) return node.forEach((item) => refsIntoParameters(item));
   if (typeof node !== "object" || node === null) return;
   const members = node as Record<string, unknown>;
   const ref = members["$ref"];
   if (typeof ref === "string") members["$ref"] = ref.replace(/^(#\/components\/parameters\/[^/]+|#(?:(?!\/schemas?\/).)*\/content\/[^/]+)\/schema$/, "$1");
-  for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) refsIntoParameters(value);
+  for (const [key, value] of Object.entries(members)) if (!holdsData(key, parent)) refsIntoParameters(value, key);
 }
 
 /**
@@ -76,12 +74,12 @@ export function refsIntoOperationSchemas(document: unknown): void {
         if (typeof schema === "object" && schema !== null && !Array.isArray(schema) && !copying.has(target) && !(within(at, target) && /\/schema$/.test(target))) {
           delete members["$ref"];
           for (const [key, value] of Object.entries(structuredClone(schema))) if (!Object.hasOwn(members, key)) members[key] = value;
-          for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) walk(value, new Set([...copying, target]), [...at, key]);
+          for (const [key, value] of Object.entries(members)) if (!holdsData(key, at[at.length - 1])) walk(value, new Set([...copying, target]), [...at, key]);
           return;
         }
       }
     }
-    for (const [key, value] of Object.entries(members)) if (!DATA_MEMBERS.has(key)) walk(value, copying, [...at, key]);
+    for (const [key, value] of Object.entries(members)) if (!holdsData(key, at[at.length - 1])) walk(value, copying, [...at, key]);
   };
   walk(document, new Set(), []);
 }

@@ -19,6 +19,7 @@
  */
 import { ContractError } from "../../common/errors.ts";
 import { parsePointer, pointer } from "../../common/json-pointer.ts";
+import { holdsData } from "../../common/schema-walk.ts";
 import type { LoadedContract } from "../contract.ts";
 import { definitionsAsDefs, draftOf, translateDraft, type Draft, type Rename } from "./drafts.ts";
 import { openApi30Leftovers } from "./openapi30.ts";
@@ -30,8 +31,6 @@ type Json = Record<string, unknown>;
 const SCHEMA_MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"];
 const SCHEMA_ARRAYS = ["prefixItems", "allOf", "anyOf", "oneOf"];
 const SINGLE_SCHEMAS = ["items", "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems"];
-/** Members that hold data, never a schema or a `$ref`. */
-const DATA_MEMBERS = new Set(["example", "examples", "default", "enum", "const"]);
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -91,7 +90,7 @@ class DialectWalk {
   }
 
   /** Outside schemas: every `schema` member (parameters, media types, headers) and components.schemas. */
-  private other(node: unknown, at: string, dialect: Draft | undefined): boolean {
+  private other(node: unknown, at: string, dialect: Draft | undefined, parent?: string): boolean {
     let found = false;
     if (Array.isArray(node)) {
       node.forEach((item, index) => (found = this.other(item, `${at}/${index}`, dialect) || found));
@@ -99,11 +98,11 @@ class DialectWalk {
     }
     if (!isObject(node)) return false;
     for (const [key, value] of Object.entries(node)) {
-      if (DATA_MEMBERS.has(key) || key.startsWith("x-")) continue;
+      if (holdsData(key, parent) || key.startsWith("x-")) continue;
       if (key === "schema") found = this.schema(value, at + pointer(key), at + pointer(key), dialect) || found;
       else if (key === "schemas" && at === "/components" && isObject(value)) {
         for (const [name, sub] of Object.entries(value)) found = this.schema(sub, at + pointer(key, name), at + pointer(key, name), dialect) || found;
-      } else found = this.other(value, at + pointer(key), dialect) || found;
+      } else found = this.other(value, at + pointer(key), dialect, key) || found;
     }
     return found;
   }
@@ -164,12 +163,12 @@ class DialectWalk {
 
 /** Rewrites, in place, each internal `$ref` whose path runs through a renamed keyword. */
 function rewriteRefs(document: Json, targets: ReadonlyMap<string, string>): void {
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+  const visit = (node: unknown, parent?: string): void => {
+    if (Array.isArray(node)) return node.forEach((item) => visit(item));
     if (!isObject(node)) return;
     const ref = node["$ref"];
     if (typeof ref === "string" && ref.startsWith("#/")) node["$ref"] = rewrittenRef(ref, targets);
-    for (const [key, value] of Object.entries(node)) if (!DATA_MEMBERS.has(key)) visit(value);
+    for (const [key, value] of Object.entries(node)) if (!holdsData(key, parent)) visit(value, key);
   };
   visit(document);
 }
