@@ -18,11 +18,13 @@
  * Discriminators narrow in `anyOf` too, and to the values a branch itself allows
  * (`discriminators.ts`).
  *
- * Four changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
+ * Five changes to its input: a `$ref` into a parameter's schema is handed to it as one to the
  * parameter (see `refsIntoParameters`), one deeper into an operation's schema as what it names
- * (see `refsIntoOperationSchemas`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
+ * (see `refsIntoOperationSchemas`), one into any other schema's inside as one to a component made
+ * of its target (see `hoistInnerRefs`), a `$dynamicRef`, which it ignores, as a `$ref` to the one
  * target it has (see `dynamicRefsAsRefs`), and operations get the operationIds the model gave
- * them, so that its `operations` has one member per name (see `uniqueOperationIds`).
+ * them, so that its `operations` has one member per name (see `uniqueOperationIds`). Its
+ * `WithRequired` is declared anew (see `with-required.ts`).
  */
 import { createRequire } from "node:module";
 import type * as OpenapiTypescript from "openapi-typescript";
