@@ -1,66 +1,101 @@
 /**
- * `npm run generate [-- --spec FILE] [--out DIR] [--check] [--name PACKAGE] [--dates string|date]`
+ * `npm run generate [-- --spec FILE] [--out DIR] [--check] [--watch] [--config FILE] [--name PACKAGE] [--dates string|date]`,
+ * and `gpu-cloud-generator` (the generator's own package, scripts/build-generator.mjs) with the same options.
  *
  * Writes the client package generated from the contract, atomically. With `--check` it writes
- * nothing and exits 1 listing every file that would change: CI's drift check.
+ * nothing and exits 1 listing every file that would change: CI's drift check. With `--watch` it
+ * generates again whenever the contract or a file it references changes. Options may also come
+ * from a configuration file (config.ts); the command line overrides it.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
 import { parseCommandLine } from "./args.ts";
+import { findConfigFile, readConfigFile, type GeneratorConfig } from "./config.ts";
+import { errorText } from "./report.ts";
+import { watchContract } from "./watch.ts";
 import { schemaTypesThread, type SchemaTypesThread, type UnknownFormats } from "../emit/index.ts";
-import { ContractError, EmitterError, UsageError } from "../common/errors.ts";
-import { check, generate, type DatesOption } from "../generate.ts";
+import { UsageError } from "../common/errors.ts";
+import { check, generate, type DatesOption, type GenerateOptions } from "../generate.ts";
 
 export interface CliExtras {
   /** A worker started from the built `schema-types-worker` (generator/run.mjs): `src/schema.ts` is emitted there. */
   schemaTypesWorker?: Worker;
   /** Errors the worker reported before the CLI listened to it. */
   schemaTypesWorkerErrors?: unknown[];
+  /**
+   * Run as the installed `gpu-cloud-generator`, outside this workspace: `--spec` and `--out` have
+   * no workspace defaults, and messages name that command.
+   */
+  standalone?: boolean;
 }
 
-const USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] [--check] [--strict] [--unknown-formats warn|error] [--dates string|date]`;
+const OPTIONS_TEXT = `[--config FILE] [--check] [--watch] [--strict] [--unknown-formats warn|error] [--dates string|date]`;
+const WORKSPACE_USAGE = `usage: npm run generate -- [--spec openapi/openapi.yaml] [--out generated/<package>] [--name <package>] ${OPTIONS_TEXT}`;
+export const STANDALONE_USAGE = `usage: gpu-cloud-generator --spec <contract> --out <folder> [--name <package>] ${OPTIONS_TEXT}
+       gpu-cloud-generator version-contract --base <git ref | file> [--spec <contract>] [--write] [--json]`;
 
 /** Runs the command; resolves with the exit code. */
 export async function runCli(argv: string[], extras: CliExtras = {}): Promise<number> {
   const thread = extras.schemaTypesWorker === undefined ? undefined : schemaTypesThread(extras.schemaTypesWorker, extras.schemaTypesWorkerErrors);
   try {
-    return await main(argv, thread);
+    return await main(argv, thread, extras.standalone === true);
   } catch (error) {
-    // A contract problem or a refused --out is the user's to fix: its message, not a stack trace.
-    if (error instanceof ContractError || error instanceof UsageError || error instanceof EmitterError) process.stderr.write(`error: ${error.message}\n`);
-    else process.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(errorText(error));
     return 1;
   } finally {
     await thread?.close();
   }
 }
 
-async function main(argv: string[], thread: SchemaTypesThread | undefined): Promise<number> {
+async function main(argv: string[], thread: SchemaTypesThread | undefined, standalone: boolean): Promise<number> {
+  const usage = standalone ? STANDALONE_USAGE : WORKSPACE_USAGE;
+  const rerun = standalone ? "gpu-cloud-generator" : "npm run generate";
+  // No defaults here: a value given on the command line is what overrides the configuration file.
   const args = parseCommandLine(
     argv,
     {
-      spec: { type: "string", default: "openapi/openapi.yaml" },
+      config: { type: "string" },
+      spec: { type: "string" },
       out: { type: "string" },
       name: { type: "string" },
-      check: { type: "boolean", default: false },
-      strict: { type: "boolean", default: false },
-      "unknown-formats": { type: "string", default: "warn" },
-      dates: { type: "string", default: "string" },
+      check: { type: "boolean" },
+      watch: { type: "boolean" },
+      strict: { type: "boolean" },
+      "unknown-formats": { type: "string" },
+      dates: { type: "string" },
     },
-    USAGE,
+    usage,
   );
   if (args.exitCode !== undefined) return args.exitCode;
   const { values } = args;
-  const unknownFormats = unknownFormatsOption(values["unknown-formats"]);
-  const dates = datesOption(values.dates);
-  const options = { spec: values.spec, out: values.out, packageName: values.name, emitSchemaTypes: thread?.emit, strict: values.strict, unknownFormats, dates };
+  const configFile = findConfigFile(values.config);
+  const config: GeneratorConfig = configFile === undefined ? {} : await readConfigFile(configFile);
+  const spec = values.spec ?? config.spec ?? (standalone ? undefined : "openapi/openapi.yaml");
+  const out = values.out ?? config.out;
+  if (spec === undefined) throw new UsageError(`--spec is required (or "spec" in gpu-cloud-generator.config.json)\n${usage}`);
+  if (out === undefined && standalone) throw new UsageError(`--out is required (or "out" in gpu-cloud-generator.config.json)\n${usage}`);
+  const unknownFormats = unknownFormatsOption(values["unknown-formats"] ?? config.unknownFormats, usage);
+  const dates = datesOption(values.dates ?? config.dates, usage);
+  const checkOnly = values.check ?? config.check ?? false;
+  const watch = values.watch ?? config.watch ?? false;
+  if (checkOnly && watch) throw new UsageError(`--check and --watch do not go together: --check compares once, for CI\n${usage}`);
+  const options: GenerateOptions = {
+    spec,
+    out,
+    packageName: values.name ?? config.name,
+    emitSchemaTypes: thread?.emit,
+    strict: values.strict ?? config.strict ?? false,
+    unknownFormats,
+    dates,
+  };
+  const shownSpec = path.relative(process.cwd(), path.resolve(spec)) || spec;
   const warn = (lines: string[]) => {
     for (const line of lines) process.stderr.write(`warning: ${line}\n`);
   };
   const relative = (p: string) => path.relative(process.cwd(), p) || ".";
 
-  if (values.check) {
+  if (checkOnly) {
     const result = await check(options);
     warn(result.warnings);
     const lines = [
@@ -69,21 +104,27 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined): Prom
       ...result.removed.map((f) => `  not generated: ${f}`),
     ];
     if (lines.length === 0) {
-      process.stdout.write(`${relative(result.outDir)} matches ${values.spec}\n`);
+      process.stdout.write(`${relative(result.outDir)} matches ${shownSpec}\n`);
       return 0;
     }
-    process.stderr.write(`${relative(result.outDir)} differs from what ${values.spec} generates (run \`npm run generate\`):\n${lines.join("\n")}\n`);
+    process.stderr.write(`${relative(result.outDir)} differs from what ${shownSpec} generates (run \`${rerun}\`):\n${lines.join("\n")}\n`);
     return 1;
   }
 
-  const result = await generate(options);
-  warn(result.warnings);
-  const t = result.timings;
-  process.stdout.write(
-    `wrote ${result.files.length} files to ${relative(result.outDir)} ` +
-      `(load ${t.load.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, emit ${t.emit.toFixed(0)} ms, write ${t.write.toFixed(0)} ms)\n`,
-  );
-  for (const line of result.notes) process.stdout.write(`${line}\n`);
+  const generateOnce = async () => {
+    const result = await generate(options);
+    warn(result.warnings);
+    const t = result.timings;
+    process.stdout.write(
+      `wrote ${result.files.length} files to ${relative(result.outDir)} ` +
+        `(load ${t.load.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, emit ${t.emit.toFixed(0)} ms, write ${t.write.toFixed(0)} ms)\n`,
+    );
+    for (const line of result.notes) process.stdout.write(`${line}\n`);
+    // The changelog beside the contract goes into the package too.
+    return [...result.contract.files, path.join(path.dirname(result.contract.sourcePath), "CHANGELOG.md")];
+  };
+  if (watch) return watchContract(spec, generateOnce);
+  await generateOnce();
   return 0;
 }
 
@@ -92,12 +133,12 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
   runCli(process.argv.slice(2)).then((code) => process.exit(code));
 }
 
-function unknownFormatsOption(value: string | undefined): UnknownFormats {
+function unknownFormatsOption(value: string | undefined, usage: string): UnknownFormats {
   if (value === undefined || value === "warn" || value === "error") return value ?? "warn";
-  throw new UsageError(`--unknown-formats must be warn or error, not ${JSON.stringify(value)}\n${USAGE}`);
+  throw new UsageError(`--unknown-formats must be warn or error, not ${JSON.stringify(value)}\n${usage}`);
 }
 
-function datesOption(value: string | undefined): DatesOption {
+function datesOption(value: string | undefined, usage: string): DatesOption {
   if (value === undefined || value === "string" || value === "date") return value ?? "string";
-  throw new UsageError(`--dates must be string or date, not ${JSON.stringify(value)}\n${USAGE}`);
+  throw new UsageError(`--dates must be string or date, not ${JSON.stringify(value)}\n${usage}`);
 }

@@ -38,6 +38,8 @@ export interface LoadedContract {
   sourcePath: string;
   /** Whether `$ref`s brought in other files: pointers into `document` are then pointers into the bundle. */
   split: boolean;
+  /** Absolute paths of every file read: the root and the files its `$ref`s brought in (what `--watch` watches). */
+  files: readonly string[];
   /**
    * sha256 (hex) of the canonical JSON of the bundled document as written (object keys sorted
    * recursively): for a 3.0 document, before its upgrade.
@@ -130,7 +132,8 @@ export async function loadContract(specPath: string, warnings: Warnings = new Wa
   const changelog = await readBeside(sourcePath, "CHANGELOG.md");
 
   const writtenVersion = String((written as { openapi: string }).openapi);
-  return { document, sourcePath, split: resolver.cache.size > 1, hash, writtenVersion, sourcePointer: upgraded.sourcePointer, resolve, at, deref, changelog };
+  const files = Object.freeze([...resolver.cache.keys()].filter((ref) => path.isAbsolute(ref)));
+  return { document, sourcePath, split: resolver.cache.size > 1, files, hash, writtenVersion, sourcePointer: upgraded.sourcePointer, resolve, at, deref, changelog };
 }
 
 /** `LoadedContract.deref` over any resolver of internal `$ref`s. */
