@@ -93,9 +93,12 @@ export async function check(options: GenerateOptions): Promise<CheckResult & { o
   return { ...(await checkOutput(outDir, generated.files)), outDir, warnings: generated.warnings };
 }
 
-/** The generated package depends on the versions this workspace builds and tests it with. */
+/**
+ * The generated package depends on the versions this workspace builds and tests it with; the
+ * generator's own package carries them as `generatedPackageDependencies` (scripts/build-generator.mjs).
+ */
 function packageDependencies(): PackageDependencies {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"));
-  const all = { ...manifest.devDependencies, ...manifest.dependencies };
+  const all = manifest.generatedPackageDependencies ?? { ...manifest.devDependencies, ...manifest.dependencies };
   return { openapiFetch: all["openapi-fetch"], typescript: all.typescript, typesNode: all["@types/node"], workspace: all };
 }

@@ -24,6 +24,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import { Worker } from "node:worker_threads";
+import { BUNDLED_PACKAGES, bundleOptions } from "./bundle-options.mjs";
 
 // V8 lets a heap grow to about twice what it holds before collecting it. The generator allocates in
 // bursts (the validators' source) while its worker holds a copy of the document, and the two heaps
@@ -35,11 +36,6 @@ const GENERATOR_DIR = import.meta.dirname;
 const REPO_ROOT = path.resolve(GENERATOR_DIR, "..");
 const CACHE_ROOT = path.resolve(process.env.GPU_CLOUD_GENERATOR_CACHE || path.join(REPO_ROOT, "node_modules", ".cache", "gpu-cloud-sdk-generator"));
 const ENTRY_POINTS = { cli: "cli/index.ts", "schema-types-worker": "emit/schema-types/worker.ts" };
-/**
- * Dependencies bundled with the generator's sources (the others stay imports): Redocly is hundreds
- * of small modules, which Node loads several times slower than one file of them.
- */
-const BUNDLED_PACKAGES = ["@redocly/openapi-core"];
 /** Bundles kept besides the current one (each is a few MiB). */
 const KEEP_OLD_BUNDLES = 3;
 
@@ -64,24 +60,13 @@ function bundleHash() {
   const lock = path.join(REPO_ROOT, "package-lock.json");
   if (fs.existsSync(lock)) hash.update(fs.readFileSync(lock));
   hash.update(fs.readFileSync(new URL(import.meta.url)));
+  hash.update(fs.readFileSync(new URL("./bundle-options.mjs", import.meta.url)));
   // The bundle has this checkout's path built in: a cache copied with node_modules to another
   // checkout (a worktree) must not make that one generate from, and into, this one.
   hash.update(`${GENERATOR_DIR}\0`);
   for (const file of sources()) hash.update(`${path.relative(GENERATOR_DIR, file)}\0`).update(fs.readFileSync(file));
   return hash.digest("hex").slice(0, 16);
 }
-
-/** Leaves every package import as it is, except BUNDLED_PACKAGES and what they import. */
-const externalExceptBundled = {
-  name: "external-except-bundled",
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.importer.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-      if (BUNDLED_PACKAGES.some((name) => args.path === name || args.path.startsWith(`${name}/`))) return undefined;
-      return { external: true };
-    });
-  },
-};
 
 /** The folder holding cli.mjs and schema-types-worker.mjs, built now if it is not there yet. */
 async function bundle() {
@@ -92,23 +77,16 @@ async function bundle() {
   // Built aside and renamed into place: a concurrent run never sees half a bundle.
   const building = fs.mkdtempSync(path.join(CACHE_ROOT, "building-"));
   try {
-    await esbuild.build({
-      entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, path.join(GENERATOR_DIR, file)])),
-      outdir: building,
-      outExtension: { ".js": ".mjs" },
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      plugins: [externalExceptBundled],
-      // Bundled CommonJS dependencies call require(), which an ES module has only through this.
-      banner: { js: 'import { createRequire as __bundleCreateRequire } from "node:module"; const require = __bundleCreateRequire(import.meta.url);' },
-      // The bundle lives elsewhere: generator/common/paths.ts still means its own folder.
-      define: { "import.meta.dirname": JSON.stringify(path.join(GENERATOR_DIR, "common")) },
-      // Beside the bundle, not inside it: Node reads it only with --enable-source-maps.
-      sourcemap: "linked",
-      logLevel: "silent",
-    });
+    await esbuild.build(
+      bundleOptions({
+        entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, path.join(GENERATOR_DIR, file)])),
+        outdir: building,
+        // The bundle lives elsewhere: generator/common/paths.ts still means its own folder.
+        define: { "import.meta.dirname": JSON.stringify(path.join(GENERATOR_DIR, "common")) },
+        // Beside the bundle, not inside it: Node reads it only with --enable-source-maps.
+        sourcemap: "linked",
+      }),
+    );
     try {
       fs.renameSync(building, dir);
     } catch (error) {

@@ -7,6 +7,7 @@
  * generates again whenever the contract or a file it references changes. Options may also come
  * from a configuration file (config.ts); the command line overrides it.
  */
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
@@ -84,7 +85,6 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined, stand
     spec,
     out,
     packageName: values.name ?? config.name,
-    emitSchemaTypes: thread?.emit,
     strict: values.strict ?? config.strict ?? false,
     unknownFormats,
     dates,
@@ -96,7 +96,7 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined, stand
   const relative = (p: string) => path.relative(process.cwd(), p) || ".";
 
   if (checkOnly) {
-    const result = await check(options);
+    const result = await check({ ...options, emitSchemaTypes: thread?.emit });
     warn(result.warnings);
     const lines = [
       ...result.changed.map((f) => `  changed: ${f}`),
@@ -111,8 +111,12 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined, stand
     return 1;
   }
 
+  // The worker emits once: a watch's later runs emit in this thread (the same text).
+  let worker = thread?.emit;
   const generateOnce = async () => {
-    const result = await generate(options);
+    const emitSchemaTypes = worker;
+    worker = undefined;
+    const result = await generate({ ...options, emitSchemaTypes });
     warn(result.warnings);
     const t = result.timings;
     process.stdout.write(
@@ -121,7 +125,8 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined, stand
     );
     for (const line of result.notes) process.stdout.write(`${line}\n`);
     // The changelog beside the contract goes into the package too.
-    return [...result.contract.files, path.join(path.dirname(result.contract.sourcePath), "CHANGELOG.md")];
+    const changelog = path.join(path.dirname(result.contract.sourcePath), "CHANGELOG.md");
+    return [...result.contract.files, ...(fs.existsSync(changelog) ? [changelog] : [])];
   };
   if (watch) return watchContract(spec, generateOnce);
   await generateOnce();
