@@ -65,6 +65,8 @@ describe("loadContract", () => {
     expect(contract.hash).toMatch(/^[0-9a-f]{64}$/);
     // Its pointers are into the bundle (errors found later say so).
     expect(contract.split).toBe(true);
+    // Every file read, for --watch: the root and each file a $ref brought in, nested ones too.
+    expect([...contract.files].sort()).toEqual(["openapi.yaml", "responses.yaml", "schemas/pod-status.yaml", "schemas/pod.yaml"].map((file) => fixture(`split/${file}`)));
   });
 
   it("returns plain JSON that later stages cannot change", async () => {
