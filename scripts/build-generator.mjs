@@ -9,8 +9,9 @@
  *                                 with shared chunks
  *   templates/                    the runtime and package templates the emitters read
  *   package.json                  `dependencies`: exactly the packages the bundles import, at the
- *                                 workspace's versions; `generatedPackageDependencies`: the versions
- *                                 the packages it generates depend on (generator/generate.ts)
+ *                                 workspace's versions; `generatedPackageDependencies`: the
+ *                                 workspace's versions of every package, from which the emitters
+ *                                 take those a generated package depends on (generator/generate.ts)
  *
  * With `--pack DIR` it then runs `npm pack` into DIR and prints the tarball's path.
  */

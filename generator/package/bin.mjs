@@ -16,7 +16,7 @@ async function main() {
   const argv = process.argv.slice(2);
   if (argv[0] === "version-contract") {
     const { main: versionContract } = await import("../dist/version-contract.mjs");
-    return versionContract(argv.slice(1));
+    return versionContract(argv.slice(1), process.stdout, process.stderr, "gpu-cloud-generator version-contract");
   }
   // Started before the CLI is imported, so that openapi-typescript loads on another core meanwhile.
   const schemaTypesWorker = new Worker(new URL("../dist/schema-types-worker.mjs", import.meta.url));

@@ -25,9 +25,11 @@ import { compareContracts, type VersionReport } from "./report.ts";
 import { compareVersions } from "./semver.ts";
 import { setPackageVersion } from "./set-package-version.ts";
 
-const USAGE = `usage: npm run version:contract -- --base <git ref | file> [--spec openapi/openapi.yaml] [--write] [--changelog FILE] [--date YYYY-MM-DD] [--json]`;
+const OPTIONS_TEXT = `--base <git ref | file> [--spec openapi/openapi.yaml] [--write] [--changelog FILE] [--date YYYY-MM-DD] [--json]`;
 
-export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+/** `command` is how the usage names it: `gpu-cloud-generator version-contract` from the generator's package. */
+export async function main(argv: string[], out = process.stdout, err = process.stderr, command = "npm run version:contract --"): Promise<number> {
+  const USAGE = `usage: ${command} ${OPTIONS_TEXT}`;
   const args = parseCommandLine(
     argv,
     {
