@@ -48,9 +48,14 @@ export function withHeaders(files: readonly OutputFile[], contractHash: string, 
   const ts = header({ contractHash, generatorName, commentStyle: "ts" });
   const markdown = header({ contractHash, generatorName, commentStyle: "markdown" });
   return files.map((file) => {
+    if (!carriesHeader(file.path)) return file;
     if (file.path.endsWith(".md")) return { path: file.path, contents: markdown + file.contents };
-    if (!/\.(ts|js|mjs)$/.test(file.path)) return file;
     const shebang = file.contents.startsWith("#!") ? file.contents.slice(0, file.contents.indexOf("\n") + 1) : "";
     return { path: file.path, contents: shebang + ts + file.contents.slice(shebang.length) };
   });
+}
+
+/** Whether `withHeaders` gives the file at this path a header (the others are JSON, LICENSE…). */
+export function carriesHeader(filePath: string): boolean {
+  return /\.(md|ts|js|mjs)$/.test(filePath);
 }
