@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { compareStrings } from "../common/compare.ts";
 import { UsageError } from "../common/errors.ts";
 import type { OutputFile } from "../emit/output-file.ts";
-import { GENERATED_MARK } from "./header.ts";
+import { HEADER_PATTERN } from "./header.ts";
 import { MANIFEST_PATH } from "./manifest.ts";
 
 /**
@@ -74,13 +74,13 @@ export async function listFiles(root: string, prefix = ""): Promise<string[]> {
 }
 
 /** Whether the file's first bytes hold the generated header (a link to a folder holds none). */
-export async function startsWithMark(file: string): Promise<boolean> {
+export async function startsWithHeader(file: string): Promise<boolean> {
   if ((await stat(file).catch(() => undefined))?.isFile() !== true) return false;
   const handle = await open(file, "r");
   try {
     const buffer = Buffer.alloc(512);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8").includes(GENERATED_MARK);
+    return HEADER_PATTERN.test(buffer.subarray(0, bytesRead).toString("utf8"));
   } finally {
     await handle.close();
   }

@@ -3,7 +3,7 @@
  * sibling folder, then moved in), or compared with what is there (`--check`). The generator owns
  * the files its manifest (`.generated-files.json`) lists and leaves every other file alone.
  */
-export { carriesHeader, GENERATED_MARK, header, withHeaders } from "./header.ts";
+export { carriesHeader, GENERATED_MARK, header, HEADER_PATTERN, withHeaders } from "./header.ts";
 export { MANIFEST_PATH } from "./manifest.ts";
 export { mergePackageJson } from "./package-json.ts";
 export type { HeaderOptions } from "./header.ts";

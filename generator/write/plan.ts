@@ -8,7 +8,7 @@ import { lstat, readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { compareStrings } from "../common/compare.ts";
 import type { OutputFile } from "../emit/output-file.ts";
-import { listFiles, pathProblem, startsWithMark } from "./files.ts";
+import { listFiles, pathProblem, startsWithHeader } from "./files.ts";
 import { carriesHeader } from "./header.ts";
 import { MANIFEST_PATH, manifestText, readManifest, type Manifest } from "./manifest.ts";
 import { mergePackageJson, packageJsonOwnership } from "./package-json.ts";
@@ -109,7 +109,7 @@ async function onDisk(file: string): Promise<string | typeof FOLDER | undefined>
 async function ownedBeforeTheManifest(target: string, files: readonly OutputFile[]): Promise<Set<string>> {
   const owned = new Set<string>();
   for (const filePath of await listFiles(target)) {
-    if (await startsWithMark(path.join(target, ...filePath.split("/")))) owned.add(filePath);
+    if (await startsWithHeader(path.join(target, ...filePath.split("/")))) owned.add(filePath);
   }
   if (owned.size === 0) return owned;
   for (const file of files) {
