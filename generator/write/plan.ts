@@ -36,7 +36,7 @@ export async function planOutput(target: string, files: readonly OutputFile[]): 
   const owned = manifest ? new Set(manifest.files) : folderExists ? await ownedBeforeTheManifest(target, files) : new Set<string>();
   const wanted = new Set(files.map((file) => file.path));
   const plan: Plan = { write: [], remove: [], conflicts: [] };
-  const folders: string[] = [];
+  const folders: OutputFile[] = [];
 
   for (const file of files) {
     const current = await onDisk(path.join(target, ...file.path.split("/")));
@@ -45,7 +45,7 @@ export async function planOutput(target: string, files: readonly OutputFile[]): 
       contents = mergePackageJson(contents, current, manifest?.packageJson, path.join(target, "package.json"));
     }
     if (current === undefined) plan.write.push({ path: file.path, contents, replaces: false });
-    else if (current === FOLDER) folders.push(file.path);
+    else if (current === FOLDER) folders.push({ path: file.path, contents });
     else if (current === contents) continue;
     else if (owned.has(file.path)) plan.write.push({ path: file.path, contents, replaces: true });
     else plan.conflicts.push(file.path);
@@ -59,11 +59,12 @@ export async function planOutput(target: string, files: readonly OutputFile[]): 
   }
   const removed = new Set(plan.remove);
 
-  // A folder may give way to a file only when every file in it is one the generator removes.
+  // A folder may give way to a file only when the generator removes every file in it.
   for (const folder of folders) {
-    const inside = await listFiles(target, folder);
-    if (inside.every((filePath) => removed.has(filePath))) plan.write.push({ path: folder, contents: files.find((f) => f.path === folder)!.contents, replaces: false });
-    else plan.conflicts.push(folder);
+    const inside = await listFiles(target, folder.path);
+    // An empty folder is the team's: none of the generator's files were in it.
+    if (inside.length > 0 && inside.every((filePath) => removed.has(filePath))) plan.write.push({ ...folder, replaces: false });
+    else plan.conflicts.push(folder.path);
   }
   // And a file may give way to a folder only when the generator removes it.
   for (const { path: filePath } of plan.write) {
@@ -91,13 +92,15 @@ function newManifest(files: readonly OutputFile[]): Manifest {
 }
 
 const FOLDER = Symbol("folder");
+/** A link or another special file: never the generated text, and never followed. */
+const NOT_A_FILE = Symbol("not a file");
 
-/** The text at `file` (a link's own target text stands for a link, so it never equals generated text), FOLDER, or undefined when nothing is there. */
-async function onDisk(file: string): Promise<string | typeof FOLDER | undefined> {
+/** The text at `file`, FOLDER, NOT_A_FILE, or undefined when nothing is there. */
+async function onDisk(file: string): Promise<string | typeof FOLDER | typeof NOT_A_FILE | undefined> {
   const info = await lstat(file).catch(() => undefined);
   if (info === undefined) return undefined;
   if (info.isDirectory()) return FOLDER;
-  if (!info.isFile()) return `\0not a regular file`;
+  if (!info.isFile()) return NOT_A_FILE;
   return readFile(file, "utf8");
 }
 
