@@ -66,6 +66,15 @@ describe("regenerating in place", { timeout: 240_000 }, () => {
 
     const matches = await generate(v2, "--check");
     expect(matches.code, matches.stderr).toBe(0);
+
+    // A package generated before the manifest existed: the generated headers say what is the generator's.
+    fs.rmSync(path.join(out, MANIFEST_PATH));
+    const stale = path.join(out, "src/runtime/stale.ts");
+    fs.writeFileSync(stale, read("src/runtime/auth.ts"));
+    expectSuccess(await generate(v2), "generate v2 without a manifest");
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(JSON.parse(read(MANIFEST_PATH)).files).toEqual(owned);
+    expect([read("NOTES.md"), read("package-lock.json"), packageJson().publishConfig]).toEqual(["Ours.\n", lock, { access: "public" }]);
     fs.appendFileSync(path.join(out, "src/client.ts"), "// a hand edit\n");
     const drift = await generate(v2, "--check");
     expect(drift.code).toBe(1);
