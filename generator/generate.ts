@@ -13,7 +13,7 @@ import { load, locatedInFile, type LoadedContract } from "./load/index.ts";
 import { buildModel, type ApiModel, type ApiModelOptions } from "./model/index.ts";
 
 export type { DatesOption } from "./model/index.ts";
-import { checkOutput, normaliseText, withHeaders, writeOutput, type CheckResult } from "./write/index.ts";
+import { checkOutput, normaliseText, withHeaders, writeOutput, type CheckResult, type WriteResult } from "./write/index.ts";
 
 export const GENERATOR_NAME = "gpu-cloud-sdk-generator";
 
@@ -78,13 +78,14 @@ export function outputFolder(options: GenerateOptions, api: ApiModel): string {
   return path.resolve(options.out ?? path.join(REPO_ROOT, "generated", api.names.unscoped));
 }
 
-export async function generate(options: GenerateOptions): Promise<Generated & { outDir: string }> {
+/** Generates into the package folder: `written` and `removed` name the files that changed on disk (the others were already right). */
+export async function generate(options: GenerateOptions): Promise<Generated & WriteResult & { outDir: string }> {
   const generated = await generateFiles(options);
   const outDir = outputFolder(options, generated.api);
   const started = performance.now();
-  await writeOutput(outDir, generated.files);
+  const changes = await writeOutput(outDir, generated.files);
   generated.timings.write = performance.now() - started;
-  return { ...generated, outDir };
+  return { ...generated, ...changes, outDir };
 }
 
 export async function check(options: GenerateOptions): Promise<CheckResult & { outDir: string; warnings: string[] }> {

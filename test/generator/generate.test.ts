@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
 import type { ApiModel } from "../../generator/model/index.ts";
-import { checkOutput, GENERATED_MARK } from "../../generator/write/index.ts";
+import { checkOutput, GENERATED_MARK, MANIFEST_PATH } from "../../generator/write/index.ts";
 import { repoRoot } from "../support/prism.ts";
 import { loadValidators } from "../validators/support.ts";
 
@@ -99,13 +99,20 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect((await cli("--spec", contract, "--out", out)).code).toBe(0);
     fs.appendFileSync(path.join(out, "src/client.ts"), "// hand edit\n");
     fs.rmSync(path.join(out, "src/models.ts"));
+    // A file an earlier generation wrote (listed in the manifest) that this one does not: it would be removed.
+    const manifestFile = path.join(out, MANIFEST_PATH);
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, files: [...manifest.files, "src/stray.ts"] }));
     fs.writeFileSync(path.join(out, "src/stray.ts"), "export {};\n");
+    // A file of the team's is not the generator's to compare.
+    fs.writeFileSync(path.join(out, "src/ours.ts"), "export {};\n");
     const before = snapshot(out);
     const result = await cli("--spec", contract, "--out", out, "--check");
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("changed: src/client.ts");
     expect(result.stderr).toContain("missing: src/models.ts");
     expect(result.stderr).toContain("not generated: src/stray.ts");
+    expect(result.stderr).not.toContain("src/ours.ts");
     expect(snapshot(out)).toEqual(before);
   });
 
@@ -121,13 +128,18 @@ describe("npm run generate", { timeout: 120_000 }, () => {
     expect(JSON.parse(fs.readFileSync(path.join(out, "package.json"), "utf8")).name).toBe("tiny-client");
   });
 
-  it("refuses an --out folder holding files it did not write with one plain line, deleting nothing", async () => {
+  it("writes beside files it did not write, and refuses to replace one with one plain line, changing nothing", async () => {
     const out = path.join(scratch, "foreign");
     fs.mkdirSync(out, { recursive: true });
     fs.writeFileSync(path.join(out, "notes.txt"), "mine");
-    const result = await cli("--spec", writeContract("ok-foreign.yaml", MINIMAL), "--out", out);
+    fs.writeFileSync(path.join(out, "README.md"), "# Ours");
+    const spec = writeContract("ok-foreign.yaml", MINIMAL);
+    const result = await cli("--spec", spec, "--out", out);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe(`error: refusing to replace ${out}: it holds a file the generator did not write (notes.txt). Move them, or give --out a folder of its own.\n`);
+    expect(result.stderr).toBe(`error: refusing to write ${out}: the generator would replace a file it did not write (README.md). Move it away, or give --out a folder of its own.\n`);
+    expect(snapshot(out)).toEqual({ "notes.txt": "mine", "README.md": "# Ours" });
+    fs.rmSync(path.join(out, "README.md"));
+    expect((await cli("--spec", spec, "--out", out)).code).toBe(0);
     expect(fs.readFileSync(path.join(out, "notes.txt"), "utf8")).toBe("mine");
   });
 

@@ -12,6 +12,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateFiles } from "../../generator/generate.ts";
+import { MANIFEST_PATH } from "../../generator/write/index.ts";
 import { repoRoot } from "../support/prism.ts";
 
 const run = promisify(execFile);
@@ -37,7 +38,8 @@ async function launch(out: string, env: Record<string, string> = {}): Promise<{ 
 function files(dir: string): Record<string, string> {
   const found: Record<string, string> = {};
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) {
+    // The manifest is the write stage's record of the files, not one of them.
+    if (entry.isFile() && entry.name !== MANIFEST_PATH) {
       const full = path.join(entry.parentPath, entry.name);
       found[path.relative(dir, full)] = fs.readFileSync(full, "utf8");
     }

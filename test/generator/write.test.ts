@@ -1,11 +1,14 @@
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   GENERATED_MARK,
+  HEADER_PATTERN,
+  MANIFEST_PATH,
   checkOutput,
   header,
+  mergePackageJson,
   normaliseText,
   writeOutput,
   type OutputFile,
@@ -62,7 +65,7 @@ describe("header", () => {
     { given: { commentStyle: "none" as const }, want: "" },
   ])("header($given.commentStyle)", ({ given, want }) => {
     expect(header({ contractHash: "ab12", generatorName: "sdk-gen 1.0", ...given })).toBe(want);
-    if (want !== "") expect(want).toContain(GENERATED_MARK);
+    if (want !== "") expect(want).toMatch(HEADER_PATTERN);
   });
 
   it.each([
@@ -87,56 +90,146 @@ describe("normaliseText", () => {
   });
 });
 
+/** The paths a manifest in `outDir` lists. */
+async function manifestFiles(): Promise<string[]> {
+  return JSON.parse(await readFile(path.join(outDir, MANIFEST_PATH), "utf8")).files;
+}
+
+/** Files at `paths` under `outDir`, made as a team (npm, a build, a person) would. */
+async function teamFiles(files: Record<string, string>): Promise<void> {
+  for (const [relative, contents] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(outDir, relative)), { recursive: true });
+    await writeFile(path.join(outDir, relative), contents);
+  }
+}
+
+const TEAM = {
+  "node_modules/dep/index.js": "installed",
+  "package-lock.json": "{}\n",
+  "dist/index.js": "built",
+  ".git/HEAD": "ref: refs/heads/main\n",
+  "NOTES.md": "ours\n",
+  "src/models/extra.ts": "export const ours = 1;\n",
+};
+
 describe("writeOutput", () => {
-  it("writes normalised files into a folder that did not exist", async () => {
+  it("writes normalised files and their manifest into a folder that did not exist", async () => {
     await writeOutput(outDir, FILES);
-    expect(await snapshot(outDir)).toEqual({
+    const { [MANIFEST_PATH]: manifest, ...rest } = await snapshot(outDir);
+    expect(rest).toEqual({
       "README.md": "# Client\n",
       "src/index.ts": "export {};\n",
       "src/models/pod.ts": "export interface Pod {}\n",
     });
+    expect(JSON.parse(manifest!).files).toEqual(["README.md", "src/index.ts", "src/models/pod.ts"]);
     expect(await leftovers()).toEqual([]);
   });
 
-  it("replaces the previous output entirely, keeping its node_modules", async () => {
-    // An earlier run's files carry the generated header; the ones no longer emitted are removed.
-    await writeOutput(outDir, FILES.map((file) => ({ ...file, contents: `<!-- ${GENERATED_MARK} x -->\n${file.contents}` })));
-    await mkdir(path.join(outDir, "node_modules", "dep"), { recursive: true });
-    await writeFile(path.join(outDir, "node_modules", "dep", "index.js"), "installed");
+  it("rewrites its files, removes those it no longer writes, and leaves every other file alone", async () => {
+    await writeOutput(outDir, [...FILES, { path: "src/old/gone.ts", contents: "export {};" }]);
+    await teamFiles(TEAM);
 
-    await writeOutput(outDir, [{ path: "src/index.ts", contents: "export const v = 2;" }]);
-    expect(await snapshot(outDir)).toEqual({
-      "node_modules/dep/index.js": "installed",
-      "src/index.ts": "export const v = 2;\n",
+    const result = await writeOutput(outDir, [
+      { path: "README.md", contents: "# Client" },
+      { path: "src/index.ts", contents: "export const v = 2;" },
+    ]);
+    const { [MANIFEST_PATH]: _, ...rest } = await snapshot(outDir);
+    expect(rest).toEqual({ ...TEAM, "README.md": "# Client\n", "src/index.ts": "export const v = 2;\n" });
+    expect(await manifestFiles()).toEqual(["README.md", "src/index.ts"]);
+    expect(result).toEqual({ written: [MANIFEST_PATH, "src/index.ts"], removed: ["src/models/pod.ts", "src/old/gone.ts"] });
+    // The emptied folder goes; the one holding a team file stays.
+    expect(await readdir(path.join(outDir, "src"))).toEqual(["index.ts", "models"]);
+    expect(await leftovers()).toEqual([]);
+  });
+
+  it("refuses to replace a file it did not write, naming it and changing nothing; takes over one that already holds its text", async () => {
+    await writeOutput(outDir, FILES);
+    await teamFiles({ "src/helpers.ts": "export const ours = 1;\n", "src/same.ts": "export {};\n" });
+    const before = await snapshot(outDir);
+    await expect(writeOutput(outDir, [...FILES, { path: "src/helpers.ts", contents: "export {};" }])).rejects.toThrow(
+      /^refusing to write .*out: the generator would replace a file it did not write \(src\/helpers\.ts\)\. Move it away/,
+    );
+    expect(await snapshot(outDir)).toEqual(before);
+
+    await writeOutput(outDir, [...FILES, { path: "src/same.ts", contents: "export {};" }]);
+    expect(await manifestFiles()).toContain("src/same.ts");
+  });
+
+  it("refuses a team's file where it needs a folder, and a team's folder where it writes a file", async () => {
+    await writeOutput(outDir, FILES);
+    await teamFiles({ lib: "ours\n", "docs/guide.md": "ours\n" });
+    await expect(writeOutput(outDir, [...FILES, { path: "lib/index.ts", contents: "" }])).rejects.toThrow(/\(lib\)/);
+    await expect(writeOutput(outDir, [...FILES, { path: "docs", contents: "" }])).rejects.toThrow(/\(docs\)/);
+  });
+
+  it("turns a folder of its own into a file, and a file of its own into a folder", async () => {
+    await writeOutput(outDir, [{ path: "a/x.ts", contents: "1" }, { path: "b", contents: "2" }]);
+    await writeOutput(outDir, [{ path: "a", contents: "3" }, { path: "b/y.ts", contents: "4" }]);
+    const { [MANIFEST_PATH]: _, ...rest } = await snapshot(outDir);
+    expect(rest).toEqual({ a: "3\n", "b/y.ts": "4\n" });
+  });
+
+  it("regenerates a folder generated before the manifest existed: its marked files and its JSON are its own, the rest is the team's", async () => {
+    const marked = (text: string) => `// ${GENERATED_MARK} gen from the contract sha256:ab. Do not edit.\n${text}`;
+    await teamFiles({
+      "src/index.ts": marked("export {};\n"),
+      "src/stale.ts": marked("export {};\n"),
+      "scripts/build.mjs": `#!/usr/bin/env node\n${marked("")}`,
+      "tsconfig.json": '{ "old": true }\n',
+      "package.json": '{ "name": "x", "version": "1.0.0", "private": true }\n',
+      "NOTES.md": "ours\n",
+      "package-lock.json": "{}\n",
+      // Another tool's header is not this generator's.
+      "src/proto.ts": "// This file was generated by protoc. Do not edit.\n",
     });
-    expect(await leftovers()).toEqual([]);
+    await writeOutput(outDir, [
+      { path: "src/index.ts", contents: marked("export const v = 2;") },
+      { path: "tsconfig.json", contents: '{ "new": true }' },
+      { path: "package.json", contents: '{ "name": "x", "version": "1.1.0" }' },
+    ]);
+    const { [MANIFEST_PATH]: _, ...rest } = await snapshot(outDir);
+    expect(rest).toEqual({
+      "src/index.ts": marked("export const v = 2;\n"),
+      "tsconfig.json": '{ "new": true }\n',
+      // What the generator writes takes its value; the field it does not write is the team's.
+      "package.json": '{\n  "name": "x",\n  "version": "1.1.0",\n  "private": true\n}\n',
+      "NOTES.md": "ours\n",
+      "package-lock.json": "{}\n",
+      "src/proto.ts": "// This file was generated by protoc. Do not edit.\n",
+    });
   });
 
-  it("keeps a node_modules that is a link to a folder elsewhere, and refuses a linked folder of the user's, naming it", async () => {
+  it("takes nothing in a folder that was never generated (no manifest, no generated header) for its own", async () => {
+    await teamFiles({ "README.md": "# Our project\n", "tsconfig.json": "{}\n" });
+    await expect(writeOutput(outDir, FILES.concat({ path: "tsconfig.json", contents: '{ "x": 1 }' }))).rejects.toThrow(
+      /would replace 2 files it did not write \(README\.md, tsconfig\.json\)/,
+    );
+  });
+
+  it("refuses a manifest that lists a path outside the package, or is not its own", async () => {
+    await writeOutput(outDir, FILES);
+    await writeFile(path.join(outDir, MANIFEST_PATH), JSON.stringify({ files: ["../../escape.ts"] }));
+    await expect(writeOutput(outDir, FILES)).rejects.toThrow(/\.generated-files\.json lists "\.\.\/\.\.\/escape\.ts", which must not contain "\.\."; delete it/);
+    await writeFile(path.join(outDir, MANIFEST_PATH), "{ not json");
+    await expect(checkOutput(outDir, FILES)).rejects.toThrow(/\.generated-files\.json is not valid JSON/);
+  });
+
+  it("leaves a linked node_modules and a linked folder of the team's alone", async () => {
     const elsewhere = path.join(outDir, "..", `linked-${path.basename(outDir)}`);
     await mkdir(elsewhere, { recursive: true });
+    await writeFile(path.join(elsewhere, "kept.txt"), "kept");
     await writeOutput(outDir, FILES);
     await symlink(elsewhere, path.join(outDir, "node_modules"));
-    await writeOutput(outDir, FILES);
-    expect(await readlink(path.join(outDir, "node_modules"))).toBe(elsewhere);
     await symlink(elsewhere, path.join(outDir, "data"));
-    await expect(writeOutput(outDir, FILES)).rejects.toThrow(/refusing to replace .*a file the generator did not write \(data\)/);
-    await rm(elsewhere, { recursive: true, force: true });
+    await writeOutput(outDir, FILES.slice(1));
+    expect(await readlink(path.join(outDir, "node_modules"))).toBe(elsewhere);
+    expect(await readlink(path.join(outDir, "data"))).toBe(elsewhere);
+    expect(await readdir(elsewhere)).toEqual(["kept.txt"]);
   });
 
-  it("refuses to replace a folder holding files it did not write, naming them and changing nothing", async () => {
-    await mkdir(outDir, { recursive: true });
-    await writeFile(path.join(outDir, "api.yaml"), "openapi: 3.1.0\n");
-    await mkdir(path.join(outDir, ".git"));
-    await writeFile(path.join(outDir, ".git", "HEAD"), "ref: refs/heads/main\n");
-    const before = await snapshot(outDir);
-    await expect(writeOutput(outDir, FILES)).rejects.toThrow(/refusing to replace .*2 files the generator did not write \(\.git\/HEAD, api\.yaml\)/);
-    expect(await snapshot(outDir)).toEqual(before);
-    expect(await leftovers()).toEqual([]);
-  });
-
-  it("leaves the previous output intact and no temporary folder when a write fails mid-way", async () => {
+  it("leaves the previous output intact and no temporary folder when staging fails mid-way", async () => {
     await writeOutput(outDir, FILES);
+    await teamFiles(TEAM);
     const before = await snapshot(outDir);
     // Sorted after "a.ts", so the first file is already written when this one fails (ENAMETOOLONG).
     const failing = [
@@ -146,6 +239,26 @@ describe("writeOutput", () => {
     await expect(writeOutput(outDir, failing)).rejects.toThrow();
     expect(await snapshot(outDir)).toEqual(before);
     expect(await leftovers()).toEqual([]);
+  });
+
+  it.each([1, 3, 5, 7, 9])("puts every file back when moving files in fails at move %i", async (failAt) => {
+    await writeOutput(outDir, [...FILES, { path: "src/old/gone.ts", contents: "export {};" }]);
+    await teamFiles(TEAM);
+    const before = await snapshot(outDir);
+    let moves = 0;
+    const move = async (from: string, to: string) => {
+      if (++moves === failAt) throw new Error("disk full");
+      await rename(from, to);
+    };
+    const next = [
+      { path: "README.md", contents: "# Client 2" },
+      { path: "src/index.ts", contents: "export const v = 2;" },
+      { path: "src/new/added.ts", contents: "export {};" },
+    ];
+    await expect(writeOutput(outDir, next, { move })).rejects.toThrow("disk full");
+    expect(await snapshot(outDir)).toEqual(before);
+    expect(await leftovers()).toEqual([]);
+    expect(moves).toBeGreaterThanOrEqual(failAt);
   });
 
   it.each([
@@ -159,6 +272,8 @@ describe("writeOutput", () => {
     { given: "", want: /empty/ },
     { given: "node_modules/x.js", want: /node_modules/ },
     { given: "dist/index.js", want: /dist/ },
+    { given: ".git/config", want: /\.git/ },
+    { given: MANIFEST_PATH, want: /list of files/ },
   ])("refuses the path $given and touches nothing", async ({ given, want }) => {
     await expect(writeOutput(outDir, [{ path: given, contents: "" }])).rejects.toThrow(want);
     await expect(checkOutput(outDir, [{ path: given, contents: "" }])).rejects.toThrow(want);
@@ -175,31 +290,110 @@ describe("writeOutput", () => {
     await expect(writeOutput(outDir, clash)).rejects.toThrow(/both a file and the folder/);
   });
 
-  it("writes identical bytes for identical input, whatever the input order", async () => {
+  it("writes identical bytes for identical input, whatever the input order, and touches nothing the second time", async () => {
     await writeOutput(outDir, FILES);
     const first = await snapshot(outDir);
-    await writeOutput(outDir, [...FILES].reverse());
+    expect(await writeOutput(outDir, [...FILES].reverse())).toEqual({ written: [], removed: [] });
     expect(await snapshot(outDir)).toEqual(first);
   });
 });
 
+const GENERATED_PACKAGE = JSON.stringify(
+  {
+    name: "client",
+    version: "1.0.0",
+    homepage: "https://example.com",
+    scripts: { build: "tsc", prepack: "npm run build" },
+    dependencies: { "openapi-fetch": "^0.17.0", "eventsource-parser": "^3.0.0" },
+    devDependencies: { typescript: "~5.9" },
+  },
+  null,
+  2,
+);
+
+describe("mergePackageJson", () => {
+  const ownedBefore = { fields: ["name", "version", "homepage", "scripts", "dependencies", "devDependencies"], entries: { scripts: ["build", "prepack"], dependencies: ["openapi-fetch", "eventsource-parser"], devDependencies: ["typescript"] } };
+  const merge = (generated: object, onDisk: object, previous: typeof ownedBefore | undefined = ownedBefore) =>
+    JSON.parse(mergePackageJson(JSON.stringify(generated), JSON.stringify(onDisk), previous, "out/package.json"));
+  const generated = JSON.parse(GENERATED_PACKAGE);
+
+  it.each([
+    {
+      name: "keeps the fields, scripts and dependencies the team added",
+      onDisk: { ...generated, private: true, scripts: { ...generated.scripts, lint: "eslint ." }, dependencies: { ...generated.dependencies, zod: "^3.0.0" } },
+      want: { ...generated, private: true, scripts: { ...generated.scripts, lint: "eslint ." }, dependencies: { ...generated.dependencies, zod: "^3.0.0" } },
+    },
+    {
+      name: "gives the generator's value where both set a field or an entry",
+      onDisk: { ...generated, version: "9.9.9", scripts: { ...generated.scripts, build: "our build" }, dependencies: { ...generated.dependencies, "openapi-fetch": "^1.0.0" } },
+      want: generated,
+    },
+    {
+      name: "puts back what the team removed of the generator's",
+      onDisk: { name: "client", scripts: {} },
+      want: generated,
+    },
+  ])("$name", ({ onDisk, want }) => {
+    expect(merge(generated, onDisk)).toEqual(want);
+  });
+
+  it("removes the fields and entries the generator wrote before and no longer writes, keeping the team's beside them", async () => {
+    const next = { name: "client", version: "1.0.0", scripts: { build: "tsc" }, dependencies: { "openapi-fetch": "^0.17.0" } };
+    const onDisk = { ...generated, devDependencies: { ...generated.devDependencies, vitest: "^3" }, scripts: { ...generated.scripts, test: "vitest" } };
+    expect(merge(next, onDisk)).toEqual({ ...next, scripts: { build: "tsc", test: "vitest" }, devDependencies: { vitest: "^3" } });
+  });
+
+  it("without a record of what it wrote before (a folder from before the manifest), keeps every entry it does not write", async () => {
+    const next = { name: "client", dependencies: { "openapi-fetch": "^0.17.0" } };
+    expect(merge(next, { name: "old", dependencies: { "left-pad": "1" }, private: true }, undefined)).toEqual({ ...next, dependencies: { "left-pad": "1", "openapi-fetch": "^0.17.0" }, private: true });
+  });
+
+  it("sorts merged dependencies as npm does, and keeps the file's own text when it already says the same", async () => {
+    const onDisk = { ...generated, dependencies: { ...generated.dependencies, "@scope/a": "1", zod: "3" } };
+    // Rewritten (the version is the generator's), so laid out afresh.
+    expect(Object.keys(merge(generated, { ...onDisk, version: "0.0.1" }).dependencies)).toEqual(["@scope/a", "eventsource-parser", "openapi-fetch", "zod"]);
+    // npm's own layout and key order: left as it is.
+    const npmText = `${JSON.stringify({ ...onDisk, dependencies: Object.fromEntries(Object.entries(onDisk.dependencies).reverse()) }, null, 4)}\n`;
+    expect(mergePackageJson(GENERATED_PACKAGE, npmText, ownedBefore, "out/package.json")).toBe(npmText);
+    // Nothing added by the team: the generator's text as it is.
+    expect(mergePackageJson(GENERATED_PACKAGE, '{"name":"client"}', ownedBefore, "out/package.json")).toBe(GENERATED_PACKAGE);
+  });
+
+  it("keeps a __proto__ field as a field", () => {
+    const text = mergePackageJson('{"name":"client"}', '{"name":"client","__proto__":{"x":1}}', undefined, "out/package.json");
+    expect(JSON.parse(text)).toEqual(JSON.parse('{"name":"client","__proto__":{"x":1}}'));
+    expect(Object.getPrototypeOf(JSON.parse(text))).toBe(Object.prototype);
+  });
+
+  it("refuses a package.json that is not a JSON object, naming it", () => {
+    expect(() => mergePackageJson(GENERATED_PACKAGE, "{ oops", ownedBefore, "out/package.json")).toThrow(/^out\/package\.json is not valid JSON \(.*\); fix it or delete it/);
+    expect(() => mergePackageJson(GENERATED_PACKAGE, "[]", ownedBefore, "out/package.json")).toThrow(/^out\/package\.json does not hold a JSON object/);
+  });
+
+  it("merges the package.json on disk when regenerating, and --check finds no drift in the team's additions", async () => {
+    const files = [...FILES, { path: "package.json", contents: GENERATED_PACKAGE }];
+    await writeOutput(outDir, files);
+    const team = { ...generated, private: true, scripts: { ...generated.scripts, lint: "eslint ." } };
+    await writeFile(path.join(outDir, "package.json"), `${JSON.stringify(team, null, 2)}\n`);
+    expect(await checkOutput(outDir, files)).toEqual({ changed: [], added: [], removed: [] });
+    await writeOutput(outDir, files.map((file) => (file.path === "package.json" ? { ...file, contents: GENERATED_PACKAGE.replace('"1.0.0"', '"1.1.0"') } : file)));
+    expect(JSON.parse(await readFile(path.join(outDir, "package.json"), "utf8"))).toEqual({ ...team, version: "1.1.0" });
+  });
+});
+
 describe("checkOutput", () => {
-  it("reports every file as added when the output does not exist", async () => {
+  it("reports every file, and the manifest, as added when the output does not exist", async () => {
     expect(await checkOutput(outDir, FILES)).toEqual({
       changed: [],
-      added: ["README.md", "src/index.ts", "src/models/pod.ts"],
+      added: [MANIFEST_PATH, "README.md", "src/index.ts", "src/models/pod.ts"],
       removed: [],
     });
     expect(await readdir(workspace)).toEqual([]);
   });
 
-  it("lists changed, added and removed files, ignoring node_modules and dist", async () => {
+  it("lists its own files changed, added and removed, and none of node_modules, lock files, dist or the team's", async () => {
     await writeOutput(outDir, FILES);
-    await mkdir(path.join(outDir, "node_modules"), { recursive: true });
-    await writeFile(path.join(outDir, "node_modules", "x.js"), "");
-    await mkdir(path.join(outDir, "dist"), { recursive: true });
-    await writeFile(path.join(outDir, "dist", "index.js"), "");
-    await writeFile(path.join(outDir, "src", "stray.ts"), "");
+    await teamFiles(TEAM);
     const before = await snapshot(outDir);
 
     const next = [
@@ -208,15 +402,22 @@ describe("checkOutput", () => {
       { path: "src/new.ts", contents: "export {};" },
     ];
     expect(await checkOutput(outDir, next)).toEqual({
-      changed: ["src/index.ts"],
+      changed: [MANIFEST_PATH, "src/index.ts"],
       added: ["src/new.ts"],
-      removed: ["src/models/pod.ts", "src/stray.ts"],
+      removed: ["src/models/pod.ts"],
     });
     expect(await snapshot(outDir)).toEqual(before);
   });
 
+  it("lists a team's file where the generator writes as changed", async () => {
+    await writeOutput(outDir, FILES);
+    await teamFiles({ "src/helpers.ts": "ours\n" });
+    expect((await checkOutput(outDir, [...FILES, { path: "src/helpers.ts", contents: "" }])).changed).toEqual([MANIFEST_PATH, "src/helpers.ts"]);
+  });
+
   it("finds nothing to change right after a write", async () => {
     await writeOutput(outDir, FILES);
+    await teamFiles(TEAM);
     expect(await checkOutput(outDir, FILES)).toEqual({ changed: [], added: [], removed: [] });
   });
 });
