@@ -95,6 +95,18 @@ describe("a contract without securitySchemes (petstore-expanded.json)", () => {
   });
 });
 
+describe("what a caller's header keeps for redaction", () => {
+  it("is no short value or part: a header named like a credential holding `1` blanks no 1 elsewhere", async () => {
+    const { Authenticator } = await import("../../templates/runtime/auth.ts");
+    const auth = new Authenticator(undefined, {}, {}, () => undefined);
+    auth.rememberCallerHeader("X-Session", "1");
+    auth.rememberCallerHeader("Cookie", "a=1; session=abcdefgh123");
+    auth.rememberCallerHeader("Authorization", "Bearer tok12345678");
+    auth.rememberCallerHeader("Accept", "application/json-and-long");
+    expect(auth.secrets).toEqual(["a=1; session=abcdefgh123", "abcdefgh123", "Bearer tok12345678", "tok12345678"]);
+  });
+});
+
 describe("a contract with security schemes (this project's)", () => {
   it("still sends its own credential over a caller's Authorization, per call and in the headers option", async () => {
     reply = () => ok;

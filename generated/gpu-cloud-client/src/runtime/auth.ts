@@ -46,7 +46,8 @@ export interface AppliedAuth {
 
 const MAX_TOKENS_KEPT = 8;
 
-/** The shortest part of a caller's credential header kept for redaction on its own. */
+/** The shortest value of a caller's credential header kept for redaction, and the shortest part of one kept on its own. */
+const MIN_VALUE_CHARS = 4;
 const MIN_PART_CHARS = 8;
 
 /**
@@ -136,8 +137,8 @@ export class Authenticator {
       const equals = pair.indexOf("=");
       if (equals > 0) forms.push(pair.slice(equals + 1).trim());
     }
-    // A short part (a cookie's `1`) would blank ordinary text in every error: only the whole value is kept then.
-    for (const form of forms.filter((form, index) => index === 0 || form.length >= MIN_PART_CHARS)) {
+    // A short value (a cookie's `1`) would blank ordinary text in every error: chosen by name, not declared, so kept only when long enough to be one.
+    for (const form of forms.filter((form, index) => form.length >= (index === 0 ? MIN_VALUE_CHARS : MIN_PART_CHARS))) {
       if (!lasting) this.rememberSecret(form);
       else if (!this.secrets.includes(form)) this.secrets.splice(this.#staticSecrets++, 0, form);
     }
