@@ -26,6 +26,7 @@ import { parsePointer, pointer } from "../common/json-pointer.ts";
 import { mappingNamesAsRefs } from "./discriminator-mapping.ts";
 import { REDOCLY_CONFIG } from "./redocly-config.ts";
 import { checkStructure } from "./struct.ts";
+import { unresolvedRefReason } from "./unresolved-ref.ts";
 import { upgradeTo31 } from "./upgrade.ts";
 import { Warnings, type PointerMap } from "../common/warnings.ts";
 import type { OpenApiDocument } from "./document.ts";
@@ -146,7 +147,13 @@ export function followRefs<T>(resolve: (ref: string) => unknown, node: unknown, 
     if (!ref.startsWith("#")) throw new ContractError(where, `external reference ${ref} left after bundling`);
     if (seen.has(ref)) throw new ContractError(where, `reference cycle through ${ref}`);
     seen.add(ref);
-    current = resolve(ref);
+    try {
+      current = resolve(ref);
+    } catch (error) {
+      // Located where the reference is, not at the target that is missing.
+      if (error instanceof ContractError) throw new ContractError(where, error.reason);
+      throw error;
+    }
     // A fragment may be percent-encoded (`~1%7Bid%7D`); pointers into the document are not.
     where = pointer(...parsePointer(ref));
   }
@@ -277,18 +284,21 @@ function checkRootMembers(parsed: unknown, file: string): void {
 
 /** Redocly collects problems instead of throwing; any error means the bundle cannot be trusted. */
 async function throwFirstError(problems: NormalizedProblem[], resolver: BaseResolver, rootFile: string): Promise<void> {
-  const errors = problems.filter((problem) => problem.severity === "error");
+  // Redocly may report one place twice (a mapping value is visited as a reference and as a string).
+  const seen = new Set<string>();
+  const errors = problems.filter((problem) => {
+    const key = `${problem.message}\0${problem.location.map((l) => `${l.source.absoluteRef}#${l.pointer}`).join("\0")}`;
+    return problem.severity === "error" && !seen.has(key) && seen.add(key);
+  });
   const [first] = errors;
   if (!first) return;
   const location = first.location[0];
   const file = location?.source.absoluteRef ?? rootFile;
   const at = location?.pointer?.replace(/^#/, "") ?? "";
-  // Redocly's "Can't resolve $ref" does not say which ref. Unresolved refs are left as
-  // written (resolved ones are rewritten in place), so the parsed file still holds it.
   const unresolved = location?.pointer !== undefined && first.message.startsWith("Can't resolve $ref");
-  const ref = unresolved ? await refAt(resolver, file, at) : undefined;
+  const reason = unresolved ? await unresolvedRefReason(resolver, file, at, first.message) : first.message;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more error${errors.length > 2 ? "s" : ""})` : "";
-  throw new ContractError(at, `${first.message}${ref === undefined ? "" : ` [$ref: ${JSON.stringify(ref)}]`}${more}`, file);
+  throw new ContractError(at, `${reason}${more}`, file);
 }
 
 /**
@@ -308,18 +318,6 @@ function reportRenames(problems: NormalizedProblem[], warnings: Warnings, rootFi
       `the bundler renamed the component ${renamed[1]} to ${renamed[2]} for this $ref: another file's ${renamed[1]} has other content`,
       file,
     );
-  }
-}
-
-/** The `$ref` string of the node at `at` in an already loaded file, if that node is a reference. */
-async function refAt(resolver: BaseResolver, file: string, at: string): Promise<string | undefined> {
-  try {
-    const document = await resolver.resolveDocument(null, file);
-    if (document instanceof Error) return undefined;
-    const node = valueAt(document.parsed as Json, parsePointer(at));
-    return isPlainObject(node) && typeof node["$ref"] === "string" ? node["$ref"] : undefined;
-  } catch {
-    return undefined;
   }
 }
 

@@ -5,6 +5,7 @@
 import { Warnings } from "../common/warnings.ts";
 import { EXTENSION_READERS } from "../extensions/readers.ts";
 import type { LoadedContract } from "../load/index.ts";
+import { warnCallbacks } from "./callbacks.ts";
 import { checkDocument } from "./document-checks.ts";
 import { CORE_METHOD_NAMES, packageNames } from "./names.ts";
 import { readOperations } from "./operations.ts";
@@ -18,6 +19,7 @@ export function buildModel(contract: LoadedContract, options: ApiModelOptions = 
   const { document } = contract;
   const warnings = options.warnings ?? new Warnings();
   checkDocument(document);
+  warnCallbacks(contract, warnings);
   const { packageName, apiKeyEnvVar, packageVersion } = readXSdk(document, options);
   // An extension the contract uses takes its names before the core names anything.
   const used = EXTENSION_READERS.filter((extension) => extension.isUsedBy(document));

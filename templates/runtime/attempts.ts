@@ -334,6 +334,8 @@ export class CallAttempts {
       config.logger?.warn?.(logMessage(config, "a hook set a header the client's credentials go in; the client's own is sent"), { method: this.method, url: this.url, headers: overridden });
     }
     for (const name of credentialHeaders) sent.delete(name);
+    // A header a hook set may be the caller's credential (the contract declaring none): blanked from here on.
+    if (config.rememberCredentialHeader !== undefined) for (const [name, value] of sent) config.rememberCredentialHeader(name, value);
     for (const [name] of kept) sent.delete(name);
     for (const [name, value] of kept) sent.append(name, value);
     return sent;

@@ -97,7 +97,9 @@ export class Discriminators {
         const target = this.resolveMapping(ref, at);
         const branch = target === undefined ? undefined : targets.get(target);
         if (branch === undefined) {
-          this.warnings.add("discriminator:mapping", at, `discriminator mapping ${JSON.stringify(value)} names no branch of the ${keyword}: the validators try every branch for that value`);
+          // A value that resolves to nothing is named, so its typo can be found.
+          const nothing = target === undefined ? ` (${JSON.stringify(ref)} is no component schema's name and no $ref that resolves)` : "";
+          this.warnings.add("discriminator:mapping", at, `discriminator mapping ${JSON.stringify(value)} names no branch of the ${keyword}${nothing}: the validators try every branch for that value`);
           continue;
         }
         cases.push({ value, branch });

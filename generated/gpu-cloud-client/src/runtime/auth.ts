@@ -5,7 +5,7 @@
  * `security` whose credentials are all given, turned into headers and query parameters.
  */
 import { InvalidRequestError } from "./errors.js";
-import { isHeaderValue } from "./headers.js";
+import { isCredentialHeader, isHeaderValue } from "./headers.js";
 import { registerSecrets } from "./redact.js";
 
 /** A token, or a function giving one (called before every request, e.g. to refresh it). */
@@ -46,6 +46,10 @@ export interface AppliedAuth {
 
 const MAX_TOKENS_KEPT = 8;
 
+/** The shortest value of a caller's credential header kept for redaction, and the shortest part of one kept on its own. */
+const MIN_VALUE_CHARS = 4;
+const MIN_PART_CHARS = 8;
+
 /**
  * The client's credentials and, per requirement, what a request carries. Held in private fields of
  * the client (never enumerated, stringified or inspected); `secrets` lists every form a credential
@@ -61,7 +65,10 @@ export class Authenticator {
   readonly secrets: string[] = [];
   /** How many of `secrets` are the fixed credentials' (the rest: recent tokens). */
   #staticSecrets = 0;
-  /** Lowercased names of every header a scheme sets: a caller's header of that name is dropped. */
+  /**
+   * Lowercased names of every header a scheme sets, and `authorization`: a caller's header of that
+   * name is dropped. None when the contract declares no scheme: the caller's own credentials are sent.
+   */
   readonly headerNames: ReadonlySet<string>;
 
   constructor(spec: AuthSpec | undefined, given: Readonly<Record<string, unknown>>, extraHeaders: Record<string, string>, readEnv: (name: string) => string | undefined) {
@@ -76,8 +83,9 @@ export class Authenticator {
       else if (typeof value === "string") this.#values[option] = value;
       else throw new InvalidRequestError(`${option} must be a string`, { field: option });
     }
-    const names = new Set(["authorization"]);
-    for (const scheme of Object.values(spec?.schemes ?? {})) {
+    const schemes = Object.values(spec?.schemes ?? {});
+    const names = new Set(schemes.length > 0 ? ["authorization"] : []);
+    for (const scheme of schemes) {
       this.#remember(scheme);
       if (scheme.kind === "header") names.add(scheme.name.toLowerCase());
     }
@@ -112,6 +120,28 @@ export class Authenticator {
     this.secrets.push(secret);
     // Only recent ones can still be echoed; the static credentials come first and stay.
     if (this.secrets.length > this.#staticSecrets + MAX_TOKENS_KEPT) this.secrets.splice(this.#staticSecrets, 1);
+  }
+
+  /**
+   * Keeps for redaction what a header the caller set may hold as a credential (isCredentialHeader):
+   * its value, and the parts a server may echo alone (a token after its scheme word, a cookie's
+   * value). `lasting`: the client's own headers, kept for as long as the client; others join the
+   * recent ones, as tokens do.
+   */
+  rememberCallerHeader(name: string, value: string, lasting = false): void {
+    if (value === "" || !isCredentialHeader(name)) return;
+    const forms = [value];
+    const token = /^[A-Za-z][\w.+-]*\s+(\S.*)$/.exec(value)?.[1];
+    if (token !== undefined) forms.push(token);
+    if (/cookie/i.test(name)) for (const pair of value.split(";")) {
+      const equals = pair.indexOf("=");
+      if (equals > 0) forms.push(pair.slice(equals + 1).trim());
+    }
+    // A short value (a cookie's `1`) would blank ordinary text in every error: chosen by name, not declared, so kept only when long enough to be one.
+    for (const form of forms.filter((form, index) => form.length >= (index === 0 ? MIN_VALUE_CHARS : MIN_PART_CHARS))) {
+      if (!lasting) this.rememberSecret(form);
+      else if (!this.secrets.includes(form)) this.secrets.splice(this.#staticSecrets++, 0, form);
+    }
   }
 
   /** Records the forms a scheme's credential is sent in, and refuses one no header can carry. */

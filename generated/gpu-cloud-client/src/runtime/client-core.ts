@@ -43,7 +43,13 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** The most of a successful body read, in bytes (the client's `maxResponseBytes`, 64 MiB, by default). */
   maxResponseBytes?: number | undefined;
-  /** Extra request headers (one a credential goes in, `Authorization` included, is ignored: the client's credentials are always used). */
+  /**
+   * Extra request headers, over the client's `headers`. Where the contract declares security
+   * schemes, one a scheme's credential goes in (and `Authorization`) is ignored: the client's
+   * credentials are always used. Where it declares none, they are all sent, and the value of one
+   * that may carry a credential (`Authorization`, `Cookie`, `X-API-Key`, names with `token`,
+   * `auth`, `secret`…) is blanked out of errors and log lines like a declared credential.
+   */
   headers?: Record<string, string> | undefined;
   /**
    * `false`: for an operation whose contract declares an idempotency key header, make no key (one
@@ -97,7 +103,9 @@ export interface OpenedStream {
   release(): void;
 }
 
-export interface CoreOptions extends Omit<TransportConfig, "secrets" | "logName" | "credentialHeaders"> {
+export interface CoreOptions extends Omit<TransportConfig, "secrets" | "logName" | "credentialHeaders" | "rememberCredentialHeader"> {
+  /** Headers sent with every request, under a call's own `headers` (the same rules: RequestOptions.headers). */
+  headers?: Record<string, string> | undefined;
   /** Check every request against the contract before sending it; default true. */
   validateRequests?: boolean | undefined;
   /** Check every successful JSON response against the contract; default false. */
@@ -132,17 +140,25 @@ export class ClientCore {
   #responseValidators: Promise<ResponseValidators> | undefined;
   /** The credentials, checked once (a key that cannot be a header value is refused here), and what each requirement sends. */
   readonly #auth: Authenticator;
+  /** The client's `headers` option, names in lower case, without those the credentials go in. */
+  readonly #headers: Record<string, string> = {};
 
   constructor(options: CoreOptions & { servers?: Record<string, string | undefined>; credentials?: Readonly<Record<string, unknown>> }, defaults: CoreDefaults) {
     // Credentials go to the Authenticator only: an `apiKey` among the options (one the contract has no scheme for) is left out of the transport's.
-    const { servers, credentials = {}, validateRequests = true, validateResponses = false, apiKey: _unused, credentialHeaders: _set, ...transport } = options as typeof options & {
+    const { servers, credentials = {}, validateRequests = true, validateResponses = false, headers, apiKey: _unused, credentialHeaders: _set, rememberCredentialHeader: _own, ...transport } = options as typeof options & {
       apiKey?: unknown;
       credentialHeaders?: unknown;
+      rememberCredentialHeader?: unknown;
     };
     this.#validateRequests = validateRequests;
     this.#validateResponses = validateResponses;
     this.#loadResponseValidators = defaults.loadResponseValidators;
     this.#auth = new Authenticator(defaults.auth, credentials, clientNameHeaders(transport.userAgent), readEnvironment);
+    if (headers !== undefined) {
+      if (typeof headers !== "object" || headers === null || Array.isArray(headers)) throw new InvalidRequestError("headers must be an object of header names and values", { field: "headers" });
+      copyHeaders(headers, this.#headers, this.#auth.headerNames);
+      for (const [name, value] of Object.entries(this.#headers)) this.#auth.rememberCallerHeader(name, value, true);
+    }
     checkTimeout("timeoutMs", transport.timeoutMs);
     checkMaxResponseBytes(transport.maxResponseBytes);
     this.#transport = {
@@ -151,6 +167,7 @@ export class ClientCore {
       hooks: checkHooks(transport.hooks),
       credentialHeaders: this.#auth.headerNames,
       secrets: this.#auth.secrets,
+      rememberCredentialHeader: (name: string, value: string) => this.#auth.rememberCallerHeader(name, value),
       logName: defaults.packageName,
     };
     this.#servers = { ...defaults.servers };
@@ -254,9 +271,11 @@ export class ClientCore {
     // Serialised once, before the first attempt, so that a retry can send the same body again.
     const body = params.body === undefined ? undefined : serializeBody(params.body, spec.requestMediaType);
     // Names in lower case, so each is sent once whatever case callers and the contract spell it in.
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.#headers };
     if (options.headers !== undefined) copyHeaders(options.headers, headers, this.#auth.headerNames);
     if (params.header !== undefined) copyHeaders(params.header, headers, this.#auth.headerNames, spec.headerStyles);
+    // Before anything is sent or can fail: the caller's own credentials are blanked like the client's.
+    for (const [name, value] of Object.entries(headers)) this.#auth.rememberCallerHeader(name, value);
     // Made once per call, before the first attempt: every attempt sends the same key.
     const keyed = spec.idempotencyHeader !== undefined && withIdempotencyKey(spec.idempotencyHeader, headers, options.idempotencyKey === false);
     const call = prepareCall(this.#transport, {

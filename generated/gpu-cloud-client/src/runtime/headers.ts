@@ -9,6 +9,14 @@ import { InvalidRequestError } from "./errors.js";
 /** Headers that can carry credentials: an error never keeps them, a hook never sees them. */
 export const SENSITIVE_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"]);
 
+/** Names a caller's own credential goes in by custom (`X-Auth-Token`, `Private-Token`, `X-Goog-Api-Key`…), beside SENSITIVE_HEADERS. */
+const CREDENTIAL_NAME = /api[-_]?key|auth|token|secret|passw|session/i;
+
+/** Whether a header the caller sets (per call, in the client's options or in a hook) may carry a credential, whose value is then redacted like a declared one. */
+export function isCredentialHeader(name: string): boolean {
+  return SENSITIVE_HEADERS.has(name.toLowerCase()) || CREDENTIAL_NAME.test(name);
+}
+
 /**
  * `X-Client-Name` when a `userAgent` is configured (browsers forbid setting User-Agent), checked so
  * a bad value is refused naming the option rather than failing on every call.

@@ -55,6 +55,8 @@ export interface TransportConfig {
   hooks?: ClientHooks | readonly ClientHooks[] | undefined;
   /** Lower-case names of the headers credentials go in: hooks neither see nor set them. Default: `authorization`. */
   credentialHeaders?: ReadonlySet<string> | undefined;
+  /** Keeps for redaction a header a hook set, when its name says it may carry a credential (the client's Authenticator). */
+  rememberCredentialHeader?: ((name: string, value: string) => void) | undefined;
 }
 
 export interface CallOptions {
