@@ -120,7 +120,8 @@ async function main(argv: string[], thread: SchemaTypesThread | undefined, stand
     warn(result.warnings);
     const t = result.timings;
     process.stdout.write(
-      `wrote ${result.files.length} files to ${relative(result.outDir)} ` +
+      // Files whose text is already right are not rewritten (regeneration in place): both counts.
+      `wrote ${result.written.length} of ${result.files.length} files to ${relative(result.outDir)}${result.removed.length > 0 ? `, removed ${result.removed.length}` : ""} ` +
         `(load ${t.load.toFixed(0)} ms, model ${t.model.toFixed(0)} ms, emit ${t.emit.toFixed(0)} ms, write ${t.write.toFixed(0)} ms)\n`,
     );
     for (const line of result.notes) process.stdout.write(`${line}\n`);

@@ -78,11 +78,11 @@ describe("npm run generate -- --watch", () => {
     const schema = () => fs.readFileSync(path.join(scratch, "client/src/schema.ts"), "utf8");
 
     await waitFor("the first run", () => count(stdout, /^watching 2 files for changes/) === 1, output);
-    expect(count(stdout, /^wrote \d+ files to client /)).toBe(1);
+    expect(count(stdout, /^wrote \d+ of \d+ files to client /)).toBe(1);
     expect(schema()).not.toContain("size?:");
 
     save("schemas.yaml", thing("    size: { type: integer }\n"));
-    await waitFor("the run after the change", () => count(stdout, /^wrote \d+ files to client /) === 2, output);
+    await waitFor("the run after the change", () => count(stdout, /^wrote \d+ of \d+ files to client /) === 2, output);
     expect(schema()).toContain("size?: number");
 
     save("schemas.yaml", "Thing:\n  $ref: '#/Missing'\n");
@@ -91,7 +91,7 @@ describe("npm run generate -- --watch", () => {
     expect(schema()).toContain("size?: number");
 
     save("schemas.yaml", thing("    weight: { type: number }\n"));
-    await waitFor("the run after the fix", () => count(stdout, /^wrote \d+ files to client /) === 3, output);
+    await waitFor("the run after the fix", () => count(stdout, /^wrote \d+ of \d+ files to client /) === 3, output);
     expect(schema()).toContain("weight?: number");
 
     const exited = new Promise<number | null>((resolve) => child!.once("exit", (code) => resolve(code)));
