@@ -11,6 +11,22 @@ import { escapeSegment } from "../common/json-pointer.ts";
 
 type Json = Record<string, any>;
 
+/** A discriminator met in an object schema or one of its `allOf` branches, and where it is. */
+interface Discriminator {
+  property: string;
+  mapping: Record<string, string>;
+  owner: string;
+}
+
+interface Shape {
+  /** Name to pointer. */
+  properties: Map<string, string>;
+  required: string[];
+  /** Whether names beyond `properties` are allowed (`additionalProperties` given and not false). */
+  open: boolean;
+  discriminators: Discriminator[];
+}
+
 /** Deep enough for real bodies; deeper (or a schema met again) ends in the smallest value. */
 const MAX_DEPTH = 8;
 
@@ -29,6 +45,9 @@ const STRING_FORMATS: Readonly<Record<string, string>> = {
 };
 
 export class ExampleValues {
+  /** Schema `$ref` to the discriminator value a mapping gives it, read once when first asked. */
+  private mapped: Map<string, string> | undefined;
+
   constructor(private readonly contract: LoadedContract) {}
 
   /** `given` when it fits the schema at `pointer`, else a value made from the schema. */
@@ -81,7 +100,9 @@ export class ExampleValues {
       case "object":
         return this.object(pointer, schema, depth, inner);
       case "array": {
-        const items = schema["items"] === undefined ? [] : [this.value(`${pointer}/items`, depth + 1, inner)];
+        // Items of a schema met again would be the smallest value, which may lack what they require: none.
+        const recursive = schema["items"] === undefined || inner.has(this.schemaAt(`${pointer}/items`).pointer) || depth + 1 > MAX_DEPTH;
+        const items = recursive ? [] : [this.value(`${pointer}/items`, depth + 1, inner)];
         const minItems = typeof schema["minItems"] === "number" ? schema["minItems"] : 0;
         while (items.length > 0 && items.length < minItems) items.push(items[0]);
         return items;
@@ -125,13 +146,39 @@ export class ExampleValues {
       if (this.readOnly(property)) continue;
       result[name] = this.value(property, depth + 1, seen);
     }
+    for (const discriminator of shape.discriminators) {
+      if (!(discriminator.property in result)) continue;
+      const named = this.discriminatorValue(discriminator, pointer);
+      if (named !== undefined) result[discriminator.property] = named;
+    }
     return result;
   }
 
+  /**
+   * The value openapi-typescript types a discriminator's property with: in a schema that extends
+   * the one holding it (`allOf`), the mapping's key for the schema, else its name; in the schema
+   * holding it, one of the schemas that extend it.
+   */
+  private discriminatorValue(discriminator: Discriminator, pointer: string): string | undefined {
+    const entries = Object.entries(discriminator.mapping).map(([key, target]) => [key, refOf(target)] as const);
+    if (discriminator.owner !== pointer) {
+      return entries.find(([, target]) => target === `#${pointer}`)?.[0] ?? this.mappedName(`#${pointer}`) ?? (pointer.startsWith("/components/schemas/") ? pointer.slice(pointer.lastIndexOf("/") + 1) : undefined);
+    }
+    if (entries.length > 0) return entries[0]![0];
+    const schemas = this.contract.document.components?.schemas ?? {};
+    const owner = `#${discriminator.owner}`;
+    return Object.entries(schemas).find(([, schema]) => isObject(schema) && Array.isArray(schema["allOf"]) && schema["allOf"].some((branch: unknown) => isObject(branch) && branch["$ref"] === owner))?.[0];
+  }
+
   /** Properties (name to pointer), required names and openness of an object schema, `allOf` merged in. */
-  private shape(pointer: string, schema: Json, seen: Set<string>): { properties: Map<string, string>; required: string[]; open: boolean } {
+  private shape(pointer: string, schema: Json, seen: Set<string>): Shape {
     const properties = new Map<string, string>();
     const required: string[] = [];
+    const discriminators: Discriminator[] = [];
+    const own = schema["discriminator"];
+    if (isObject(own) && typeof own["propertyName"] === "string") {
+      discriminators.push({ property: own["propertyName"], mapping: isObject(own["mapping"]) ? (own["mapping"] as Record<string, string>) : {}, owner: pointer });
+    }
     let open = schema["additionalProperties"] !== undefined && schema["additionalProperties"] !== false;
     if (isObject(schema["properties"])) for (const name of Object.keys(schema["properties"])) properties.set(name, `${pointer}/properties/${escapeSegment(name)}`);
     if (Array.isArray(schema["required"])) required.push(...schema["required"].filter((n: unknown): n is string => typeof n === "string"));
@@ -142,10 +189,11 @@ export class ExampleValues {
         const inner = this.shape(branch.pointer, branch.schema, new Set(seen).add(branch.pointer));
         for (const [name, at] of inner.properties) if (!properties.has(name)) properties.set(name, at);
         required.push(...inner.required);
+        discriminators.push(...inner.discriminators);
         open ||= inner.open;
       });
     }
-    return { properties, required: [...new Set(required)], open };
+    return { properties, required: [...new Set(required)], open, discriminators };
   }
 
   private readOnly(pointer: string): boolean {
@@ -163,12 +211,33 @@ export class ExampleValues {
     const property = isObject(discriminator) ? discriminator["propertyName"] : undefined;
     if (typeof property !== "string" || !isObject(value) || !isObject(branch) || typeof branch["$ref"] !== "string") return value;
     const ref = branch["$ref"];
-    const mapping = isObject(discriminator["mapping"]) ? discriminator["mapping"] : {};
-    const named = Object.entries(mapping).find(([, target]) => target === ref || (typeof target === "string" && ref.endsWith(`/${target}`)))?.[0];
-    const current = value[property];
+    const mapping = isObject(discriminator["mapping"]) ? (discriminator["mapping"] as Record<string, string>) : {};
+    const named = Object.entries(mapping).find(([, target]) => refOf(target) === ref)?.[0] ?? this.mappedName(ref);
+    if (named !== undefined) return { ...value, [property]: named };
     // A value the branch itself fixes (an enum or const) already selects it.
-    if (current !== undefined && typeof current === "string" && named === undefined) return value;
-    return { ...value, [property]: named ?? ref.slice(ref.lastIndexOf("/") + 1) };
+    const fixed = this.contract.at<Json>(`${ref.slice(1)}/properties/${escapeSegment(property)}`);
+    if (isObject(fixed) && (fixed["enum"] !== undefined || fixed["const"] !== undefined)) return value;
+    return { ...value, [property]: ref.slice(ref.lastIndexOf("/") + 1) };
+  }
+
+  /**
+   * The key a discriminator's `mapping` anywhere in the document gives the schema `ref`: openapi-typescript
+   * types the schema's property with it wherever the schema is used.
+   */
+  private mappedName(ref: string): string | undefined {
+    if (this.mapped === undefined) {
+      this.mapped = new Map();
+      const walk = (node: unknown): void => {
+        if (Array.isArray(node)) node.forEach(walk);
+        else if (isObject(node)) {
+          const mapping = isObject(node["discriminator"]) ? node["discriminator"]["mapping"] : undefined;
+          if (isObject(mapping)) for (const [key, target] of Object.entries(mapping)) if (typeof target === "string" && !this.mapped!.has(refOf(target))) this.mapped!.set(refOf(target), key);
+          Object.values(node).forEach(walk);
+        }
+      };
+      walk(this.contract.document);
+    }
+    return this.mapped.get(ref);
   }
 
   /** Whether `value` fits the schema at `pointer` as the package's types read it. */
@@ -205,6 +274,11 @@ export class ExampleValues {
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A mapping's target as a `$ref`: a bare name is a component schema's. */
+function refOf(target: string): string {
+  return target.includes("/") || target.startsWith("#") ? target : `#/components/schemas/${target}`;
 }
 
 function typesOf(schema: Json): string[] {

@@ -20,7 +20,7 @@ export function exampleParams(contract: LoadedContract, operation: Pick<Operatio
     if (!parameter.required) continue;
     const declared = contract.at<any>(parameter.pointer);
     const media = parameter.mediaType === undefined ? undefined : declared?.content?.[parameter.mediaType];
-    const value = values.choose(declared?.example ?? mediaExample(contract, media), parameter.schemaPointer);
+    const value = values.choose(mediaExample(contract, declared) ?? mediaExample(contract, media), parameter.schemaPointer);
     const group = (params[parameter.in] ??= {}) as Record<string, unknown>;
     group[parameter.name] = value;
   }
@@ -35,7 +35,7 @@ export function exampleParams(contract: LoadedContract, operation: Pick<Operatio
   return Object.keys(params).length ? params : undefined;
 }
 
-/** A media type object's `example`, else its first named example's value. */
+/** A parameter's or media type object's `example`, else its first named example's value (a 3.0 `example` is upgraded into `examples`). */
 function mediaExample(contract: LoadedContract, media: any): unknown {
   const first = media?.examples ? Object.values<any>(media.examples)[0] : undefined;
   const resolved = first?.$ref ? contract.resolve<any>(first.$ref) : first;

