@@ -1,8 +1,8 @@
 /**
  * A package generated from a contract without model endpoints is the generic core only: no job
  * helpers, no terminal command, no job runtime, no `@types/node`, no event-stream runtime or parser; and it builds on its own in a
- * fresh folder outside this workspace (`npm install && npm run build`, dependencies from the npm
- * registry), as a team that generated it would build it. Then its README is followed as written:
+ * fresh folder outside this workspace (`npm install && npm run build && npm test`, dependencies from the npm
+ * registry), as a team that generated it would build it, and `npm test` loads both builds. Then its README is followed as written:
  * the package packed where it was generated, a new app made with `npm init -y`, the tarball and
  * TypeScript installed, the README's tsconfig.json and first program compiled and run against a
  * local fake of the service.
@@ -50,6 +50,7 @@ describe("a package without model endpoints", () => {
     expect(fs.existsSync(path.join(out, "dist", "index.js"))).toBe(true);
     expect(fs.existsSync(path.join(out, "dist", "cjs", "index.js"))).toBe(true);
     expect(fs.existsSync(path.join(out, "dist", "index.d.ts"))).toBe(true);
+    expect(expectSuccess(await run("npm", ["test"], { cwd: out, env, timeoutMs: 120_000 }), "npm test").stdout).toContain("dist/ loads as an ES module and as CommonJS");
 
     // The README, followed as written: only the app's folder and the service's URL are ours.
     const shell = (script: string, cwd: string) => run("sh", ["-ec", script], { cwd, env, timeoutMs: 300_000 });
