@@ -136,18 +136,19 @@ export class ExampleValues {
   private object(pointer: string, schema: Json, depth: number, seen: Set<string>): Record<string, unknown> {
     const shape = this.shape(pointer, schema, new Set());
     const result: Record<string, unknown> = {};
-    for (const name of shape.required) {
+    for (const name of [...shape.required, ...[...shape.properties.keys()].filter(inherited)]) {
+      if (Object.hasOwn(result, name)) continue;
       const property = shape.properties.get(name);
       if (property === undefined) {
         // openapi-typescript types only declared properties: another name is an excess property.
-        if (shape.open) result[name] = "…";
+        if (shape.open) define(result, name, "…");
         continue;
       }
       if (this.readOnly(property)) continue;
-      result[name] = this.value(property, depth + 1, seen);
+      define(result, name, this.value(property, depth + 1, seen));
     }
     for (const discriminator of shape.discriminators) {
-      if (!(discriminator.property in result)) continue;
+      if (!Object.hasOwn(result, discriminator.property)) continue;
       const named = this.discriminatorValue(discriminator, pointer);
       if (named !== undefined) result[discriminator.property] = named;
     }
@@ -261,7 +262,9 @@ export class ExampleValues {
     if (Array.isArray(value)) return schema["items"] === undefined || value.every((item) => this.fits(item, `${pointer}/items`));
     if (!isObject(value) || (types.length > 0 && !types.includes("object")) || (types.length === 0 && !schema["properties"] && !schema["allOf"])) return true;
     const shape = this.shape(pointer, schema, new Set());
-    for (const name of shape.required) if (shape.properties.has(name) && !this.readOnly(shape.properties.get(name)!) && !(name in value)) return false;
+    for (const name of [...shape.required, ...[...shape.properties.keys()].filter(inherited)]) {
+      if (shape.properties.has(name) && !this.readOnly(shape.properties.get(name)!) && !Object.hasOwn(value, name)) return false;
+    }
     for (const [name, member] of Object.entries(value)) {
       const at = shape.properties.get(name);
       if (at === undefined) {
@@ -274,6 +277,20 @@ export class ExampleValues {
 
 function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A property named like a member every object inherits (`constructor`, `toString`): TypeScript
+ * checks the inherited member against the property's type when a literal leaves it out, so an
+ * example gives it, even when it is optional.
+ */
+function inherited(name: string): boolean {
+  return name !== "__proto__" && Object.hasOwn(Object.prototype, name);
+}
+
+/** An own member, also one named `__proto__` (an assignment would set the prototype). */
+function define(object: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(object, name, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** A mapping's target as a `$ref`: a bare name is a component schema's. */

