@@ -166,6 +166,9 @@ export class ExampleValues {
       return entries.find(([, target]) => target === `#${pointer}`)?.[0] ?? this.mappedName(`#${pointer}`) ?? (pointer.startsWith("/components/schemas/") ? pointer.slice(pointer.lastIndexOf("/") + 1) : undefined);
     }
     if (entries.length > 0) return entries[0]![0];
+    // The property's own enum types it: its value stands.
+    const property = this.schemaAt(`${pointer}/properties/${escapeSegment(discriminator.property)}`).schema;
+    if (isObject(property) && (property["enum"] !== undefined || property["const"] !== undefined)) return undefined;
     const schemas = this.contract.document.components?.schemas ?? {};
     const owner = `#${discriminator.owner}`;
     return Object.entries(schemas).find(([, schema]) => isObject(schema) && Array.isArray(schema["allOf"]) && schema["allOf"].some((branch: unknown) => isObject(branch) && branch["$ref"] === owner))?.[0];

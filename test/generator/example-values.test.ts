@@ -28,6 +28,8 @@ describe("example arguments", () => {
     expect(examples.get("addPet")).toEqual({ body: { pet_type: "cat", name: "Tom", whiskers: 12 } });
     // The first branch, its discriminator's value the key a mapping gives it.
     expect(examples.get("replacePet")).toEqual({ path: { id: "example" }, body: { pet_type: "dog", name: "example", good: true } });
+    // A discriminator's own property with an enum: its value (not the name of a schema extending it).
+    expect(examples.get("addScript")).toEqual({ body: { kind: "cli" } });
     // A recursive schema ends in an empty array; a nullable string is a string.
     expect(examples.get("addTree")).toEqual({ body: { label: "example", children: [] } });
   });
