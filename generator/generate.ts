@@ -61,7 +61,7 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
     timings.model = performance.now() - started;
 
     started = performance.now();
-    const emitted = await emit(contract, api, { emitSchemaTypes: options.emitSchemaTypes, warnings, unknownFormats: options.unknownFormats, dependencies: packageDependencies() });
+    const emitted = await emit(contract, api, { emitSchemaTypes: options.emitSchemaTypes, warnings, unknownFormats: options.unknownFormats, dependencies: packageDependencies(), packageFolder: shownFolder(options, api) });
     // Exactly the text a write puts on disk, so what callers compare in memory is what lands.
     const files = withHeaders(emitted, api.contractHash, GENERATOR_NAME).map((file) => ({ path: file.path, contents: normaliseText(file.contents) }));
     timings.emit = performance.now() - started;
@@ -76,6 +76,18 @@ export async function generateFiles(options: GenerateOptions): Promise<Generated
 /** The package folder a run writes: `--out`, or `generated/<package name>`. */
 export function outputFolder(options: GenerateOptions, api: ApiModel): string {
   return path.resolve(options.out ?? path.join(REPO_ROOT, "generated", api.names.unscoped));
+}
+
+/**
+ * The package folder as its README names it: `--out` as the user knows it (relative to where the
+ * generator ran, when inside it), else the default folder, relative to the workspace.
+ */
+export function shownFolder(options: GenerateOptions, api: ApiModel): string {
+  if (options.out === undefined) return `generated/${api.names.unscoped}`;
+  const absolute = path.resolve(options.out);
+  const relative = path.relative(process.cwd(), absolute);
+  const inside = relative !== "" && !relative.startsWith("..") && !path.isAbsolute(relative);
+  return (inside ? relative : absolute).split(path.sep).join("/");
 }
 
 /** Generates into the package folder: `written` and `removed` name the files that changed on disk (the others were already right). */

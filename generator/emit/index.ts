@@ -36,6 +36,8 @@ export interface EmitOptions {
   unknownFormats?: UnknownFormats | undefined;
   /** The versions the package's manifest names. */
   dependencies: PackageDependencies;
+  /** The package's folder as its README names it (`--out`); `generated/<name>` when not given. */
+  packageFolder?: string | undefined;
 }
 
 /** Every file of the package, sorted by path, without headers. */
@@ -73,7 +75,7 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
   if (bins.length > 0) files.push({ path: "src/bin.ts", contents: `#!/usr/bin/env node\n${emitBinModule(api, bins)}` });
   const validatorStem = validators.names.schemas.values().next().value;
   const discriminated = discriminatedExample(contract.document, validators.names, `${api.packageName}/validators`);
-  files.push(...emitPackageFiles(api, options.dependencies, extensions, { validatorStem, discriminated }));
+  files.push(...emitPackageFiles(api, options.dependencies, extensions, { validatorStem, discriminated, packageFolder: options.packageFolder }));
   files.push({ path: "src/schema.ts", contents: await schemaSource });
   return files.sort((a, b) => compareStrings(a.path, b.path));
 }

@@ -27,6 +27,8 @@ export interface PackageExtras {
   validatorStem?: string;
   /** A discriminated union's example (discriminated-example.ts), when the contract has one. */
   discriminated?: DiscriminatedExample | undefined;
+  /** The folder the package is written to, as the README names it (`--out`). */
+  packageFolder?: string | undefined;
 }
 
 export function emitPackageFiles(
@@ -44,8 +46,11 @@ export function emitPackageFiles(
     const args = params ? jsValue(params) : "";
     // A call answered without a body (204) has no data to name.
     const data = operation.responseKind === "none" ? "" : "const { data } = ";
-    const example = (call: string) => extensions.map((extension) => extension.operationCalls?.example(operation, call)).find((text) => text !== undefined) ?? `${data}await ${call};`;
+    const special = (call: string) => extensions.map((extension) => extension.operationCalls?.example(operation, call)).find((text) => text !== undefined);
+    const example = (call: string) => special(call) ?? `${data}await ${call};`;
     return {
+      plain: special(`client.${operation.methodName}(${args})`) === undefined,
+      takesArguments: params !== undefined,
       methodName: operation.methodName,
       summary: operation.summary ?? operation.operationId,
       description: firstParagraph(operation.description),
@@ -73,6 +78,7 @@ export function emitPackageFiles(
     group.operations.push(operation);
   }
   const { contact, changelog } = api;
+  const packageFolder = extras.packageFolder ?? `generated/${api.names.unscoped}`;
   const hasChangelog = changelog !== undefined;
   const readmes = extensions.map((extension) => extension.readme);
   const data = {
@@ -100,6 +106,10 @@ export function emitPackageFiles(
     extensionExportRows: readmes.flatMap((readme) => readme.exportRows ?? []),
     firstOperation: operations[0],
     workspaceRelease: "npm run release",
+    packSteps: packSteps(api.packageName, api.packageVersion, packageFolder),
+    newAppSteps: newAppSteps(api.packageName, dependencies.typescript),
+    firstProgram: firstProgram(api.packageName, names.client, operations),
+    sameVersion: api.packageVersion === api.version,
     hasBin,
     binName,
     validatorsEntry: `${api.packageName}/validators`,
@@ -158,6 +168,47 @@ function readmeCredentials(api: ApiModel) {
   const [only] = api.security.schemes;
   const bearerKeyOnly = api.security.schemes.length === 1 && only!.kind === "bearer" && only!.options[0]!.name === "apiKey" && api.security.requiredEverywhere;
   return { credentials, bearerKeyOnly };
+}
+
+/** The README's commands that build and pack the package where it was generated, and install the tarball in an app. */
+function packSteps(packageName: string, version: string, folder: string): string {
+  // `npm pack` names a scoped package's tarball `scope-name-version.tgz`.
+  const tarball = `${packageName.replace(/^@/, "").replace("/", "-")}-${version}.tgz`;
+  const fromApp = folder.startsWith("/") ? `${folder}/${tarball}` : `path/to/${folder}/${tarball}`;
+  return [`cd ${shellWord(folder)}`, `npm install && npm pack   # builds, then writes ${tarball}`, "cd path/to/your-app", `npm install ${shellWord(fromApp)}`].join("\n");
+}
+
+/** The README's commands that make a new app using the package, with the TypeScript the package is built with. */
+function newAppSteps(packageName: string, typescript: string): string {
+  return [
+    "mkdir my-app && cd my-app",
+    "npm init -y",
+    "npm pkg set type=module   # ES modules: top-level await",
+    `npm install ${packageName}   # or the tarball, as above`,
+    `npm install --save-dev ${shellWord(`typescript@${typescript}`)} @types/node`,
+  ].join("\n");
+}
+
+/** A word a POSIX shell reads as it is written. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./~-]+$/.test(text) && !text.startsWith("~") ? text : `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The program of the README's first steps in a new app: the client, and one call whose result it
+ * prints (an operation without arguments if there is one, else the first one with a plain call).
+ */
+function firstProgram(packageName: string, className: string, operations: ReadonlyArray<{ plain: boolean; takesArguments: boolean; call: string }>): string | undefined {
+  const plain = operations.filter((operation) => operation.plain);
+  const chosen = plain.find((operation) => !operation.takesArguments) ?? plain[0];
+  if (chosen === undefined) return undefined;
+  return [
+    `import { ${className} } from ${stringLiteral(packageName)};`,
+    "",
+    `const client = new ${className}();`,
+    `const result = await ${chosen.call};`,
+    "console.log(result.status, result.requestId);",
+  ].join("\n");
 }
 
 /** The README's error-handling example around the first operation's call. */

@@ -5,22 +5,22 @@
 import { escapeSegment } from "../common/json-pointer.ts";
 import type { LoadedContract } from "../load/index.ts";
 import { mediaTypeKind } from "../common/media-types.ts";
+import { ExampleValues } from "./example-values.ts";
 import type { ExampleParams, OperationModel } from "./types.ts";
 
 /**
  * Example arguments of a call, undefined when the method takes none: each required parameter's
- * `example` (or its `content`'s), else its schema's first `examples` or its `default`, else "…"; the
- * body's media `example`, else its first named example's value, else `{}` (for a body of bytes,
- * a string example, else `""`).
+ * `example` (or its `content`'s), the body's media `example` or its first named example's value,
+ * where it fits the schema's type (example-values.ts); else a value made from the schema (for a
+ * body of bytes, a string example, else `""`).
  */
-export function exampleParams(contract: LoadedContract, operation: Pick<OperationModel, "parameters" | "requestBody">): ExampleParams | undefined {
+export function exampleParams(contract: LoadedContract, operation: Pick<OperationModel, "parameters" | "requestBody">, values = new ExampleValues(contract)): ExampleParams | undefined {
   const params: ExampleParams = {};
   for (const parameter of operation.parameters) {
     if (!parameter.required) continue;
     const declared = contract.at<any>(parameter.pointer);
-    const schema = parameter.schemaPointer === undefined ? undefined : contract.at<any>(parameter.schemaPointer);
     const media = parameter.mediaType === undefined ? undefined : declared?.content?.[parameter.mediaType];
-    const value = declared?.example ?? mediaExample(contract, media) ?? schema?.examples?.[0] ?? schema?.default ?? "…";
+    const value = values.choose(mediaExample(contract, declared) ?? mediaExample(contract, media), parameter.schemaPointer);
     const group = (params[parameter.in] ??= {}) as Record<string, unknown>;
     group[parameter.name] = value;
   }
@@ -28,12 +28,14 @@ export function exampleParams(contract: LoadedContract, operation: Pick<Operatio
     const media = contract.at<any>(`${operation.requestBody.pointer}/content/${escapeSegment(operation.requestBody.mediaType)}`);
     const example = mediaExample(contract, media);
     // Bytes are given as a string in an example, if at all.
-    params.body = mediaTypeKind(operation.requestBody.mediaType) === "binary" ? (typeof example === "string" ? example : "") : (example ?? {});
+    const { schemaPointer } = operation.requestBody;
+    params.body =
+      mediaTypeKind(operation.requestBody.mediaType) === "binary" ? (typeof example === "string" ? example : "") : schemaPointer === undefined ? (example ?? {}) : values.choose(example, schemaPointer);
   }
   return Object.keys(params).length ? params : undefined;
 }
 
-/** A media type object's `example`, else its first named example's value. */
+/** A parameter's or media type object's `example`, else its first named example's value (a 3.0 `example` is upgraded into `examples`). */
 function mediaExample(contract: LoadedContract, media: any): unknown {
   const first = media?.examples ? Object.values<any>(media.examples)[0] : undefined;
   const resolved = first?.$ref ? contract.resolve<any>(first.$ref) : first;

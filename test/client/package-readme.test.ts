@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readmeExamplesSource } from "../publish/support.ts";
 import { fetchSentTo, repoRoot, startPrism, type RunningPrism } from "../support/prism.ts";
 import { MODEL_ENDPOINTS } from "../../generated/gpu-cloud-client/src/index.ts";
+import { TYPE_CHECK_BUDGET_MS } from "../support/type-check.ts";
+import { typeCheckReadme, typeScriptBlocks } from "./readme-type-check.ts";
 
 const readme = fs.readFileSync(path.join(repoRoot, "generated/gpu-cloud-client/README.md"), "utf8");
 const start = readme.indexOf("## Hooks, raw responses and logging");
@@ -70,6 +72,25 @@ describe("the package README", () => {
       log.mockRestore();
       fs.rmSync(file, { force: true });
     }
+  });
+
+  it("type-checks, every TypeScript block of it (the new app's program included) against the package", { timeout: TYPE_CHECK_BUDGET_MS }, () => {
+    const scratch = path.join(repoRoot, ".tmp/package-readme-types");
+    try {
+      const result = typeCheckReadme(path.join(repoRoot, "generated/gpu-cloud-client"), "gpu-cloud-client", "GpuCloudClient", scratch);
+      expect(result.blocks).toBe(typeScriptBlocks(readme).length);
+      expect(result.diagnostics).toEqual([]);
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it("names the folder it was generated into, its tarball, and says its version is not the API's", () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "generated/gpu-cloud-client/package.json"), "utf8")) as { version: string };
+    expect(readme).toContain(`cd generated/gpu-cloud-client\nnpm install && npm pack   # builds, then writes gpu-cloud-client-${version}.tgz`);
+    const apiVersion = /^ {2}version: '?([^'\n]+)'?$/m.exec(fs.readFileSync(path.join(repoRoot, "openapi/openapi.yaml"), "utf8"))![1]!;
+    expect(apiVersion).not.toBe(version);
+    expect(readme).toContain(`It is not the API's version (${apiVersion})`);
   });
 
   it("the other exports' example prints what its comments say", async () => {

@@ -395,7 +395,8 @@ export function readmeExamplesSource(readme: string, className: string): string 
       } else body.push(line);
     }
     const makesClient = /\bconst client\b/.test(block);
-    const usesClient = /\bclient\b/.test(block);
+    // Not the package's name (`webhook-example-client`): the variable.
+    const usesClient = /(?<![\w$-])client(?![\w$-])/.test(block);
     bodies.push(
       [`export async function example${bodies.length}(): Promise<void> {`, ...(usesClient && !makesClient ? [`  const client = new ${className}();`] : []), ...body.map((l) => `  ${l}`), "}"].join("\n"),
     );
