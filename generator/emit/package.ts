@@ -105,7 +105,6 @@ export function emitPackageFiles(
     extensionErrors: readmes.flatMap((readme) => readme.errors ?? []),
     extensionExportRows: readmes.flatMap((readme) => readme.exportRows ?? []),
     firstOperation: operations[0],
-    workspaceRelease: "npm run release",
     packSteps: packSteps(api.packageName, api.packageVersion, packageFolder),
     newAppSteps: newAppSteps(api.packageName, dependencies.typescript),
     firstProgram: firstProgram(api.packageName, names.client, operations),
