@@ -6,13 +6,13 @@
  */
 import { afterEach, beforeEach } from "vitest";
 import { GpuCloudClient, type GpuCloudClientOptions } from "../../generated/gpu-cloud-client/src/index.ts";
-import { FakeServiceServer, type FakeOptions } from "../support/fake-service.ts";
+import { FakeService, type FakeOptions } from "../support/fake-service.ts";
 import { simulatedTime, type SimulatedTime } from "../support/simulated-time.ts";
 
 export const VIDEO = "wan-2-6-i2v";
 export const input = (n = 0) => ({ prompt: `shot ${n}`, image: `https://images.example.org/${n}.jpg` });
 
-export let fake: FakeServiceServer;
+export let fake: FakeService;
 export let client: GpuCloudClient;
 export let time: SimulatedTime;
 
@@ -28,7 +28,7 @@ export function useFakeSession(): void {
 
 /** Starts the fake on the test's clock, and a client of it (`clientOptions` over the defaults). */
 export async function startFake(options: FakeOptions = {}, clientOptions: Partial<GpuCloudClientOptions> = {}): Promise<void> {
-  fake = await new FakeServiceServer({ now: () => time.clock.now, ...options }).start();
+  fake = await new FakeService({ now: () => time.clock.now, ...options }).start();
   client = new GpuCloudClient({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, fetch: fake.service.handler, ...clientOptions });
 }
 

@@ -63,6 +63,8 @@ export interface FakeRequestRecord {
   /** The query, with its `?` (empty without one). */
   query: string;
   status: number;
+  /** When it was answered, on the fake's clock. */
+  at: number;
 }
 
 export interface ServiceFake {
@@ -107,7 +109,7 @@ export function createServiceFake(options: ServiceFakeOptions = {}): ServiceFake
   async function handler(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const record = (response: Response) => {
-      log.push({ method: request.method, path: url.pathname, query: url.search, status: response.status });
+      log.push({ method: request.method, path: url.pathname, query: url.search, status: response.status, at: now() });
       if (response.status === 429) tooManyRequests += 1;
       return response;
     };
