@@ -16,19 +16,19 @@ import {
   waitForPod,
 } from "../../generated/gpu-cloud-client/src/index.ts";
 import { contractValidator } from "../support/contract.ts";
-import { FakeServiceServer } from "../support/fake-service.ts";
+import { FakeService } from "../support/fake-service.ts";
 import { simulatedTime } from "../support/simulated-time.ts";
 
 const time = simulatedTime();
-let fake: FakeServiceServer;
+let fake: FakeService;
 let client: GpuCloudClient;
 const schema = contractValidator();
 const isPod = schema("#/components/schemas/Pod");
 const isGpuTypeList = schema("#/components/schemas/GpuTypeList");
 
 beforeAll(async () => {
-  fake = await new FakeServiceServer({ now: time.now, pods: { provisioningMs: 20_000, startingMs: 10_000 } }).start();
-  client = new GpuCloudClient({ apiKey: "fake-key", baseUrl: fake.baseUrl, publicEndpointBaseUrl: fake.baseUrl });
+  fake = await new FakeService({ now: time.now, pods: { provisioningMs: 20_000, startingMs: 10_000 } }).start();
+  client = new GpuCloudClient({ apiKey: "fake-key", baseUrl: fake.baseUrl, publicEndpointBaseUrl: fake.baseUrl, fetch: fake.service.handler });
 });
 afterAll(() => fake.stop());
 
