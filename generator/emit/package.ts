@@ -101,7 +101,7 @@ export function emitPackageFiles(
     environment: environmentVariables(api),
     groups,
     extensionContents: readmes.flatMap((readme) => readme.contents),
-    extensionSections: readmes.map((readme) => readme.sections),
+    extensionSections: readmes.map((readme) => readme.sections).filter((section) => section.text !== ""),
     extensionErrors: readmes.flatMap((readme) => readme.errors ?? []),
     extensionExportRows: readmes.flatMap((readme) => readme.exportRows ?? []),
     firstOperation: operations[0],

@@ -10,6 +10,8 @@ import { emitPodBudget } from "./pod-budget/emit.ts";
 import { POD_BUDGET_EXTENSION, type PodBudgetModel } from "./pod-budget/types.ts";
 import { emitServerSentEvents } from "./server-sent-events/emit.ts";
 import { SERVER_SENT_EVENTS_EXTENSION, type ServerSentEventsModel } from "./server-sent-events/types.ts";
+import { emitServiceFake } from "./service-fake/emit.ts";
+import { SERVICE_FAKE_EXTENSION } from "./service-fake/types.ts";
 import { emitWebhooks, validatedWebhookBodies } from "./webhooks/emit.ts";
 import { WEBHOOKS_EXTENSION, type WebhooksModel } from "./webhooks/types.ts";
 
@@ -19,6 +21,7 @@ const EMITTERS: Readonly<Record<string, (api: ApiModel, model: unknown, context:
   [SERVER_SENT_EVENTS_EXTENSION]: (api, model, context) => emitServerSentEvents(api, model as ServerSentEventsModel, context),
   [WEBHOOKS_EXTENSION]: (api, model, context) => emitWebhooks(api, model as WebhooksModel, context),
   [PAGINATION_EXTENSION]: (api, model, context) => emitPagination(api, model as PaginationModel, context),
+  [SERVICE_FAKE_EXTENSION]: () => emitServiceFake(),
 };
 
 /** Per extension, the schemas whose validators it wants in modules of their own (asked before the validators are emitted). */

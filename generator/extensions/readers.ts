@@ -5,9 +5,10 @@ import { podBudgetReader } from "./pod-budget/model.ts";
 import { paginationReader } from "./pagination/model.ts";
 import type { ExtensionReader } from "./reader.ts";
 import { serverSentEventsReader } from "./server-sent-events/model.ts";
+import { serviceFakeReader } from "./service-fake/model.ts";
 import { webhooksReader } from "./webhooks/model.ts";
 
-export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader, serverSentEventsReader, webhooksReader, paginationReader];
+export const EXTENSION_READERS: readonly ExtensionReader[] = [modelEndpointsReader, podBudgetReader, serverSentEventsReader, webhooksReader, paginationReader, serviceFakeReader];
 
 /** What the extensions the model holds say about what they found, one line each, in reading order. */
 export function extensionNotes(api: Pick<ApiModel, "extensions">): string[] {

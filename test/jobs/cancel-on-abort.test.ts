@@ -67,7 +67,7 @@ describe("cancelOnAbort: a wait that ends before its job cancels the job", () =>
 
   it("reports a cancel the service refused, without throwing it", async () => {
     await startFake({ plan: () => ({ queuedPolls: 50, runningPolls: 0, outcome: "COMPLETED" }), endpointLimits: { cancel: { requests: 0, windowSeconds: 10 } } });
-    const once = new GpuCloudClient({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, maxRetries: 0 });
+    const once = new GpuCloudClient({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, fetch: fake.service.handler, maxRetries: 0 });
     const error = await runAndWait(once, VIDEO, input(), { cancelOnAbort: true, timeoutMs: 5_000, now: time.now, sleep: time.sleep }).catch((e) => e);
     expect(error).toBeInstanceOf(JobWaitError);
     expect(error.cancellation.cancelled).toEqual([]);

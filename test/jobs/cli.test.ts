@@ -10,16 +10,16 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GpuCloudClient, MODEL_CATALOG, validateModelInput } from "../../generated/gpu-cloud-client/src/index.ts";
 import { EXIT, main } from "../../generated/gpu-cloud-client/src/runtime/model-endpoints/cli.ts";
-import { FakeModelServer } from "../support/fake-model-server.ts";
+import { FakeServiceServer } from "../support/fake-service.ts";
 import { startRecordingServer } from "../support/recording-server.ts";
 import { repoRoot } from "../support/prism.ts";
 
 const run = promisify(execFile);
-let fake: FakeModelServer;
+let fake: FakeServiceServer;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cli-"));
 
 beforeAll(async () => {
-  fake = await new FakeModelServer({
+  fake = await new FakeServiceServer({
     plan: (input) => ({ queuedPolls: input.prompt === "long" ? 100_000 : 1, runningPolls: 1, outcome: input.prompt === "fail" ? "FAILED" : "COMPLETED" }),
   }).start();
 });

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DownloadError, GpuCloudClient, download, runAndWait } from "../../generated/gpu-cloud-client/src/index.ts";
-import { FakeModelServer } from "../support/fake-model-server.ts";
+import { FakeServiceServer } from "../support/fake-service.ts";
 
 interface Seen {
   url: string;
@@ -155,7 +155,7 @@ describe("download", () => {
   });
 
   it("fetches a finished job's output end to end, without the API key", async () => {
-    const fake = await new FakeModelServer({ fileBaseUrl: hostUrl }).start();
+    const fake = await new FakeServiceServer({ fileBaseUrl: hostUrl }).start();
     try {
       const client = new GpuCloudClient({ apiKey: "download-key", publicEndpointBaseUrl: fake.baseUrl });
       const result = await runAndWait(client, "wan-2-6-i2v", { prompt: "a fox", image: "https://images.example.org/fox.jpg" }, { intervalMs: 1 });

@@ -5,22 +5,22 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError, GpuCloudClient, InvalidRequestError, JobFailedError, runAndWait, runMany, waitForJob } from "../../generated/gpu-cloud-client/src/index.ts";
-import { FakeModelServer, type FakeOptions } from "../support/fake-model-server.ts";
+import { FakeService, type FakeOptions } from "../support/fake-service.ts";
 
 const VIDEO = "wan-2-6-i2v";
 const input = { prompt: "a fox", image: "https://images.example.org/fox.jpg" };
 const path = (jobId: string) => ({ path: { model_endpoint_id: VIDEO, job_id: jobId } });
 
 let clock: number;
-let fake: FakeModelServer;
+let fake: FakeService;
 let client: GpuCloudClient;
 const sleep = async (ms: number) => {
   clock += ms;
 };
 
 async function startFake(options: FakeOptions = {}) {
-  fake = await new FakeModelServer({ now: () => clock, ...options }).start();
-  client = new GpuCloudClient({ apiKey: "ops-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl });
+  fake = await new FakeService({ now: () => clock, ...options }).start();
+  client = new GpuCloudClient({ apiKey: "ops-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, fetch: fake.service.handler });
 }
 
 beforeEach(() => {

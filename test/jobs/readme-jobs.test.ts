@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { readmeExamplesSource } from "../publish/support.ts";
-import { FakeModelServer, type FakeOptions } from "../support/fake-model-server.ts";
+import { FakeService, type FakeOptions } from "../support/fake-service.ts";
 import { repoRoot } from "../support/prism.ts";
 import { startRecordingServer, type RecordingServer } from "../support/recording-server.ts";
 
@@ -24,7 +24,7 @@ const SCALED_BELOW_MS = 10_000;
 const realCwd = process.cwd();
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "readme-jobs-"));
 let files: RecordingServer;
-let fake: FakeModelServer | undefined;
+let fake: FakeService | undefined;
 /** Each example: its source as the README has it, and the function that runs it. */
 let examples: Array<[source: string, run: () => Promise<void>]>;
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
     const request = new Request(input, init);
     const url = new URL(request.url);
     if (url.hostname !== "api.runpod.ai") return realFetch(request);
-    return realFetch(new Request(fake!.baseUrl + url.pathname + url.search, request));
+    return fake!.service.handler(request);
   }) as typeof fetch;
   // The helpers' pauses (polls every 2 s, a second between submissions) pass 100 times faster; timeouts (a request's
   // minute, a wait's half hour) are left as they are, so a slow machine never times out what an example waits for.
@@ -66,7 +66,7 @@ afterAll(async () => {
 
 /** Runs one example against a fresh fake; what it printed, one string per console.log. */
 async function run(example: () => Promise<void>, options: FakeOptions = {}): Promise<string[]> {
-  fake = await new FakeModelServer({ fileBaseUrl: files.url, ...options }).start();
+  fake = await new FakeService({ fileBaseUrl: files.url, ...options }).start();
   const log = vi.spyOn(console, "log").mockImplementation(() => {});
   try {
     await example();

@@ -56,7 +56,7 @@ describe("retryFailed: a failed job runs again under its id", () => {
 
   it("says why a retry the service refused was not made, and does not resubmit", async () => {
     await startFake({ plan: () => ({ queuedPolls: 1, runningPolls: 1, outcome: "FAILED" }), endpointLimits: { retry: { requests: 0, windowSeconds: 10 } } });
-    const once = new GpuCloudClient({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, maxRetries: 0 });
+    const once = new GpuCloudClient({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, fetch: fake.service.handler, maxRetries: 0 });
     const error = await runAndWait(once, VIDEO, input(), { retryFailed: 1, now: time.now, sleep: time.sleep }).catch((e) => e);
     expect(error).toBeInstanceOf(JobFailedError);
     expect(error.retryRefused).toContain("429");

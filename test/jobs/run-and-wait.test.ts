@@ -23,7 +23,7 @@ useFakeSession();
 describe("runAndWait", () => {
   it("runs on the client's core (no per-model methods), through the same operations", async () => {
     await startFake();
-    const core = new GpuCloudClientCore({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl });
+    const core = new GpuCloudClientCore({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, fetch: fake.service.handler });
     const result = await runAndWait(core, VIDEO, { ...input(), duration: 10, size: "1920*1080" }, { sync: true, now: time.now, sleep: time.sleep });
     expect(result.costUsd).toBe(1.5);
     expect(fake.log[0]).toMatchObject({ method: "POST", path: `/v2/${VIDEO}/runsync` });
@@ -42,7 +42,7 @@ describe("runAndWait", () => {
         return super.getModelJob(model, jobId, options);
       }
     }
-    const traced = new Traced({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl });
+    const traced = new Traced({ apiKey: "jobs-key", publicEndpointBaseUrl: fake.baseUrl, baseUrl: fake.baseUrl, fetch: fake.service.handler });
     const result = await runAndWait(traced, VIDEO, input(), { now: time.now, sleep: time.sleep });
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((id) => id === result.id)).toBe(true);
@@ -177,7 +177,7 @@ describe("runAndWait", () => {
       publicEndpointBaseUrl: fake.baseUrl,
       // The submission reaches the server, then the connection breaks before the answer.
       fetch: async (request: Request) => {
-        const response = await fetch(request);
+        const response = await fake.service.handler(request);
         if (request.method === "POST") throw new TypeError("fetch failed", { cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
         return response;
       },

@@ -53,7 +53,8 @@ describe("waitForJob", () => {
 
   it("is bounded by default: a job that never finishes ends the wait after 30 minutes", async () => {
     await startFake({ plan: () => ({ queuedPolls: 0, runningPolls: 100_000, outcome: "COMPLETED" }) });
-    const { data: job } = await client.runModel(VIDEO, input());
+    // Allowed to run an hour: the service's default execution timeout (10 minutes) would end it first.
+    const { data: job } = await client.runModel(VIDEO, input(), { jobOptions: { policy: { executionTimeout: 3_600_000 } } });
     const started = time.clock.now;
     const error = await waitForJob(client, VIDEO, job.id, { now: time.now, sleep: time.sleep }).catch((e) => e);
     expect(error).toBeInstanceOf(JobWaitError);
@@ -102,11 +103,12 @@ describe("waitForJob", () => {
     await startFake({ quotas: [{ name: "minute", quota: 2, seconds: 30 }], plan: () => ({ queuedPolls: 1, runningPolls: 0, outcome: "COMPLETED" }) });
     const { data: job } = await client.runModel(VIDEO, input());
     const noHeaderClient = new GpuCloudClient({
-      apiKey: "k",
+      // The same user as the client that submitted: quotas are per user.
+      apiKey: "jobs-key",
       publicEndpointBaseUrl: fake.baseUrl,
       maxRetries: 0,
       fetch: async (request: Request) => {
-        const response = await fetch(request);
+        const response = await fake.service.handler(request);
         const headers = new Headers(response.headers);
         headers.delete("ratelimit");
         return new Response(response.body, { status: response.status, headers });

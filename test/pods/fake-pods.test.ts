@@ -16,19 +16,19 @@ import {
   waitForPod,
 } from "../../generated/gpu-cloud-client/src/index.ts";
 import { contractValidator } from "../support/contract.ts";
-import { FakeModelServer } from "../support/fake-model-server.ts";
+import { FakeService } from "../support/fake-service.ts";
 import { simulatedTime } from "../support/simulated-time.ts";
 
 const time = simulatedTime();
-let fake: FakeModelServer;
+let fake: FakeService;
 let client: GpuCloudClient;
 const schema = contractValidator();
 const isPod = schema("#/components/schemas/Pod");
 const isGpuTypeList = schema("#/components/schemas/GpuTypeList");
 
 beforeAll(async () => {
-  fake = await new FakeModelServer({ now: time.now, pods: { provisioningMs: 20_000, startingMs: 10_000 } }).start();
-  client = new GpuCloudClient({ apiKey: "fake-key", baseUrl: fake.baseUrl, publicEndpointBaseUrl: fake.baseUrl });
+  fake = await new FakeService({ now: time.now, pods: { provisioningMs: 20_000, startingMs: 10_000 } }).start();
+  client = new GpuCloudClient({ apiKey: "fake-key", baseUrl: fake.baseUrl, publicEndpointBaseUrl: fake.baseUrl, fetch: fake.service.handler });
 });
 afterAll(() => fake.stop());
 
@@ -128,9 +128,9 @@ describe("the fake's pod logs", () => {
     const id = (data as { id: string }).id;
     for (const line of ["one", "two", "three"]) {
       time.clock.now += 1_000;
-      fake.pods.appendLog(id, line);
+      fake.service.appendLog(id, line);
     }
-    const log = fake.pods.pods.get(id)!.log;
+    const log = fake.service.pods.pods.get(id)!.log.events;
     const all = await take(id, 4);
     expect(all.map((event) => event.line)).toEqual([`pod ${id} created`, "one", "two", "three"]);
     expect(all.map((event) => event.id)).toEqual([...all.map((event) => event.id)].sort());
@@ -138,8 +138,8 @@ describe("the fake's pod logs", () => {
     expect((await take(id, 1, { source: "system" })).map((event) => event.line)).toEqual([`pod ${id} created`]);
     expect((await take(id, 2, { since: log[2]!.data.ts })).map((event) => event.line)).toEqual(["two", "three"]);
     expect((await take(id, 2, { tail: 1 }, log[1]!.id)).map((event) => event.line)).toEqual(["two", "three"]);
-    expect(fake.pods.logRequests.at(-1)).toEqual({ pod: id, lastEventId: log[1]!.id, query: "tail=1" });
+    expect(fake.service.pods.logs.requests.at(-1)).toEqual({ pod: id, lastEventId: log[1]!.id, query: "tail=1" });
     await expect(take("no-such-pod", 1)).rejects.toBeInstanceOf(NotFoundError);
-    await fake.pods.logStreamsClosed();
+    await fake.service.logStreamsClosed();
   });
 });

@@ -13,17 +13,17 @@ import type { CreatePodParams } from "../../generated/gpu-cloud-client/src/clien
 import { EXIT, runCommands } from "../../generated/gpu-cloud-client/src/runtime/cli/commands.ts";
 import { podCommands } from "../../generated/gpu-cloud-client/src/runtime/pod-budget/cli.ts";
 import { contractValidator } from "../support/contract.ts";
-import { FakeModelServer } from "../support/fake-model-server.ts";
+import { FakeServiceServer } from "../support/fake-service.ts";
 import { repoRoot } from "../support/prism.ts";
 import { simulatedTime } from "../support/simulated-time.ts";
 
 const KEY = "sk-pods-cli-secret-7f3a";
 const time = simulatedTime();
 const schema = contractValidator();
-let fake: FakeModelServer;
+let fake: FakeServiceServer;
 
 beforeAll(async () => {
-  fake = await new FakeModelServer({ now: time.now, pods: { provisioningMs: 20_000, startingMs: 10_000 } }).start();
+  fake = await new FakeServiceServer({ now: time.now, pods: { provisioningMs: 20_000, startingMs: 10_000 } }).start();
 });
 afterAll(() => fake.stop());
 

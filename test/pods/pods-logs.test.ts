@@ -14,16 +14,16 @@ import { podCommands } from "../../generated/gpu-cloud-client/src/runtime/pod-bu
 import { POD_LOGS_QUIET_MS } from "../../generated/gpu-cloud-client/src/runtime/pod-budget/logs.ts";
 import { POD_LOGS_QUIET_SECONDS } from "../../generator/extensions/pod-budget/readme.ts";
 import { contractValidator } from "../support/contract.ts";
-import { FakeModelServer } from "../support/fake-model-server.ts";
+import { FakeServiceServer } from "../support/fake-service.ts";
 import { simulatedTime } from "../support/simulated-time.ts";
 
 const KEY = "sk-pods-logs-secret-91c2";
 const time = simulatedTime();
 const schema = contractValidator();
-let fake: FakeModelServer;
+let fake: FakeServiceServer;
 
 beforeAll(async () => {
-  fake = await new FakeModelServer({ now: time.now }).start();
+  fake = await new FakeServiceServer({ now: time.now }).start();
 });
 afterAll(() => fake.stop());
 
@@ -105,7 +105,7 @@ async function podWithLines(lines: readonly string[]): Promise<string> {
   const id = (created.data as { id: string }).id;
   for (const line of lines) {
     time.clock.now += 1_000;
-    fake.pods.appendLog(id, line);
+    fake.service.appendLog(id, line);
   }
   return id;
 }
@@ -129,7 +129,7 @@ describe("pods logs", () => {
   it("without --follow prints the last --tail lines on one connection and stops when the stream goes quiet", async () => {
     const pod = await podWithLines(["booting", "loading weights", "listening on 8888"]);
     const gate = quietGate();
-    const requests = fake.pods.logRequests.length;
+    const requests = fake.service.pods.logs.requests.length;
     const signal = new AbortController().signal;
     const run = start(["pods", "logs", pod, "--tail", "2"], { sleep: gate.sleep, signal });
     await run.stdout.until(lineCount(2));
@@ -139,21 +139,21 @@ describe("pods logs", () => {
     // `<ts> <source> <line>`, the time the fake's clock gave the line.
     expect(run.stdout.text.split("\n")[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ container loading weights$/);
     expect(gate.asked.every((ms) => ms === POD_LOGS_QUIET_MS)).toBe(true);
-    expect(fake.pods.logRequests.slice(requests)).toEqual([{ pod, lastEventId: undefined, query: "tail=2" }]);
+    expect(fake.service.pods.logs.requests.slice(requests)).toEqual([{ pod, lastEventId: undefined, query: "tail=2" }]);
     // The command left no listener on the caller's signal, and let its connection go.
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
-    await fake.pods.logStreamsClosed();
-    expect(fake.pods.logRequests.length).toBe(requests + 1);
+    await fake.service.logStreamsClosed();
+    expect(fake.service.pods.logs.requests.length).toBe(requests + 1);
   });
 
   it("without --follow does not reconnect: a cut connection is a network error (exit 3)", async () => {
     const pod = await podWithLines(["one", "two", "three"]);
-    fake.pods.cutLogStreamOnce(pod, 2);
-    const requests = fake.pods.logRequests.length;
+    fake.service.cutLogStreamOnce(pod, 2);
+    const requests = fake.service.pods.logs.requests.length;
     const run = start(["pods", "logs", pod, "--tail", "3"], { sleep: quietGate().sleep });
     expect(await run.done).toBe(EXIT.apiError);
     expect(run.stderr.text).toMatch(/^gpu-cloud-client: /);
-    expect(fake.pods.logRequests.length).toBe(requests + 1);
+    expect(fake.service.pods.logs.requests.length).toBe(requests + 1);
   });
 
   it("--json prints each event as one line of JSON, its data the contract's PodLogEvent; --source keeps one log", async () => {
@@ -166,7 +166,7 @@ describe("pods logs", () => {
     const events = run.stdout.text.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events).toHaveLength(1);
     const { id, ...data } = events[0]!;
-    expect(id).toBe(fake.pods.pods.get(pod)!.log[0]!.id);
+    expect(id).toBe(fake.service.pods.pods.get(pod)!.log.events[0]!.id);
     expect(data).toMatchObject({ source: "system", line: `pod ${pod} created` });
     const validate = schema("#/components/schemas/PodLogEvent");
     expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
@@ -174,15 +174,15 @@ describe("pods logs", () => {
 
   it("--follow resumes after a cut with Last-Event-ID: every line once, in order, the live ones too; Ctrl-C ends it with 130 and no open stream", async () => {
     const pod = await podWithLines(["one", "two", "three", "four"]);
-    fake.pods.cutLogStreamOnce(pod, 3);
-    const requests = fake.pods.logRequests.length;
+    fake.service.cutLogStreamOnce(pod, 3);
+    const requests = fake.service.pods.logs.requests.length;
     const controller = new AbortController();
     const run = start(["pods", "logs", pod, "--follow", "--tail", "4"], { signal: controller.signal });
     // The backlog, across the cut.
     await run.stdout.until(lineCount(4));
     time.clock.now += 1_000;
-    fake.pods.appendLog(pod, "five");
-    fake.pods.appendLog(pod, `six with the key ${KEY}`);
+    fake.service.appendLog(pod, "five");
+    fake.service.appendLog(pod, `six with the key ${KEY}`);
     await run.stdout.until(lineCount(6));
     controller.abort();
     expect(await run.done).toBe(EXIT.interrupted);
@@ -191,19 +191,19 @@ describe("pods logs", () => {
     expect(run.stdout.text).not.toContain(KEY);
     expect(run.stderr.text).toMatch(/^gpu-cloud-client: GET \/v2\/pods\/\S+\/logs aborted/);
     // One connection cut, one resumed just after an event it had printed (ids in order: nothing lost, nothing again).
-    const made = fake.pods.logRequests.slice(requests);
+    const made = fake.service.pods.logs.requests.slice(requests);
     expect(made).toHaveLength(2);
     expect(made[0]).toEqual({ pod, lastEventId: undefined, query: "tail=4" });
-    const log = fake.pods.pods.get(pod)!.log;
+    const log = fake.service.pods.pods.get(pod)!.log.events;
     expect(log.slice(1, 4).map((event) => event.id)).toContain(made[1]!.lastEventId);
     // Whatever the scheduling, the server sees the last connection close, and nothing reconnects.
-    await fake.pods.logStreamsClosed();
-    expect(fake.pods.openLogStreams).toBe(0);
-    expect(fake.pods.logRequests.length).toBe(requests + 2);
+    await fake.service.logStreamsClosed();
+    expect(fake.service.pods.logs.open).toBe(0);
+    expect(fake.service.pods.logs.requests.length).toBe(requests + 2);
   });
 
   it("refuses a bad --tail, --since or a logs flag on another subcommand before any request", async () => {
-    const requests = fake.pods.logRequests.length;
+    const requests = fake.service.pods.logs.requests.length;
     for (const [args, message] of [
       [["pods", "logs", "pod1", "--tail=-1"], /--tail -1: expected a whole number/],
       [["pods", "logs", "pod1", "--tail", "ten"], /--tail ten: expected a whole number/],
@@ -215,7 +215,7 @@ describe("pods logs", () => {
       expect(await run.done, args.join(" ")).toBe(EXIT.usage);
       expect(run.stderr.text).toMatch(message);
     }
-    expect(fake.pods.logRequests.length).toBe(requests);
+    expect(fake.service.pods.logs.requests.length).toBe(requests);
   });
 
   it("documents the quiet time the command uses", () => {

@@ -19,6 +19,8 @@ export function simulatedTime(start = Date.parse("2026-11-22T12:00:00Z")): Simul
     sleep: async (ms: number, signal?: AbortSignal) => {
       if (signal?.aborted) throw new AbortedError({ reason: "aborted" });
       clock.pauses.push(ms);
+      // What is already under way (a request on its way to an in-process fake) happens before the clock moves, as it would in real time.
+      await new Promise((resolve) => setImmediate(resolve));
       clock.now += ms;
     },
   };
