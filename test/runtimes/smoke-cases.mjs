@@ -6,7 +6,8 @@
  * answers in memory, as the platform's fetch would: no network, no server, no real waiting.
  *
  * `runSmokeCases(pkg, report)` takes the package's module namespace and reports each case as
- * `{ name, ok, detail }`; it resolves to the number of failures.
+ * `{ name, ok, detail }`; it resolves to the number of failures. smoke.mjs runs it from a command
+ * line, test/publish/runtimes.test.ts on each runtime and in headless Chromium.
  */
 
 const API_KEY = "sk-smoke-0123456789-SECRET";
@@ -234,6 +235,9 @@ function cases(pkg) {
     },
   };
 }
+
+/** The cases' names, in the order they run. */
+export const CASE_NAMES = Object.keys(cases(undefined));
 
 /** Runs every case in order; `report` gets `{ name, ok, detail }` for each. Resolves to the failures. */
 export async function runSmokeCases(pkg, report) {

@@ -1,6 +1,6 @@
 /**
  * Runs the smoke suite on whatever runtime runs this file: `node|bun smoke.mjs <dist/index.js>`,
- * `deno run --allow-read smoke.mjs <dist/index.js>`. One line per case (`ok - …` or `not ok - …`),
+ * `deno run --allow-read smoke.mjs <dist/index.js>`. One line per case (`ok - NAME # DETAIL` or `not ok - NAME # WHY`),
  * then a summary; the exit code is 1 when a case failed.
  */
 import { runSmokeCases } from "./smoke-cases.mjs";
@@ -17,6 +17,6 @@ if (args.length !== 1) {
 const entry = new URL(args[0], `file://${deno ? deno.cwd() : globalThis.process.cwd()}/`);
 const pkg = await import(entry.href);
 console.log(`runtime ${runtime}`);
-const failures = await runSmokeCases(pkg, ({ name, ok, detail }) => console.log(`${ok ? "ok" : "not ok"} - ${name}: ${detail}`));
+const failures = await runSmokeCases(pkg, ({ name, ok, detail }) => console.log(`${ok ? "ok" : "not ok"} - ${name} # ${detail}`));
 console.log(failures === 0 ? "all cases passed" : `${failures} failed`);
 exit(failures === 0 ? 0 : 1);
