@@ -233,6 +233,24 @@ function cases(pkg) {
       check(error instanceof pkg.JobFailedError, `a FAILED job: expected JobFailedError, got ${error}`);
       return `${s.requests.length} requests, then ${error.name}`;
     },
+
+    async "download a job's output (a Blob, a WritableStream)"() {
+      const bytes = new Uint8Array([0, 1, 2, 3, 4, 5, 6, 7]);
+      const s = scripted(() => new Response(bytes, { status: 200, headers: { "content-type": "video/mp4" } }));
+      const result = { id: "job-7", url: "https://files.example.test/job-7.mp4?X-Amz-Signature=secret-signature", expiresAt: new Date(Date.now() + 60_000) };
+      const blob = await pkg.download(result, { fetch: s.fetch });
+      equal([blob.size, blob.type], [8, "video/mp4"], "blob");
+      const chunks = [];
+      const report = await pkg.download(result, new WritableStream({ write: (chunk) => void chunks.push(chunk) }), { fetch: s.fetch });
+      equal([report.bytes, chunks.reduce((n, chunk) => n + chunk.byteLength, 0)], [8, 8], "stream");
+      check(!s.requests.some((request) => request.headers.has("authorization")), "the key went to the file host");
+      if (typeof globalThis.process?.getBuiltinModule !== "function") {
+        // No file system here (a browser): a file path is refused before anything is fetched.
+        const refused = await rejection(pkg.download(result, "out.mp4", { fetch: s.fetch }));
+        check(refused instanceof TypeError, `a file path without a file system: expected TypeError, got ${refused}`);
+      }
+      return `${blob.size} bytes twice`;
+    },
   };
 }
 
