@@ -145,7 +145,7 @@ function extensionDependencies(extensions: readonly ExtensionOutput[], dependenc
  * Deno's permissions for the README's Runtimes section: the environment variables the client reads
  * (every one, by name) and the hosts of the servers it knows (none when a server is relative: a page's).
  */
-function denoFlags(api: ApiModel): { denoAllowEnv: string; denoAllowNet: string } {
+function denoFlags(api: ApiModel): { denoAllowEnv: string; denoAllowNet: string | undefined } {
   const hostOf = (url: string) => {
     try {
       return new URL(url).host;
@@ -154,11 +154,11 @@ function denoFlags(api: ApiModel): { denoAllowEnv: string; denoAllowNet: string 
     }
   };
   const found = api.servers.map((server) => (server.relative ? "" : hostOf(server.defaultUrl)));
-  // A server with no host of its own (relative, or not a URL) leaves the hosts open: the plain flag.
+  // A server with no host of its own (relative, or not a URL) leaves the hosts to the caller: no list.
   const hosts = found.includes("") ? [] : [...new Set(found)];
   return {
     denoAllowEnv: `--allow-env=${environmentVariables(api).map((variable) => variable.name).join(",")}`,
-    denoAllowNet: hosts.length === 0 ? "--allow-net" : `--allow-net=${hosts.join(",")}`,
+    denoAllowNet: hosts.length === 0 ? undefined : `--allow-net=${hosts.join(",")}`,
   };
 }
 
