@@ -2,7 +2,8 @@
  * The built package on every runtime its users run: the smoke suite (test/runtimes/smoke-cases.mjs,
  * plain JavaScript on web APIs) imports its dist/ and runs unchanged on the workspace's Node (20),
  * Node 22 and 24, Deno and Bun, installed from the npm registry into test/runtimes/node_modules
- * (`npm run runtimes:install`; .ci/run does it), and bundled into a page of headless Chromium.
+ * (`npm run runtimes:install`, with install scripts off; .ci/run does it), and bundled into a page of
+ * headless Chromium.
  * Deno runs with `--allow-read` only: the client must work without `--allow-env` or `--allow-net`.
  */
 import { spawnSync } from "node:child_process";
@@ -41,20 +42,26 @@ function runnable(candidates: string[]): string | { skip: string } {
 
 const nodeArgs = (script: string, entry: string) => [script, entry];
 const arch = `${process.platform}-${process.arch}`;
+const bunArch = `${process.platform}-${process.arch === "arm64" ? "aarch64" : process.arch}`;
 const RUNTIMES: Runtime[] = [
   { name: `Node ${process.versions.node.split(".")[0]} (the workspace's)`, binary: process.execPath, args: nodeArgs },
   { name: "Node 22", binary: runnable([path.join(installed, "node22", "bin", "node")]), args: nodeArgs },
   { name: "Node 24", binary: runnable([path.join(installed, "node24", "bin", "node")]), args: nodeArgs },
   {
     name: "Deno",
-    // The deno package's postinstall links its platform package's binary beside it; without scripts, the platform package's.
-    binary: runnable([path.join(installed, "deno", "deno"), path.join(installed, "@deno", `${arch}-glibc`, "deno"), path.join(installed, "@deno", arch, "deno")]),
+    // The binary of the deno package's platform package (installed without scripts, the wrapper's link is not made).
+    binary: runnable([path.join(installed, "@deno", `${arch}-glibc`, "deno"), path.join(installed, "@deno", arch, "deno"), path.join(installed, "deno", "deno")]),
     args: (script, entry) => ["run", "--no-lock", "--no-prompt", "--allow-read", script, entry],
   },
   {
     name: "Bun",
-    // The bun package's postinstall moves its platform package's binary to bin/bun.exe; without scripts it stays where it came.
-    binary: runnable([path.join(installed, "bun", "bin", "bun.exe"), path.join(installed, "@oven", `bun-${process.platform}-${process.arch === "arm64" ? "aarch64" : process.arch}`, "bin", "bun")]),
+    // The binary of the bun package's platform package (installed without scripts, its postinstall does not move it to
+    // bun/bin/bun.exe); a CPU without AVX2 needs the baseline build, a package of its own to add.
+    binary: runnable([
+      path.join(installed, "@oven", `bun-${bunArch}`, "bin", "bun"),
+      path.join(installed, "@oven", `bun-${bunArch}-baseline`, "bin", "bun"),
+      path.join(installed, "bun", "bin", "bun.exe"),
+    ]),
     args: nodeArgs,
   },
 ];
