@@ -104,6 +104,8 @@ export function emitPackageFiles(
     extensionSections: readmes.map((readme) => readme.sections).filter((section) => section.text !== ""),
     extensionErrors: readmes.flatMap((readme) => readme.errors ?? []),
     extensionExportRows: readmes.flatMap((readme) => readme.exportRows ?? []),
+    extensionRuntimes: readmes.flatMap((readme) => readme.runtimes ?? []),
+    ...denoFlags(api),
     firstOperation: operations[0],
     packSteps: packSteps(api.packageName, api.packageVersion, packageFolder),
     newAppSteps: newAppSteps(api.packageName, dependencies.typescript),
@@ -146,6 +148,27 @@ function extensionDependencies(extensions: readonly ExtensionOutput[], dependenc
     if (version === undefined) throw new Error(`the workspace's package.json does not name ${name}, which an extension's runtime needs`);
     return { name, version };
   });
+}
+
+/**
+ * Deno's permissions for the README's Runtimes section: the environment variables the client reads
+ * (every one, by name) and the hosts of the servers it knows (none when a server is relative: a page's).
+ */
+function denoFlags(api: ApiModel): { denoAllowEnv: string; denoAllowNet: string | undefined } {
+  const hostOf = (url: string) => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return "";
+    }
+  };
+  const found = api.servers.map((server) => (server.relative ? "" : hostOf(server.defaultUrl)));
+  // A server with no host of its own (relative, or not a URL) leaves the hosts to the caller: no list.
+  const hosts = found.includes("") ? [] : [...new Set(found)];
+  return {
+    denoAllowEnv: `--allow-env=${environmentVariables(api).map((variable) => variable.name).join(",")}`,
+    denoAllowNet: hosts.length === 0 ? undefined : `--allow-net=${hosts.join(",")}`,
+  };
 }
 
 /** The README's credential rows; `bearerKeyOnly` keeps the short text of a single bearer `apiKey`. */

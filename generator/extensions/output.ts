@@ -71,6 +71,8 @@ export interface ReadmeContribution {
   sections: RenderedMarkdown;
   /** Sentences added to the Errors section. */
   errors: RenderedMarkdown | undefined;
+  /** Items of the Runtimes section's list: what of the extension's helpers a runtime lacks. */
+  runtimes?: RenderedMarkdown | undefined;
   /** Rows of the Other exports table. */
   exportRows: RenderedMarkdown | undefined;
   /** Names imported by, and lines of, the Other exports example. */

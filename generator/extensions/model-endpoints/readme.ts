@@ -1,7 +1,7 @@
 /**
  * The extension's README sections (`templates/package/model-endpoints/`): the models table and a
  * call per model, waiting for jobs (cost, cancel, retry, budgets, downloads, streams), the terminal
- * command; its sentence in Errors, its rows and example lines in Other exports.
+ * command; its sentence in Errors, its item in Runtimes, its rows and example lines in Other exports.
  */
 import { stringLiteral } from "../../common/escape.ts";
 import { environmentVariables } from "../../emit/environment-variables.ts";
@@ -75,6 +75,7 @@ export function readmeContribution(api: ApiModel, model: ModelEndpointsModel): R
     sections: new RenderedMarkdown(renderTemplate("model-endpoints/sections.md.hbs", data).replace(/\n$/, "")),
     errors: new RenderedMarkdown(renderTemplate("model-endpoints/errors.md.hbs", data)),
     exportRows: new RenderedMarkdown(renderTemplate("model-endpoints/export-rows.md.hbs", data)),
+    runtimes: new RenderedMarkdown(renderTemplate("model-endpoints/runtimes.md.hbs", data).replace(/\n$/, "")),
     exampleImports: ["MODEL_ENDPOINTS", "TERMINAL_JOB_STATUSES", "validateModelInput"],
     exampleLines: ["console.log(Object.keys(MODEL_ENDPOINTS), TERMINAL_JOB_STATUSES);", `console.log(formatIssues(validateModelInput(${stringLiteral(first.id)}, {}))); // what the input lacks`],
   };

@@ -7,11 +7,36 @@ import { InvalidRequestError } from "./errors.js";
 import type { Logger } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
 
-/** Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. */
+/**
+ * Reads an environment variable where there is one (Node, Deno, Bun); browsers have none. In Deno a
+ * variable the program may not read counts as unset: a client given its options then works without
+ * `--allow-env`, and a library never prompts for a permission.
+ */
 export function readEnvironment(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const value = env?.[name]?.trim();
+  if (!mayReadEnvironment(name)) return undefined;
+  let value: string | undefined;
+  try {
+    value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name]?.trim();
+  } catch {
+    // A runtime that refuses the read (a permission it checks on access) has no value to give.
+    return undefined;
+  }
   return value ? value : undefined;
+}
+
+interface DenoPermissions {
+  querySync?(descriptor: { name: "env"; variable: string }): { state: string };
+}
+
+/** Deno's permission to read `name`, asked without prompting; other runtimes need none. */
+function mayReadEnvironment(name: string): boolean {
+  const permissions = (globalThis as { Deno?: { permissions?: DenoPermissions } }).Deno?.permissions;
+  if (typeof permissions?.querySync !== "function") return true;
+  try {
+    return permissions.querySync({ name: "env", variable: name }).state === "granted";
+  } catch {
+    return false;
+  }
 }
 
 /**
