@@ -8,6 +8,8 @@
 import { createFinalURL } from "openapi-fetch";
 import { DEFAULT_TIMEOUT_MS } from "./attempts.js";
 import { Authenticator } from "./auth.js";
+import { SYSTEM_CLOCK } from "./clock.js";
+import type { Clock } from "./clock.js";
 import type { AuthSpec } from "./auth.js";
 import { isReusable, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, checkMaxResponseBytes, environmentLogger, readEnvironment } from "./client-options.js";
@@ -216,6 +218,11 @@ export class ClientCore {
   /** The timeout of one attempt of a call with `options` through `client` (the client's by default); 0 for none. */
   static timeoutOf(client: ClientCore, options?: RequestOptions): number {
     return Math.min(options?.timeoutMs ?? client.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
+  }
+
+  /** The clock `client` waits by (its `clock` option, else the platform's): an extension's waits use it too. */
+  static clockOf(client: ClientCore): Clock {
+    return client.#transport.clock ?? SYSTEM_CLOCK;
   }
 
   /** Sends one operation and returns its typed body, or throws a typed error. */
