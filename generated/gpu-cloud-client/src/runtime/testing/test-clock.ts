@@ -99,6 +99,8 @@ export class TestClock implements Clock {
    * before the next.
    */
   async advance(ms: number): Promise<void> {
+    // What is already running first sets the timers it is about to wait on.
+    await settle();
     const until = this.#now + Math.max(0, ms);
     for (let next = this.#earliest(); next !== undefined && next.at <= until; next = this.#earliest()) {
       this.#fire(next);
