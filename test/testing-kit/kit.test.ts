@@ -108,7 +108,7 @@ describe("requests checked with the package's validators", () => {
       const call = client[operation.methodName as keyof GpuCloudClient] as unknown as (params?: unknown) => unknown;
       const result = call.call(client, structuredClone(operation.exampleParams));
       // Event streams are iterated: their first event is the answer.
-      const outcome = Symbol.asyncIterator in Object(result) ? (result as AsyncIterator<unknown>)[Symbol.asyncIterator]().next() : result;
+      const outcome = Symbol.asyncIterator in Object(result) ? (result as AsyncIterable<unknown>)[Symbol.asyncIterator]().next() : result;
       const error = await Promise.resolve(outcome).then(() => undefined, (caught: unknown) => caught);
       // An example the contract leaves incomplete ("…") is refused before sending: nothing to answer.
       if (error !== undefined && (error as Error).name === "InvalidRequestError") continue;

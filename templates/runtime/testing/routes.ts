@@ -48,7 +48,7 @@ export function matchRoute(route: Route, pathname: string): Record<string, strin
   for (const [index, segment] of route.segments.entries()) {
     const match = segment.pattern.exec(parts[offset + index]!);
     if (match === null) return undefined;
-    segment.names.forEach((name, n) => (captured[name] = match[n + 1]!));
+    segment.names.forEach((name, n) => define(captured, name, match[n + 1]!));
   }
   return captured;
 }
@@ -58,7 +58,7 @@ export async function readParams(request: Request, spec: OperationSpec, names: P
   const url = new URL(request.url);
   const params: OperationParams = {};
   const path: Record<string, unknown> = {};
-  for (const [name, text] of Object.entries(pathParams)) path[name] = pathValue(name, decode(text), spec.pathStyles?.[name]?.style);
+  for (const [name, text] of Object.entries(pathParams)) define(path, name, pathValue(name, decode(text), spec.pathStyles?.[name]?.style));
   if (Object.keys(path).length > 0) params.path = path;
   const query: Record<string, unknown> = {};
   for (const name of names.query ?? []) {
@@ -67,25 +67,25 @@ export async function readParams(request: Request, spec: OperationSpec, names: P
       const object: Record<string, string> = {};
       for (const [key, value] of url.searchParams) {
         const inner = key.startsWith(`${name}[`) && key.endsWith("]") ? key.slice(name.length + 1, -1) : undefined;
-        if (inner !== undefined) object[inner] = value;
+        if (inner !== undefined) define(object, inner, value);
       }
-      if (Object.keys(object).length > 0) query[name] = object;
+      if (Object.keys(object).length > 0) define(query, name, object);
       continue;
     }
     const values = url.searchParams.getAll(name);
-    if (values.length === 1) query[name] = values[0];
-    else if (values.length > 1) query[name] = values;
+    if (values.length === 1) define(query, name, values[0]);
+    else if (values.length > 1) define(query, name, values);
   }
   if (Object.keys(query).length > 0) params.query = query;
   const header: Record<string, unknown> = {};
   for (const name of names.header ?? []) {
     const value = request.headers.get(name);
-    if (value !== null) header[name] = value;
+    if (value !== null) define(header, name, value);
   }
   if (Object.keys(header).length > 0) params.header = header;
   const cookies = readCookies(request.headers.get("cookie"));
   const cookie: Record<string, unknown> = {};
-  for (const name of names.cookie ?? []) if (cookies.has(name)) cookie[name] = cookies.get(name);
+  for (const name of names.cookie ?? []) if (cookies.has(name)) define(cookie, name, cookies.get(name));
   if (Object.keys(cookie).length > 0) params.cookie = cookie;
   for (const [location, parameters] of Object.entries(spec.contentParameters ?? {})) {
     const group = (params as Record<string, Record<string, unknown> | undefined>)[location];
@@ -155,7 +155,7 @@ function readings(given: unknown, separator: string): unknown[] {
 /** `a,1,b,2` (an object written without explode) as `{ a: 1, b: 2 }`. */
 function pairs(parts: readonly string[]): Record<string, unknown> {
   const object: Record<string, unknown> = {};
-  for (let index = 0; index + 1 < parts.length; index += 2) object[parts[index]!] = scalar(parts[index + 1]!);
+  for (let index = 0; index + 1 < parts.length; index += 2) define(object, parts[index]!, scalar(parts[index + 1]!));
   return object;
 }
 
@@ -179,6 +179,11 @@ function decode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** Sets an own property, whatever its name (`__proto__` included, which assignment would take as the prototype). */
+function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function parseJson(text: string): unknown {
@@ -215,13 +220,17 @@ async function readBody(request: Request, mediaType: string | undefined): Promis
     }
   }
   if (kind === "text") return { value: await request.text(), unread: false };
-  if (kind === "form") return { value: Object.fromEntries(new URLSearchParams(await request.text())), unread: false };
+  if (kind === "form") {
+    const value: Record<string, unknown> = {};
+    for (const [name, entry] of new URLSearchParams(await request.text())) define(value, name, entry);
+    return { value, unread: false };
+  }
   if (kind === "multipart") {
     const form = await request.formData();
     const value: Record<string, unknown> = {};
     for (const [name, entry] of form) {
       const previous = value[name];
-      value[name] = previous === undefined ? entry : Array.isArray(previous) ? [...previous, entry] : [previous, entry];
+      define(value, name, previous === undefined ? entry : Array.isArray(previous) ? [...previous, entry] : [previous, entry]);
     }
     return { value, unread: true };
   }
