@@ -236,6 +236,21 @@ describe("faults", () => {
   });
 });
 
+describe("event streams", () => {
+  it("answers a stream from its example, cut halfway, resumed after the reconnect delay on the kit's clock, ended by a 204", async () => {
+    const { client, kit } = kitClient();
+    kit.answer("getPodLogs", { fault: "reset" }, {}, { status: 204 });
+    const lines: string[] = [];
+    for await (const event of client.getPodLogs({ path: { id: "7h9k2m4n6p" } })) lines.push((event.data as { line: string }).line);
+    const received = kit.requestsTo("getPodLogs");
+    expect(received.map((request) => request.at - received[0]!.at)).toEqual([0, 1_000, 2_000]);
+    // The whole example came on the second connection; the third asked for what follows its last event.
+    const example = (await (await kit.fetch("https://api.test/v2/pods/7h9k2m4n6p/logs")).text()).match(/^id: (.*)$/gm)!;
+    expect(lines).toHaveLength(example.length);
+    expect(received[2]!.headers.get("last-event-id")).toBe(example.at(-1)!.slice("id: ".length));
+  });
+});
+
 describe("rate limits, with no real waiting", () => {
   it("a 429 with Retry-After: 12 is waited on the kit's clock: 12 s of the test's time", async () => {
     const { client, kit } = kitClient();
