@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { loadContract } from "../../generator/load/index.ts";
 import { buildModel, type ApiModel } from "../../generator/model/index.ts";
-import { ApiError, ConnectionError, GpuCloudClient, RateLimitError, ServerError, TimeoutError, type GpuCloudClientOptions } from "../../generated/gpu-cloud-client/src/index.ts";
+import { ApiError, ConnectionError, GpuCloudClient, RateLimitError, runAndWait, ServerError, TimeoutError, type GpuCloudClientOptions } from "../../generated/gpu-cloud-client/src/index.ts";
 import { createTestFetch, TestClock, type TestFetchOptions, type OperationName } from "../../generated/gpu-cloud-client/src/testing.ts";
 import { contractPath } from "../support/prism.ts";
 import { deref, loadContractDocument, resolvePointer } from "../support/contract.ts";
@@ -233,6 +233,19 @@ describe("faults", () => {
     await expect(client.listPods()).rejects.toBeInstanceOf(TimeoutError);
     expect(kit.requestsTo("listPods")).toHaveLength(2);
     expect(kit.clock.elapsedMs).toBe(120_000);
+  });
+});
+
+describe("job helpers", () => {
+  it("poll on the client's clock: a job in progress twice, then the contract's finished job, after 6 s of the test's time", async () => {
+    const { client, kit } = kitClient();
+    kit.answer("getJobStatus", { body: { id: "job-1", status: "IN_PROGRESS" }, times: 2 });
+    const result = await runAndWait(client, "black-forest-labs-flux-1-dev", { prompt: "a lighthouse" });
+    expect(result.status).toBe("COMPLETED");
+    const polls = kit.requestsTo("getJobStatus").map((request) => request.at - kit.requestsTo("run")[0]!.at);
+    // waitForJob's default interval, 2 s: each wait the kit clock's.
+    expect(polls).toEqual([2_000, 4_000, 6_000]);
+    expect(kit.clock.elapsedMs).toBe(6_000);
   });
 });
 
