@@ -169,6 +169,16 @@ describe("scripted answers", () => {
     expect((await client.listPods()).data.pods).toHaveLength(1);
   });
 
+  it("lets one handler answer every operation (a fake of the service), after the kit's request check", async () => {
+    const seen: Array<string | undefined> = [];
+    const { client, kit } = kitClient({ handlers: { "*": (_request, context) => (seen.push(context.operationId), context.example()) } }, { validateRequests: false });
+    expect((await client.listPods()).status).toBe(200);
+    expect((await client.getPod({ path: { id: "p1" } })).status).toBe(200);
+    await client.createPod({ body: { name: 5 } as never }).catch(() => undefined);
+    expect(seen).toEqual(["listPods", "getPod"]);
+    expect(kit.invalidRequests.map((request) => request.operationId)).toEqual(["createPod"]);
+  });
+
   it("forgets scripts, handlers and records on reset", async () => {
     const { client, kit } = kitClient();
     kit.answer("listPods", { status: 500, times: Infinity });

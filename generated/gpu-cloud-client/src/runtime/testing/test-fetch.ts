@@ -53,8 +53,8 @@ export interface RecordedRequest {
 export interface TestFetchOptions<Name extends string = string> {
   /** The clock delays, quotas and the client's waits run on; default a new auto-advancing `TestClock`. */
   clock?: TestClock | undefined;
-  /** Per operation (operationId or method name): a handler answering it instead of the examples. */
-  handlers?: Partial<Record<Name, TestHandler>> | undefined;
+  /** Per operation (operationId or method name, `"*"` every one): a handler answering it instead of the examples. */
+  handlers?: Partial<Record<Name | "*", TestHandler>> | undefined;
   /** Answers requests no operation matches, instead of a 404. */
   fallback?: TestHandler | undefined;
   /** Check each request with the operation's validator, answering 400 naming each field; default true. */
