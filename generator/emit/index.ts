@@ -18,6 +18,7 @@ import { moduleFiles, type OutputFile } from "./output-file.ts";
 import { emitPackageFiles, type PackageDependencies } from "./package.ts";
 import { runtimeFiles } from "./runtime.ts";
 import { emitSchemaTypes, type SchemaTypesEmitter } from "./schema-types/index.ts";
+import { emitTesting } from "./testing.ts";
 import { emitTypeAliases } from "./type-aliases.ts";
 import { emitOperationValidators, type UnknownFormats } from "./validators/index.ts";
 
@@ -64,6 +65,8 @@ export async function emit(contract: LoadedContract, api: ApiModel, options: Emi
     { path: "src/operations.ts", contents: emitOperationFunctions(api, extensions) },
     { path: "src/types.ts", contents: emitTypeAliases(api) },
     { path: "src/index.ts", contents: emitIndex(api, extensions) },
+    // An extension's modules under src/testing/ are the testing entry's too.
+    { path: "src/testing.ts", contents: emitTesting(api, extensions.flatMap((extension) => extension.files).flatMap((file) => (/^src\/testing\/[^/]+\.ts$/.test(file.path) ? [`./${file.path.slice(4, -3)}.js`] : []))) },
     ...extensions.flatMap((extension) => extension.files),
     ...runtimeFiles([
       ...extensions.flatMap((extension) => extension.runtimeFolders),

@@ -11,6 +11,7 @@ import { describeRequestLimits, type ApiModel } from "../model/index.ts";
 import { environmentVariables } from "./environment-variables.ts";
 import { jsValue } from "./js-value.ts";
 import { idempotencyReadme } from "./readme-idempotency.ts";
+import { testingExample } from "./readme-testing.ts";
 import { renderTemplate } from "./templates.ts";
 
 export interface PackageDependencies {
@@ -115,6 +116,8 @@ export function emitPackageFiles(
     binName,
     validatorsEntry: `${api.packageName}/validators`,
     operationsEntry: `${api.packageName}/operations`,
+    testingEntry: `${api.packageName}/testing`,
+    testingExample: testingExample(api, extensions),
     coreClassName: names.core,
     readWrite: api.markedSchemas.size > 0,
     discriminated: extras.discriminated,

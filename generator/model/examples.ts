@@ -6,7 +6,8 @@ import { escapeSegment } from "../common/json-pointer.ts";
 import type { LoadedContract } from "../load/index.ts";
 import { mediaTypeKind } from "../common/media-types.ts";
 import { ExampleValues } from "./example-values.ts";
-import type { ExampleParams, OperationModel } from "./types.ts";
+import { valueOfSchema } from "./response-values.ts";
+import type { ExampleParams, ExampleResponse, OperationModel } from "./types.ts";
 
 /**
  * Example arguments of a call, undefined when the method takes none: each required parameter's
@@ -45,4 +46,34 @@ function mediaExample(contract: LoadedContract, media: any): unknown {
 /** The first of a component schema's `examples`, if it has any. */
 export function schemaExample(contract: LoadedContract, schemaName: string): unknown {
   return (contract.document.components?.schemas?.[schemaName] as { examples?: unknown[] } | undefined)?.examples?.[0];
+}
+
+/**
+ * Each documented response as the package's test kit answers it: its first JSON media type (else
+ * its first), its body (the media type's example, else its first named example's value, else a
+ * value built from its schema), and the headers the contract shows an example of (`RateLimit`…).
+ */
+export function exampleResponses(contract: LoadedContract, responses: Record<string, unknown> | undefined, at: string): ExampleResponse[] {
+  const examples: ExampleResponse[] = [];
+  for (const status of Object.keys(responses ?? {}).sort()) {
+    const { value: response, pointer: where } = contract.deref<any>(responses![status], `${at}/responses/${escapeSegment(status)}`);
+    const mediaTypes = Object.keys(response?.content ?? {});
+    const mediaType = mediaTypes.find((m) => mediaTypeKind(m) === "json") ?? mediaTypes[0];
+    const example: ExampleResponse = { status };
+    if (mediaType !== undefined) {
+      const media = response.content[mediaType];
+      example.mediaType = mediaType;
+      example.body = mediaExample(contract, media) ?? (media?.schema === undefined ? undefined : valueOfSchema(contract, media.schema));
+    }
+    const headers: Record<string, string> = {};
+    for (const [name, raw] of Object.entries<unknown>(response?.headers ?? {})) {
+      if (name.toLowerCase() === "content-type") continue;
+      const header = contract.deref<any>(raw, `${where}/headers/${escapeSegment(name)}`).value;
+      const value = header?.example ?? mediaExample(contract, header) ?? header?.schema?.examples?.[0] ?? header?.schema?.example ?? header?.schema?.default;
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") headers[name] = String(value);
+    }
+    if (Object.keys(headers).length > 0) example.headers = headers;
+    examples.push(example);
+  }
+  return examples;
 }

@@ -9,4 +9,4 @@ export { describeRequestLimits } from "./request-limits.ts";
 export type { RequestLimits } from "./request-limits.ts";
 export type { CredentialOption, SecurityKind, SecurityModel, SecurityRequirement, SecuritySchemeModel } from "./security.ts";
 export { HTTP_METHODS } from "./types.ts";
-export type { ApiModel, ApiModelOptions, DatesOption, ExampleParams, ExtensionModel, HttpMethod, OperationModel, PackageNames, ParameterModel, ParameterStyle, ServerModel } from "./types.ts";
+export type { ApiModel, ApiModelOptions, DatesOption, ExampleParams, ExampleResponse, ExtensionModel, HttpMethod, OperationModel, PackageNames, ParameterModel, ParameterStyle, ServerModel } from "./types.ts";

@@ -6,7 +6,7 @@ import { pointer } from "../common/json-pointer.ts";
 import type { Warnings } from "../common/warnings.ts";
 import type { LoadedContract, OperationObject, ServerObject } from "../load/index.ts";
 import { readRequestBody, readResponses } from "./bodies.ts";
-import { exampleParams } from "./examples.ts";
+import { exampleParams, exampleResponses } from "./examples.ts";
 import { readIdempotencyHeader } from "./idempotency.ts";
 import { readParameters } from "./parameters.ts";
 import { operationNames } from "./operation-names.ts";
@@ -56,6 +56,7 @@ export function readOperations(contract: LoadedContract, servers: ServerRegistry
         ...readResponses(contract, operation.responses, at, warnings),
         requestLimits: readRequestLimits(operation, at),
         exampleParams: exampleParams(contract, { parameters, requestBody }),
+        exampleResponses: exampleResponses(contract, operation.responses, at),
       });
     }
   }

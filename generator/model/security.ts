@@ -49,7 +49,7 @@ export interface SecurityModel {
 }
 
 /** Options the client's base class already has: a credential option may not take their names. */
-const CORE_OPTION_NAMES = ["fetch", "headers", "hooks", "timeoutMs", "maxRetries", "retryBaseDelayMs", "retryMaxDelayMs", "maxRetryAfterMs", "maxResponseBytes", "logger", "random", "userAgent", "validateRequests", "validateResponses", "servers", "credentials"];
+const CORE_OPTION_NAMES = ["fetch", "clock", "headers", "hooks", "timeoutMs", "maxRetries", "retryBaseDelayMs", "retryMaxDelayMs", "maxRetryAfterMs", "maxResponseBytes", "logger", "random", "userAgent", "validateRequests", "validateResponses", "servers", "credentials"];
 
 interface OperationRef {
   pointer: string;

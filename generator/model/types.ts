@@ -11,6 +11,17 @@ import type { Warnings } from "../common/warnings.ts";
 /** A call's argument: `{ path?, query?, header?, body? }`, each location's parameters by name. */
 export type ExampleParams = Record<string, unknown>;
 
+/** A documented response as the package's test kit answers it (`examples.ts`). */
+export interface ExampleResponse {
+  /** As the contract writes it: `200`, `4XX`, `default`. */
+  status: string;
+  mediaType?: string;
+  /** The contract's example, else a value built from the schema; absent without a body. */
+  body?: unknown;
+  /** Header examples the contract gives, by name as written. */
+  headers?: Record<string, string>;
+}
+
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
@@ -97,6 +108,8 @@ export interface OperationModel {
   requestLimits?: RequestLimits;
   /** Example arguments of the call, from the contract's examples; undefined when it takes none. */
   exampleParams?: ExampleParams;
+  /** Each documented response with an example body and headers, for the package's test kit. */
+  exampleResponses?: ExampleResponse[];
   /** Alternatives of scheme names (the first whose credentials are all given is used); `[]`: public. */
   security: SecurityRequirement;
 }

@@ -7,6 +7,8 @@
 import { createFinalURL } from "openapi-fetch";
 import { DEFAULT_TIMEOUT_MS } from "./attempts.js";
 import { Authenticator } from "./auth.js";
+import { SYSTEM_CLOCK } from "./clock.js";
+import type { Clock } from "./clock.js";
 import type { AuthSpec } from "./auth.js";
 import { isReusable, readBody, serializeBody } from "./body.js";
 import { checkBaseUrl, checkMaxResponseBytes, environmentLogger, readEnvironment } from "./client-options.js";
@@ -24,7 +26,7 @@ import { parseRateLimit } from "./rate-limit.js";
 import type { RateLimitState } from "./rate-limit.js";
 import { redactSecrets } from "./redact.js";
 import { requestIdOf } from "./request-id.js";
-import { checkTimeout, MAX_TIMER_MS } from "./signals.js";
+import { checkTimeout, MAX_TIMER_MS, sleep } from "./signals.js";
 import { prepareCall } from "./transport.js";
 import type { Answer, Logger, PreparedCall, PreparedRequest, SuccessAnswer, TransportConfig } from "./transport-types.js";
 import { sanitizeUrl } from "./urls.js";
@@ -215,6 +217,21 @@ export class ClientCore {
   /** The timeout of one attempt of a call with `options` through `client` (the client's by default); 0 for none. */
   static timeoutOf(client: ClientCore, options?: RequestOptions): number {
     return Math.min(options?.timeoutMs ?? client.#transport.timeoutMs ?? DEFAULT_TIMEOUT_MS, MAX_TIMER_MS);
+  }
+
+  /** The clock `client` waits by (its `clock` option, else the platform's): an extension's waits use it too. */
+  static clockOf(client: unknown): Clock {
+    return client instanceof ClientCore ? (client.#transport.clock ?? SYSTEM_CLOCK) : SYSTEM_CLOCK;
+  }
+
+  /**
+   * A helper's options with its `now` and `sleep` (the clock and the pause it waits by) taken from
+   * `client`'s clock where the caller gave none: the job helpers' waits follow the client's `clock`.
+   */
+  static timed<T extends { now?: (() => number) | undefined; sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined }>(client: unknown, options: T): T {
+    if (options.now !== undefined && options.sleep !== undefined) return options;
+    const clock = ClientCore.clockOf(client);
+    return { ...options, now: options.now ?? (() => clock.now()), sleep: options.sleep ?? ((ms: number, signal?: AbortSignal) => sleep(ms, signal, clock)) };
   }
 
   /** Sends one operation and returns its typed body, or throws a typed error. */

@@ -30,8 +30,9 @@ export function retryDelayForResponse(
   attempt: number,
   config: TransportConfig,
   maxRetryAfterMs: number,
+  now: number = Date.now(),
 ): { delayMs: number } | { tooLong: number } {
-  const asked = requestedWaitMs(response.status, response.headers);
+  const asked = requestedWaitMs(response.status, response.headers, now);
   if (asked === undefined) return { delayMs: backoffDelayMs(attempt, config) };
   return asked <= maxRetryAfterMs ? { delayMs: asked } : { tooLong: asked };
 }

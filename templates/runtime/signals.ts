@@ -2,6 +2,8 @@
  * Timers and abort signals: an abortable sleep, signals linked without leaving listeners behind, a
  * deadline as a signal, setTimeout's limit, and the check every timeout option goes through.
  */
+import { SYSTEM_CLOCK } from "./clock.js";
+import type { Clock } from "./clock.js";
 import { AbortedError } from "./errors.js";
 import { checkNumber } from "./option-checks.js";
 
@@ -18,24 +20,25 @@ export function checkTimeout(field: string, value: number | undefined): void {
 
 /**
  * Resolves after `ms`; rejects with an AbortedError as soon as `signal` aborts, leaving no timer or
- * listener behind. Waits past setTimeout's limit (about 24.8 days) are slept in steps.
+ * listener behind. Waits past setTimeout's limit (about 24.8 days) are slept in steps. `clock`: whose
+ * time passes (the client's `clock` option).
  */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal, clock: Clock = SYSTEM_CLOCK): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(new AbortedError({ reason: signal.reason }));
       return;
     }
     let left = ms;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: unknown;
     const onAbort = (): void => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       reject(new AbortedError({ reason: signal?.reason }));
     };
     const step = (): void => {
       const delay = Math.min(left, MAX_TIMER_MS);
       left -= delay;
-      timer = setTimeout(() => {
+      timer = clock.setTimeout(() => {
         if (left > 0) return step();
         signal?.removeEventListener("abort", onAbort);
         resolve();
@@ -109,11 +112,11 @@ export function abortable(promise: Promise<void>, signal: AbortSignal | undefine
  * A signal that aborts with `signal` or once `ms` have passed (never, for an infinite `ms`);
  * `expired()` tells the second case apart. `dispose` clears the timer and the link.
  */
-export function deadlineSignal(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal | undefined; expired(): boolean; dispose(): void } {
+export function deadlineSignal(signal: AbortSignal | undefined, ms: number, clock: Clock = SYSTEM_CLOCK): { signal: AbortSignal | undefined; expired(): boolean; dispose(): void } {
   if (!Number.isFinite(ms)) return { signal, expired: () => false, dispose: () => undefined };
   const link = linkSignals(signal === undefined ? [] : [signal]);
   let expired = false;
-  const timer = setTimeout(() => {
+  const timer = clock.setTimeout(() => {
     expired = true;
     link.controller.abort();
   }, Math.max(0, Math.min(ms, MAX_TIMER_MS)));
@@ -121,7 +124,7 @@ export function deadlineSignal(signal: AbortSignal | undefined, ms: number): { s
     signal: link.controller.signal,
     expired: () => expired,
     dispose() {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       link.dispose();
     },
   };

@@ -88,7 +88,7 @@ describe("document shapes the client has little to say about", { timeout: 120_00
     expect(generated.warnings).toEqual([`${generated.spec}#: the document has no paths, so the client has no operations`]);
     expect(generated.api.operations).toEqual([]);
     expect(generated.files.map((f) => f.path).filter((p) => !p.startsWith("src/runtime/"))).toEqual([
-      "LICENSE", "README.md", "package.json", "scripts/build-javascript.mjs", "src/client.ts", "src/index.ts", "src/operation-specs.ts", "src/operations.ts", "src/schema.ts", "src/types.ts", "src/validators.d.ts", "src/validators.js", "src/webhooks.ts", "tsconfig.cjs.json", "tsconfig.json",
+      "LICENSE", "README.md", "package.json", "scripts/build-javascript.mjs", "src/client.ts", "src/index.ts", "src/operation-specs.ts", "src/operations.ts", "src/schema.ts", "src/testing.ts", "src/types.ts", "src/validators.d.ts", "src/validators.js", "src/webhooks.ts", "tsconfig.cjs.json", "tsconfig.json",
     ]);
     expect(file(generated, "src/types.ts")).toContain('export type Thing = components["schemas"]["Thing"];');
     expect(file(generated, "src/validators.js")).toContain("export function withDefaultsThing(");

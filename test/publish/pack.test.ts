@@ -202,4 +202,22 @@ describe("a consumer project with the tarball installed", { timeout: 150_000 }, 
     const plain = expectSuccess(await run(process.execPath, ["plain.cjs"], { cwd: consumer! }), "node plain.cjs");
     expect(plain.stdout.trim()).toMatch(/^\d+ function$/);
   });
+
+  it("answers a call through the installed test kit (`/testing`), from ESM and from CommonJS, a 429's 12 s on the kit's clock", async () => {
+    const script = (load: string) =>
+      [
+        load,
+        "const kit = testing.createTestFetch();",
+        `const client = new main.GpuCloudClient({ apiKey: "k", fetch: kit.fetch, clock: kit.clock });`,
+        `kit.answer("listPods", { retryAfterSeconds: 12 });`,
+        "client.listPods().then((result) => console.log(result.status, kit.clock.elapsedMs, kit.requests.length));",
+        "",
+      ].join("\n");
+    fs.writeFileSync(path.join(consumer!, "kit.mjs"), script(`import * as main from ${JSON.stringify(manifest.name)}; import * as testing from ${JSON.stringify(`${manifest.name}/testing`)};`));
+    fs.writeFileSync(path.join(consumer!, "kit.cjs"), script(`const main = require(${JSON.stringify(manifest.name)}); const testing = require(${JSON.stringify(`${manifest.name}/testing`)});`));
+    for (const file of ["kit.mjs", "kit.cjs"]) {
+      const result = expectSuccess(await run(process.execPath, [file], { cwd: consumer!, timeoutMs: 60_000 }), `node ${file}`);
+      expect(result.stdout.trim(), file).toBe("200 12000 2");
+    }
+  });
 });

@@ -381,7 +381,8 @@ export async function chromium(binary: string, url: string, args: string[], time
  * without making it). The install snippet, which shows `import` and `require` side by side, is left out.
  */
 export function readmeExamplesSource(readme: string, className: string): string {
-  const blocks = [...readme.matchAll(/^(`{3,})ts\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]!).filter((b) => !/\brequire\(/.test(b));
+  // A test file (the test kit's example, importing vitest) is checked and run by test/testing-kit/readme-example.test.ts.
+  const blocks = [...readme.matchAll(/^(`{3,})ts\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]!).filter((b) => !/\brequire\(/.test(b) && !/ from "vitest";/.test(b));
   const imports = new Map<string, Set<string>>();
   const bodies: string[] = [];
   for (const block of blocks) {

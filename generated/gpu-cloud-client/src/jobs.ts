@@ -48,6 +48,7 @@ function jobClient(client: GpuCloudClientCore): JobClient {
     streamModelJob: own.streamModelJob?.bind(client) ?? ((model, jobId, options) => calls.streamModelJob(client, model, jobId, options)),
     getModelHealth: own.getModelHealth?.bind(client) ?? ((model, options) => calls.getModelHealth(client, model, options)),
     purgeModelQueue: own.purgeModelQueue?.bind(client) ?? ((model, options) => calls.purgeModelQueue(client, model, options)),
+    core: client,
   };
 }
 

@@ -131,6 +131,8 @@ function jobClient(api: ApiModel, model: ModelEndpointsModel): Code[] {
     raw("  const own = client as unknown as Partial<JobClient>;"),
     raw("  return {"),
     ...calls.filter(([, present]) => present).map(([name, , body]) => raw(`    ${name}: own.${name}?.bind(client) ?? (${body}),`)),
+    // Its clock (the client's `clock` option) times the helpers' waits.
+    raw("    core: client,"),
     raw("  };"),
     raw("}"),
   ];

@@ -3,6 +3,7 @@
  * after `Retry-After`), through `run`, or `runsync` asked to wait no longer than the time left.
  */
 import { SERVER_WAIT_MARGIN_MS } from "./server-wait.js";
+import { ClientCore } from "../client-core.js";
 import type { ApiResult } from "../client-core.js";
 import { AbortedError, InvalidRequestError, TimeoutError } from "../errors.js";
 import { BadRequestError, RateLimitError } from "../api-errors.js";
@@ -55,7 +56,7 @@ export async function runAndWait(
   // Before any timer or rate-limit slot starts: the client's own check of the input then finds them loaded.
   await catalog.prepare?.(model);
   enforceCostLimit(catalog, model, [input], options.maxCostUsd, 1 + (options.retryFailed ?? 0));
-  return submitAndWait(client, catalog, model, input, options);
+  return submitAndWait(client, catalog, model, input, ClientCore.timed(client.core ?? client, options));
 }
 
 /** Refuses, before any request, `cancelOnAbort` or `retryFailed` where the API lacks their operation, and a bad count. */

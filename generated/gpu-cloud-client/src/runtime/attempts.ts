@@ -7,6 +7,7 @@
  * memory; the caller gets what was read, as an Answer.
  */
 import { readBodyText } from "./body-text.js";
+import { SYSTEM_CLOCK } from "./clock.js";
 import { SdkError } from "./error-base.js";
 import { AbortedError, ConnectionError, ResponseTooLargeError, TimeoutError } from "./errors.js";
 import type { SanitizedCause } from "./errors.js";
@@ -124,7 +125,7 @@ export class CallAttempts {
         if (this.hooks !== undefined) this.answeredAt = performance.now();
         try {
           if (retriesLeft && this.idempotent && RETRYABLE_STATUSES.has(response.status)) {
-            const retry = retryDelayForResponse(response, attempt, config, maxRetryAfterMs);
+            const retry = retryDelayForResponse(response, attempt, config, maxRetryAfterMs, (config.clock ?? SYSTEM_CLOCK).now());
             if ("delayMs" in retry) delayMs = retry.delayMs;
             else {
               config.logger?.warn?.(logMessage(config, "the server asks to wait longer than maxRetryAfterMs; not retrying"), {
@@ -171,7 +172,7 @@ export class CallAttempts {
       }
       const wait = linkSignals(this.callerSignals);
       try {
-        await sleep(delayMs, wait.controller.signal);
+        await sleep(delayMs, wait.controller.signal, config.clock);
       } catch {
         throw this.aborted();
       } finally {
@@ -273,6 +274,7 @@ export class CallAttempts {
    */
   private async send(attempt: number): Promise<{ response: Response; guard: Guard }> {
     const { timeoutMs, callerSignals } = this;
+    const clock = this.config.clock ?? SYSTEM_CLOCK;
     // Before the attempt's timer starts: a hook's own time is not the request's.
     const headers = this.hooks === undefined ? undefined : await this.beforeSend(attempt);
     const controller = new AbortController();
@@ -281,16 +283,16 @@ export class CallAttempts {
       controller,
       timedOut: false,
       stopTimer() {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
       },
       dispose() {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
         detach?.();
       },
     };
     const timer =
       timeoutMs > 0
-        ? setTimeout(() => {
+        ? clock.setTimeout(() => {
             guard.timedOut = true;
             controller.abort();
           }, timeoutMs)

@@ -4,6 +4,7 @@
  * the answer the transport read. Types only, in a module of their own, so the transport's parts (attempts, retry, headers, option
  * checks) and the client core share them without importing one another or the transport.
  */
+import type { Clock } from "./clock.js";
 import type { ClientHooks } from "./hooks.js";
 
 export interface Logger {
@@ -44,6 +45,12 @@ export interface TransportConfig {
   logger?: Logger | undefined;
   /** For tests; default Math.random. */
   random?: (() => number) | undefined;
+  /**
+   * Whose time the client reads and waits by (retry pauses, `Retry-After`, each attempt's timeout):
+   * default the platform's timers; a test gives one it controls (`TestClock` of the package's
+   * `testing` entry), so a 429 asking to wait 12 s takes no real time.
+   */
+  clock?: Clock | undefined;
   /** Sent as `X-Client-Name`: browsers forbid setting User-Agent. */
   userAgent?: string | undefined;
   /** Starts every log message: the generated client sets its package name. */

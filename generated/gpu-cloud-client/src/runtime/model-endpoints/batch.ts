@@ -4,6 +4,7 @@
  * reports and the ones the contract documents (one RateGate for the batch), each result or failure
  * kept in input order.
  */
+import { ClientCore } from "../client-core.js";
 import type { ApiResult, RequestOptions } from "../client-core.js";
 import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { BatchBudget } from "./budget.js";
@@ -134,6 +135,8 @@ export async function runMany(
   options: BatchOptions = {},
 ): Promise<BatchResult> {
   checkWaitOptions(options);
+  // The client's clock, where the caller gave none, paces and times every job.
+  options = ClientCore.timed(client.core ?? client, options);
   checkNumber("concurrency", options.concurrency, { unit: "jobs", min: 1, integer: true });
   checkJobOptions(client, options);
   if (options.cancelOnBudget && (options.maxTotalCostUsd === undefined || client.cancelModelJob === undefined)) {

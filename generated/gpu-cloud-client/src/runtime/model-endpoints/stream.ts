@@ -4,6 +4,7 @@
  * chunk handed out once, until the job ends. An async iterator, so `for await` reads it and
  * `break` (or the signal) stops the polling.
  */
+import { ClientCore } from "../client-core.js";
 import { AbortedError } from "../errors.js";
 import { NotFoundError, RateLimitError } from "../api-errors.js";
 import type { JobClient, ModelCatalog } from "./types.js";
@@ -34,7 +35,7 @@ export interface StreamOptions {
  * `JobWaitError` (nothing is sent after it, or after the caller's `break`).
  */
 export async function* streamJob(
-  client: Pick<JobClient, "streamModelJob">,
+  client: Pick<JobClient, "streamModelJob" | "core">,
   catalog: ModelCatalog,
   model: string,
   jobId: string,
@@ -43,8 +44,7 @@ export async function* streamJob(
   checkWaitOptions(options);
   const call = client.streamModelJob;
   if (call === undefined) throw new TypeError("this API has no stream operation");
-  const now = options.now ?? Date.now;
-  const pause = options.sleep ?? abortableSleep;
+  const { now = Date.now, sleep: pause = abortableSleep } = ClientCore.timed(client.core ?? client, options);
   const intervalMs = options.intervalMs ?? 2_000;
   const started = now();
   const deadline = started + (options.timeoutMs ?? DEFAULT_WAIT_TIMEOUT_MS);

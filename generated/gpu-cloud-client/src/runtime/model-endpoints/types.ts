@@ -43,6 +43,8 @@ export interface JobClient {
   getModelHealth?(model: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
   /** Absent when the contract has no `purge-queue` operation. */
   purgeModelQueue?(model: string, options?: RequestOptions): Promise<ApiResult<unknown>>;
+  /** The client the calls go through: the helpers wait by its `clock` option where the caller gives no `now` and `sleep`. */
+  core?: object | undefined;
 }
 
 /** Output properties that hold a generated file's URL, tried in this order when the contract names none for the model. */

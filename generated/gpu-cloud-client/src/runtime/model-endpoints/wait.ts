@@ -3,6 +3,7 @@
  * Waiting for a job: polls its status until it finishes, on a schedule that slows down, within the
  * rate limits the server reports, and gives its result typed, with the URL of the file it made.
  */
+import { ClientCore } from "../client-core.js";
 import type { ApiResult } from "../client-core.js";
 import { SdkError, blankOwnFields, nameClass } from "../error-base.js";
 import { AbortedError, TimeoutError } from "../errors.js";
@@ -285,7 +286,7 @@ function toResult(
  * no `id`, a `COMPLETED` job without `output`) throws an `UnexpectedResponseError`.
  */
 export async function waitForJob(
-  client: Pick<JobClient, "getModelJob">,
+  client: Pick<JobClient, "getModelJob" | "core">,
   catalog: ModelCatalog,
   model: string,
   jobId: string,
@@ -294,8 +295,8 @@ export async function waitForJob(
   submittedAt?: number,
   submittedWith?: "run" | "runsync",
 ): Promise<JobResult> {
-  const now = options.now ?? Date.now;
-  const pause = options.sleep ?? abortableSleep;
+  // The client's clock where the caller gave none (a batch's polling has them from runMany).
+  const { now = Date.now, sleep: pause = abortableSleep } = ClientCore.timed(client.core ?? client, options);
   const intervalMs = options.intervalMs ?? 2_000;
   const backoffAfterMs = options.backoffAfterMs ?? 30_000;
   const backoffFactor = options.backoffFactor ?? 1.5;

@@ -9,6 +9,7 @@
 import { createParser } from "eventsource-parser";
 import { ClientCore } from "../client-core.js";
 import type { OperationParams, OperationSpec, OpenedStream } from "../client-core.js";
+import type { Clock } from "../clock.js";
 import { SdkError } from "../error-base.js";
 import { AbortedError, ConnectionError, ResponseTooLargeError, ResponseValidationError, TimeoutError, UnexpectedResponseError } from "../errors.js";
 import { checkNumber } from "../option-checks.js";
@@ -64,6 +65,7 @@ export async function* streamEvents<Data>(
   const first = lastEventId ?? (typeof fromParams === "string" ? fromParams : undefined);
   const sent: OperationParams = header === undefined ? rest : { ...rest, header };
   const state: Resume = { lastEventId: first === "" ? undefined : first, retryMs: undefined, delivered: false };
+  const clock = ClientCore.clockOf(client);
   for (let reconnects = 0; ; ) {
     const headers: Record<string, string> = { ...request.headers, accept: ACCEPT };
     if (state.lastEventId !== undefined) headers[LAST_EVENT_ID] = state.lastEventId;
@@ -78,7 +80,7 @@ export async function* streamEvents<Data>(
         return;
       }
       // The connection hands over each chunk's events at once: one step of its generator per chunk, not per event.
-      const connection = connectionEvents<Data>(opened, spec, dataSpec, state, idleMs, request.signal);
+      const connection = connectionEvents<Data>(opened, spec, dataSpec, state, idleMs, request.signal, clock);
       try {
         for (let step = await connection.next(); ; step = await connection.next()) {
           if (step.done === true) {
@@ -103,7 +105,7 @@ export async function* streamEvents<Data>(
     }
     reconnects++;
     try {
-      await sleep(reconnectDelay(reconnects, state.retryMs ?? reconnectDelayMs, maxReconnectDelayMs), request.signal);
+      await sleep(reconnectDelay(reconnects, state.retryMs ?? reconnectDelayMs, maxReconnectDelayMs), request.signal, clock);
     } catch {
       throw new AbortedError({ method: spec.method, reason: request.signal?.reason });
     }
@@ -126,6 +128,7 @@ async function* connectionEvents<Data>(
   state: Resume,
   idleMs: number,
   signal: AbortSignal | undefined,
+  clock: Clock,
 ): AsyncGenerator<ServerSentEvent<Data>[], Ending, undefined> {
   const contentType = opened.headers.get("content-type") ?? "";
   if (!/^\s*text\/event-stream\s*(;|$)/i.test(contentType)) {
@@ -158,14 +161,14 @@ async function* connectionEvents<Data>(
   });
   let endsWithCr = false;
   let timedOut = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: unknown;
   const stop = (): void => void reader.cancel().catch(() => undefined);
   signal?.addEventListener("abort", stop, { once: true });
   let finished = false;
   try {
     for (;;) {
       if (idleMs > 0) {
-        timer = setTimeout(() => {
+        timer = clock.setTimeout(() => {
           timedOut = true;
           stop();
         }, idleMs);
@@ -177,7 +180,7 @@ async function* connectionEvents<Data>(
         finished = true;
         return { closed: false, error: failure(error, opened, spec, signal, timedOut, idleMs) };
       } finally {
-        clearTimeout(timer);
+        clock.clearTimeout(timer);
       }
       if (signal?.aborted) throw new AbortedError({ method: spec.method, url: opened.url, reason: signal.reason });
       if (timedOut) return { closed: false, error: stalled(opened, spec, idleMs) };
@@ -199,7 +202,7 @@ async function* connectionEvents<Data>(
       }
     }
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     signal?.removeEventListener("abort", stop);
     if (!finished) await reader.cancel().catch(() => undefined);
     opened.release();
