@@ -21,7 +21,7 @@ const EMITTERS: Readonly<Record<string, (api: ApiModel, model: unknown, context:
   [SERVER_SENT_EVENTS_EXTENSION]: (api, model, context) => emitServerSentEvents(api, model as ServerSentEventsModel, context),
   [WEBHOOKS_EXTENSION]: (api, model, context) => emitWebhooks(api, model as WebhooksModel, context),
   [PAGINATION_EXTENSION]: (api, model, context) => emitPagination(api, model as PaginationModel, context),
-  [SERVICE_FAKE_EXTENSION]: () => emitServiceFake(),
+  [SERVICE_FAKE_EXTENSION]: (api) => emitServiceFake(api),
 };
 
 /** Per extension, the schemas whose validators it wants in modules of their own (asked before the validators are emitted). */

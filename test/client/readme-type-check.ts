@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { readmeExamplesSource } from "../publish/support.ts";
+import { readmeExampleBlocks, readmeExamplesSource } from "../publish/support.ts";
 
 export interface ReadmeCheck {
   /** How many blocks the module holds (each one function). */
@@ -40,7 +40,7 @@ export function typeCheckReadme(packageDir: string, packageName: string, classNa
   return { blocks: (source.match(/^export async function example/gm) ?? []).length, diagnostics };
 }
 
-/** The README's ```ts blocks, but the install snippet (`require` beside `import`). */
+/** The README's ```ts blocks that `typeCheckReadme` checks (see `readmeExampleBlocks`). */
 export function typeScriptBlocks(readme: string): string[] {
-  return [...readme.matchAll(/^(`{3,})ts\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]!).filter((b) => !/\brequire\(/.test(b));
+  return readmeExampleBlocks(readme);
 }

@@ -376,13 +376,20 @@ export async function chromium(binary: string, url: string, args: string[], time
 }
 
 /**
+ * The README's ```ts blocks but the install snippet (`require` beside `import`) and the test files
+ * (importing vitest: checked and run by test/testing-kit/readme-example.test.ts).
+ */
+export function readmeExampleBlocks(readme: string): string[] {
+  return [...readme.matchAll(/^(`{3,})ts\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]!).filter((b) => !/\brequire\(/.test(b) && !/ from "vitest";/.test(b));
+}
+
+/**
  * The README's TypeScript examples as one module, to type-check against the installed package:
  * imports hoisted, each example in its own never-called function (with a `client` when it uses one
  * without making it). The install snippet, which shows `import` and `require` side by side, is left out.
  */
 export function readmeExamplesSource(readme: string, className: string): string {
-  // A test file (the test kit's example, importing vitest) is checked and run by test/testing-kit/readme-example.test.ts.
-  const blocks = [...readme.matchAll(/^(`{3,})ts\n([\s\S]*?)\n\1$/gm)].map((m) => m[2]!).filter((b) => !/\brequire\(/.test(b) && !/ from "vitest";/.test(b));
+  const blocks = readmeExampleBlocks(readme);
   const imports = new Map<string, Set<string>>();
   const bodies: string[] = [];
   for (const block of blocks) {

@@ -12,9 +12,9 @@ import { typeCheck, TYPE_CHECK_BUDGET_MS } from "../support/type-check.ts";
 
 const SHIM = path.join(repoRoot, "test/testing-kit/vitest-shim.ts");
 
-/** The README's testing example, its imports pointed at `sourceDir`; `vitest` at `vitestFrom`. */
-function example(readme: string, packageName: string, sourceDir: string, vitestFrom: string): string {
-  const start = readme.indexOf("## Testing your app");
+/** The example of the README's section `heading` (a vitest file), its imports pointed at `sourceDir`; `vitest` at `vitestFrom`. */
+function example(readme: string, packageName: string, sourceDir: string, vitestFrom: string, heading: string): string {
+  const start = readme.indexOf(heading);
   expect(start).toBeGreaterThan(-1);
   const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(start, readme.indexOf("\n## ", start + 1)))?.[1];
   expect(code).toBeDefined();
@@ -25,11 +25,11 @@ function example(readme: string, packageName: string, sourceDir: string, vitestF
 }
 
 /** Type-checks the example as written, then runs its tests through the shim. */
-async function checkAndRun(readme: string, packageName: string, sourceDir: string, name: string): Promise<string[]> {
+async function checkAndRun(readme: string, packageName: string, sourceDir: string, name: string, heading = "## Testing your app"): Promise<string[]> {
   const checked = path.join(repoRoot, `test/testing-kit/.tmp-readme-${name}.ts`);
   const run = path.join(repoRoot, `test/testing-kit/.tmp-readme-${name}-run.ts`);
-  fs.writeFileSync(checked, example(readme, packageName, sourceDir, "vitest"));
-  fs.writeFileSync(run, example(readme, packageName, sourceDir, SHIM));
+  fs.writeFileSync(checked, example(readme, packageName, sourceDir, "vitest", heading));
+  fs.writeFileSync(run, example(readme, packageName, sourceDir, SHIM, heading));
   try {
     expect(typeCheck([checked])).toEqual([]);
     const shim = (await import(SHIM)) as typeof import("./vitest-shim.ts");
@@ -52,6 +52,12 @@ describe("the package README's test kit example", () => {
       "my app against gpu-cloud-client > gets the contract's example answer",
       "my app against gpu-cloud-client > waits out a 429's Retry-After on the kit's clock, not the machine's",
     ]);
+  });
+
+  it("and the fake of the service's example, in this contract's package", { timeout: TYPE_CHECK_BUDGET_MS }, async () => {
+    const readme = fs.readFileSync(path.join(repoRoot, "generated/gpu-cloud-client/README.md"), "utf8");
+    const names = await checkAndRun(readme, "gpu-cloud-client", path.join(repoRoot, "generated/gpu-cloud-client/src"), "gpu-cloud-fake", "## A fake of the service");
+    expect(names).toEqual(["my app against the fake service > sees a new pod come up, on the test's clock"]);
   });
 
   it("type-checks and passes for a package generated from a corpus document", { timeout: TYPE_CHECK_BUDGET_MS }, async () => {

@@ -3,9 +3,10 @@
  * `src/testing/service-fake.ts`, which binds the fake to the contract's models. Nothing reaches it
  * from the package's index: only its testing entry.
  */
-import { RenderedMarkdown } from "../../emit/markdown.ts";
 import type { ExtensionOutput } from "../output.ts";
 import { SERVICE_FAKE_RUNTIME } from "./types.ts";
+import { readmeContribution } from "./readme.ts";
+import type { ApiModel } from "../../model/types.ts";
 
 const BINDING = `import { createServiceFake as createFake } from "../runtime/testing/service-fake/index.js";
 import type { ServiceFake, ServiceFakeOptions } from "../runtime/testing/service-fake/index.js";
@@ -24,7 +25,7 @@ export function createServiceFake(options: ServiceFakeOptions = {}): ServiceFake
 }
 `;
 
-export function emitServiceFake(): ExtensionOutput {
+export function emitServiceFake(api: ApiModel): ExtensionOutput {
   return {
     files: [{ path: "src/testing/service-fake.ts", contents: BINDING }],
     runtimeFolders: [SERVICE_FAKE_RUNTIME],
@@ -33,6 +34,6 @@ export function emitServiceFake(): ExtensionOutput {
     limitsNote: () => undefined,
     indexExports: [],
     bin: undefined,
-    readme: { contents: [], sections: new RenderedMarkdown(""), errors: undefined, exportRows: undefined, exampleImports: [], exampleLines: [] },
+    readme: readmeContribution(api),
   };
 }
