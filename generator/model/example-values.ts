@@ -8,6 +8,7 @@
  */
 import type { LoadedContract } from "../load/index.ts";
 import { escapeSegment } from "../common/json-pointer.ts";
+import { FORMAT_TEXT } from "./format-text.ts";
 
 type Json = Record<string, any>;
 
@@ -29,20 +30,6 @@ interface Shape {
 
 /** Deep enough for real bodies; deeper (or a schema met again) ends in the smallest value. */
 const MAX_DEPTH = 8;
-
-const STRING_FORMATS: Readonly<Record<string, string>> = {
-  "date-time": "2026-01-01T00:00:00Z",
-  date: "2026-01-01",
-  time: "12:00:00",
-  uuid: "3fa85f64-5717-4562-b3fc-2c963f66afa6",
-  email: "user@example.com",
-  uri: "https://example.com",
-  url: "https://example.com",
-  "uri-reference": "https://example.com",
-  hostname: "example.com",
-  ipv4: "192.0.2.1",
-  ipv6: "2001:db8::1",
-};
 
 export class ExampleValues {
   /** Schema `$ref` to the discriminator value a mapping gives it, read once when first asked. */
@@ -332,7 +319,7 @@ function smallest(types: string[]): unknown {
 
 function stringOf(schema: Json): string {
   const format = typeof schema["format"] === "string" ? schema["format"] : "";
-  let text = STRING_FORMATS[format] ?? "example";
+  let text = FORMAT_TEXT[format] ?? "example";
   const min = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
   const max = typeof schema["maxLength"] === "number" ? schema["maxLength"] : Infinity;
   if (text.length < min) text = text.padEnd(min, "x");

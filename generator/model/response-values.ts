@@ -6,32 +6,11 @@
  * example-values.ts's.)
  */
 import type { LoadedContract } from "../load/index.ts";
+import { FORMAT_TEXT } from "./format-text.ts";
 
 /** Past this depth an object is left empty and an array without items: a schema holding itself ends. */
 const MAX_DEPTH = 8;
 
-/** Text for a string `format`, valid as the validators check it. */
-const FORMAT_TEXT: Readonly<Record<string, string>> = {
-  "date-time": "2025-01-01T00:00:00Z",
-  date: "2025-01-01",
-  time: "00:00:00Z",
-  duration: "PT1M",
-  email: "user@example.com",
-  "idn-email": "user@example.com",
-  hostname: "example.com",
-  "idn-hostname": "example.com",
-  ipv4: "192.0.2.1",
-  ipv6: "2001:db8::1",
-  uri: "https://example.com/",
-  "uri-reference": "https://example.com/",
-  iri: "https://example.com/",
-  "iri-reference": "https://example.com/",
-  url: "https://example.com/",
-  uuid: "00000000-0000-4000-8000-000000000000",
-  byte: "",
-  "json-pointer": "",
-  regex: ".*",
-};
 
 /** The schema's own example (`examples`, `example`, `default`, `const`, the first `enum`), else one built from its types. */
 export function valueOfSchema(contract: LoadedContract, schema: unknown, depth = 0): unknown {

@@ -20,9 +20,9 @@ describe("example arguments", () => {
       // "12" is a string where an integer is asked: the schema's minimum instead.
       path: { id: 10 },
       // An enum's first value, an array of one item of its format, the contract's (3.0) example kept.
-      query: { kind: "small", tags: ["3fa85f64-5717-4562-b3fc-2c963f66afa6"], limit: 5 },
+      query: { kind: "small", tags: ["00000000-0000-4000-8000-000000000000"], limit: 5 },
       // Every required property but the read-only one, of its type, length and format.
-      body: { name: "examplexxx", size: 0.5, created: "2026-01-01T00:00:00Z", owner: { email: "user@example.com" } },
+      body: { name: "examplexxx", size: 0.5, created: "2025-01-01T00:00:00Z", owner: { email: "user@example.com" } },
     });
     // A fitting example is the contract's own.
     expect(examples.get("addPet")).toEqual({ body: { pet_type: "cat", name: "Tom", whiskers: 12 } });
